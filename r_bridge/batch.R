@@ -1,0 +1,313 @@
+## r_bridge/batch.R -- the R side of pybcv's R bridge.
+##
+## Sourced once per R session into a private environment.  Python sends each
+## data set once (register_dataset); afterwards every design is ONE call of
+## run_batch(), whose loop over the (train, test) splits runs here in R.  All
+## values arrive as R values (vectors, lists), never as R source text.
+##
+## A learner is a function fitter(ds, tr, params) returning
+##   list(levels = <class levels of the training fold>,
+##        predict = function(ds2, te) <integer codes into levels>)
+## where ds is a data set environment (df: data.frame with predictors x1..xp
+## and the class factor y; X / MM: numeric matrix / model matrix, built lazily)
+## and tr, te are 1-based row indices.  The class of a training fold is
+## droplevels()-ed, so fitting inside a batch equals fitting on that training
+## subset alone.
+
+datasets <- new.env(parent = emptyenv())
+dataset_order <- character()
+max_datasets <- 8L
+
+## ------------------------------------------------------------------ data sets
+make_dataset <- function(cols, is_factor, levels_list, y, ylevels) {
+  n <- if (length(cols)) length(cols[[1L]]) else length(y)
+  for (j in seq_along(cols)) {
+    if (is_factor[j]) cols[[j]] <- structure(cols[[j]], levels = levels_list[[j]], class = "factor")
+  }
+  names(cols) <- paste0("x", seq_along(cols))
+  if (!is.null(y)) cols[["y"]] <- structure(y, levels = ylevels, class = "factor")
+  ds <- new.env(parent = emptyenv())
+  ds$df <- structure(cols, class = "data.frame", row.names = c(NA_integer_, -n))
+  ds$p <- length(is_factor)
+  ds$numeric <- !any(is_factor)
+  ds$cache <- new.env(parent = emptyenv())
+  ds
+}
+
+register_dataset <- function(key, cols, is_factor, levels_list, y, ylevels) {
+  ds <- make_dataset(cols, is_factor, levels_list, y, ylevels)
+  assign(key, ds, envir = datasets)
+  dataset_order <<- c(setdiff(dataset_order, key), key)
+  while (length(dataset_order) > max_datasets) {
+    rm(list = dataset_order[1L], envir = datasets)
+    dataset_order <<- dataset_order[-1L]
+  }
+  invisible(TRUE)
+}
+
+has_dataset <- function(key) exists(key, envir = datasets, inherits = FALSE)
+
+clear_datasets <- function() {
+  rm(list = ls(datasets, all.names = TRUE), envir = datasets)
+  dataset_order <<- character()
+  invisible(TRUE)
+}
+
+## numeric predictor matrix (learners that need numbers only)
+ds_matrix <- function(ds, who) {
+  if (is.null(ds$X)) {
+    if (!ds$numeric) stop(who, " needs numeric predictors; the data have factor columns")
+    ds$X <- if (ds$p) do.call(cbind, unclass(ds$df)[seq_len(ds$p)]) else matrix(0, nrow(ds$df), 0)
+  }
+  ds$X
+}
+
+## model matrix (intercept, treatment contrasts) over the whole data set
+ds_modelmatrix <- function(ds) {
+  if (is.null(ds$MM)) {
+    pred <- ds$df[seq_len(ds$p)]
+    ds$MM <- if (ds$p) stats::model.matrix(~ ., data = pred) else matrix(1, nrow(ds$df), 1L)
+  }
+  ds$MM
+}
+
+train_class <- function(ds, tr) droplevels(ds$df$y[tr])
+
+## row-wise index of the first minimum, exact comparisons (ties -> lowest column)
+first_min <- function(D) {
+  best <- rep.int(1L, nrow(D))
+  if (ncol(D) > 1L) {
+    bd <- D[, 1L]
+    for (j in 2:ncol(D)) {
+      b <- D[, j] < bd
+      best[b] <- j
+      bd[b] <- D[b, j]
+    }
+  }
+  best
+}
+
+## ------------------------------------------------------------------ learners
+fit_weka <- function(fname) {
+  force(fname)
+  function(ds, tr, params) {
+    fun <- getExportedValue("RWeka", fname)
+    train <- ds$df[tr, , drop = FALSE]
+    train$y <- droplevels(train$y)
+    opts <- params$options
+    m <- if (length(opts)) fun(y ~ ., data = train, control = as.character(opts))
+         else fun(y ~ ., data = train)
+    lev <- levels(train$y)
+    list(levels = lev, predict = function(ds2, te) {
+      p <- stats::predict(m, newdata = ds2$df[te, , drop = FALSE], type = "class")
+      match(as.character(p), lev)
+    })
+  }
+}
+
+fit_kknn <- function(ds, tr, params) {
+  train <- ds$df[tr, , drop = FALSE]
+  train$y <- droplevels(train$y)
+  lev <- levels(train$y)
+  k <- as.integer(params$k)
+  kernel <- as.character(params$kernel)
+  list(levels = lev, predict = function(ds2, te) {
+    f <- kknn::kknn(y ~ ., train, ds2$df[te, , drop = FALSE], k = k, kernel = kernel)
+    match(as.character(stats::fitted(f)), lev)
+  })
+}
+
+fit_tree <- function(ds, tr, params) {
+  train <- ds$df[tr, , drop = FALSE]
+  train$y <- droplevels(train$y)
+  lev <- levels(train$y)
+  m <- tree::tree(y ~ ., data = train)
+  list(levels = lev, predict = function(ds2, te) {
+    # predict(type = "class") breaks ties between classes at random (with R's
+    # RNG); the class probabilities and a first-maximum rule are deterministic.
+    pr <- stats::predict(m, newdata = ds2$df[te, , drop = FALSE], type = "vector")
+    pr <- matrix(pr, nrow = length(te))
+    first_min(-pr)
+  })
+}
+
+## logistic regression: the same IRLS as stats::glm (glm.fit with binomial()),
+## called on the rows of a model matrix built once per data set.
+fit_glm <- function(ds, tr, params) {
+  y <- train_class(ds, tr)
+  lev <- levels(y)
+  if (length(lev) > 2L)
+    stop("glm is a 2-class learner, but the training set has ", length(lev),
+         " classes (", paste(lev, collapse = ", "), ")")
+  if (length(lev) < 2L)
+    return(list(levels = lev, predict = function(ds2, te) rep.int(1L, length(te))))
+  MM <- ds_modelmatrix(ds)
+  fam <- stats::binomial()
+  fit <- suppressWarnings(stats::glm.fit(MM[tr, , drop = FALSE], as.integer(y) - 1L, family = fam))
+  b <- fit$coefficients
+  b[is.na(b)] <- 0
+  thr <- as.numeric(params$threshold)
+  list(levels = lev, predict = function(ds2, te) {
+    eta <- drop(ds_modelmatrix(ds2)[te, , drop = FALSE] %*% b)
+    ifelse(fam$linkinv(eta) > thr, 2L, 1L)
+  })
+}
+
+fit_majority <- function(ds, tr, params) {
+  y <- train_class(ds, tr)
+  lev <- levels(y)
+  top <- which.max(tabulate(as.integer(y), length(lev)))   # first max: smallest label
+  list(levels = lev, predict = function(ds2, te) rep.int(top, length(te)))
+}
+
+## nearest class mean (Euclidean).  Means are colSums / count (as the Python
+## twin computes them) and squared distances are summed column by column.
+fit_mean <- function(ds, tr, params) {
+  X <- ds_matrix(ds, "mean")
+  y <- train_class(ds, tr)
+  lev <- levels(y)
+  yi <- as.integer(y)
+  Xtr <- X[tr, , drop = FALSE]
+  M <- matrix(0, length(lev), ncol(X))
+  for (c in seq_along(lev)) {
+    rows <- Xtr[yi == c, , drop = FALSE]
+    M[c, ] <- colSums(rows) / nrow(rows)
+  }
+  list(levels = lev, predict = function(ds2, te) {
+    Xte <- ds_matrix(ds2, "mean")[te, , drop = FALSE]
+    D <- matrix(0, nrow(Xte), length(lev))
+    for (c in seq_along(lev)) {
+      d <- numeric(nrow(Xte))
+      for (j in seq_len(ncol(Xte))) d <- d + (Xte[, j] - M[c, j])^2
+      D[, c] <- d
+    }
+    first_min(D)
+  })
+}
+
+## weighted squared distances between rows of A (test) and B (train):
+## sum over groups g of w[g] * sum_{l in groups[[g]]} (a_l - b_l)^2
+fnn_dist <- function(A, B, groups, w) {
+  D <- matrix(0, nrow(A), nrow(B))
+  for (g in seq_along(groups)) {
+    s <- matrix(0, nrow(A), nrow(B))
+    for (l in groups[[g]]) s <- s + outer(A[, l], B[, l], "-")^2
+    D <- D + w[g] * s
+  }
+  D
+}
+
+fnn_groups <- function(learner, params, p) {
+  if (learner == "fnn-weighted") {
+    omega <- as.numeric(params$omega)
+    if (p != 2L) stop("fnn-weighted needs exactly 2 predictors, got ", p)
+    list(groups = list(1L, 2L), w = c(omega, 1 / omega), key = paste("w", omega))
+  } else {
+    u <- as.numeric(params$upsilon)
+    if (p != 16L) stop("fnn-distorted needs the 16 letter predictors, got ", p)
+    list(groups = list(c(1L, 3L, 9L, 16L), c(2L, 4L, 6L, 7L, 8L, 10L, 12L, 14L, 15L),
+                       c(5L, 11L, 13L)),
+         w = c(u, 1, 1 / u), key = paste("d", u))
+  }
+}
+
+## 1-NN; ties go to the first training row (lowest position in tr).
+fit_fnn <- function(learner) {
+  force(learner)
+  function(ds, tr, params) {
+    X <- ds_matrix(ds, learner)
+    g <- fnn_groups(learner, params, ncol(X))
+    y <- train_class(ds, tr)
+    lev <- levels(y)
+    yi <- as.integer(y)
+    list(levels = lev, predict = function(ds2, te) {
+      if (identical(ds2, ds) && nrow(X) <= 4000L) {
+        # whole-data distance matrix, computed once per data set and parameter
+        D <- ds$cache[[g$key]]
+        if (is.null(D)) {
+          D <- fnn_dist(X, X, g$groups, g$w)
+          assign(g$key, D, envir = ds$cache)
+        }
+        D <- D[te, tr, drop = FALSE]
+      } else {
+        D <- fnn_dist(ds_matrix(ds2, learner)[te, , drop = FALSE], X[tr, , drop = FALSE],
+                      g$groups, g$w)
+      }
+      yi[first_min(D)]
+    })
+  }
+}
+
+fitters <- list(
+  "J48" = fit_weka("J48"), "J48-unpruned" = fit_weka("J48"),
+  "JRip" = fit_weka("JRip"), "SMO" = fit_weka("SMO"), "Logistic" = fit_weka("Logistic"),
+  "kknn" = fit_kknn, "tree" = fit_tree, "glm" = fit_glm,
+  "majority" = fit_majority, "mean" = fit_mean,
+  "fnn-weighted" = fit_fnn("fnn-weighted"), "fnn-distorted" = fit_fnn("fnn-distorted")
+)
+
+## ------------------------------------------------------------------ entry points
+quiet <- function(expr) withCallingHandlers(expr,
+  warning = function(w) invokeRestart("muffleWarning"),
+  message = function(m) invokeRestart("muffleMessage"))
+
+err_text <- function(e) {
+  msg <- conditionMessage(e)
+  if (is.null(msg) || !nzchar(msg)) msg <- paste(class(e), collapse = "/")
+  msg
+}
+
+## idx: all indices (1-based) of the design, fold by fold: train then test;
+## ntr, nte: their lengths.  Returns list(ok, fold, message, codes) where codes
+## are the predicted classes as 1-based codes into levels(ds$df$y), all folds
+## concatenated.  On error: ok = FALSE and the failing fold.
+run_batch <- function(learner, key, idx, ntr, nte, params) {
+  if (!has_dataset(key)) return(list(ok = FALSE, fold = 0L, message = "missing dataset", codes = integer()))
+  fitter <- fitters[[learner]]
+  if (is.null(fitter)) return(list(ok = FALSE, fold = 0L, message = paste("unknown learner", learner), codes = integer()))
+  ds <- get(key, envir = datasets, inherits = FALSE)
+  ylev <- levels(ds$df$y)
+  nf <- length(ntr)
+  out <- vector("list", nf)
+  off <- 0L
+  for (f in seq_len(nf)) {
+    tr <- idx[off + seq_len(ntr[f])]
+    off <- off + ntr[f]
+    te <- idx[off + seq_len(nte[f])]
+    off <- off + nte[f]
+    res <- tryCatch(quiet({
+      m <- fitter(ds, tr, params)
+      codes <- m$predict(ds, te)
+      if (length(codes) != length(te) || anyNA(codes)) stop("the learner returned missing predictions")
+      match(m$levels, ylev)[codes]
+    }), error = function(e) e)
+    if (inherits(res, "error"))
+      return(list(ok = FALSE, fold = f, message = err_text(res), codes = integer()))
+    out[[f]] <- res
+  }
+  list(ok = TRUE, fold = 0L, message = "", codes = as.integer(unlist(out, use.names = FALSE)))
+}
+
+## One fit on a whole (training) data set, for the estimator's fit(); the
+## returned model is kept on the Python side and passed to predict_model.
+fit_model <- function(learner, cols, is_factor, levels_list, y, ylevels, params) {
+  res <- tryCatch(quiet({
+    ds <- make_dataset(cols, is_factor, levels_list, y, ylevels)
+    m <- fitters[[learner]](ds, seq_len(nrow(ds$df)), params)
+    m$ylevels <- ylevels
+    m
+  }), error = function(e) e)
+  if (inherits(res, "error")) return(list(ok = FALSE, message = err_text(res), model = NULL))
+  list(ok = TRUE, message = "", model = res)
+}
+
+predict_model <- function(model, cols, is_factor, levels_list) {
+  res <- tryCatch(quiet({
+    ds2 <- make_dataset(cols, is_factor, levels_list, NULL, NULL)
+    codes <- model$predict(ds2, seq_len(nrow(ds2$df)))
+    if (anyNA(codes)) stop("the learner returned missing predictions")
+    as.integer(match(model$levels, model$ylevels)[codes])
+  }), error = function(e) e)
+  if (inherits(res, "error")) return(list(ok = FALSE, message = err_text(res), codes = integer()))
+  list(ok = TRUE, message = "", codes = res)
+}

@@ -1,0 +1,243 @@
+"""Calls into the embedded R: data sent once, one R call per design.
+
+* :func:`predict_splits` — all fits of a design in ONE call of ``run_batch``
+  (``batch.R``); the loop over splits runs in R, which subsets the data set
+  (registered once per data set, keyed by a content fingerprint) by index.
+* :func:`fit_model` / :func:`predict_model` — one fit and its predictions, for
+  a scikit-learn style ``fit`` / ``predict``.  They use the same R fitters as
+  the batch loop, so one-by-one fits give the batch's predictions.
+
+Parameters reach R as R vectors in a named list (Weka options as a character
+vector), never as R source text.  An R or Java error becomes
+:class:`RLearnerError` naming the learner, the fold and R's message; the R
+session stays usable.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from . import session
+from .convert import Columns, class_codes, dataset_key, to_columns
+from .session import RUnavailableError
+
+_BATCH_R = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batch.R")
+_env = {"pid": None, "env": None, "fns": None, "keys": set()}
+
+JAVA_PACKAGES = {"RWeka", "rJava", "RWekajars"}
+
+
+class RLearnerError(RuntimeError):
+    """An R learner failed inside R (an R or Java error).
+
+    Attributes: ``learner`` (name), ``fold`` (1-based fold of the design, or
+    None for a single fit/predict), ``n_folds`` and ``r_message`` (R's text).
+    """
+
+    def __init__(self, learner, fold, r_message, n_folds=None, stage=None):
+        self.learner, self.fold, self.r_message = learner, fold, r_message
+        self.n_folds, self.stage = n_folds, stage
+        if fold is not None:
+            where = f"on fold {fold}" + (f" of {n_folds}" if n_folds else "")
+        else:
+            where = f"in {stage}" if stage else ""
+        super().__init__(f"R learner {learner!r} failed {where}: {r_message}".replace("  ", " "))
+
+
+def _r_env():
+    """The environment holding batch.R's functions, sourced once per process."""
+    with session._lock:
+        if _env["env"] is not None and _env["pid"] == os.getpid():
+            return _env["fns"]
+        ro = session.get_r()
+        env = ro.r("new.env()")
+        ro.r["sys.source"](_BATCH_R, envir=env, keep_source=False)
+        fns = {name: env.find(name) for name in
+               ("register_dataset", "run_batch", "fit_model", "predict_model",
+                "has_dataset", "clear_datasets")}
+        fns["env"] = env
+        _env.update(pid=os.getpid(), env=env, fns=fns,
+                    keys=set() if _env["pid"] != os.getpid() else _env["keys"])
+        return fns
+
+
+# --------------------------------------------------------------- conversions
+def _vec(a):
+    import rpy2.rinterface as ri
+    a = np.ascontiguousarray(a)
+    if a.dtype == np.float64:
+        return ri.FloatSexpVector.from_memoryview(memoryview(a))
+    if a.dtype == np.int32:
+        return ri.IntSexpVector.from_memoryview(memoryview(a))
+    raise TypeError(a.dtype)
+
+
+def _columns_to_r(cols: Columns):
+    import rpy2.rinterface as ri
+    data = ri.ListSexpVector([_vec(a) for a in cols.data])
+    is_factor = ri.BoolSexpVector([k == "fac" for k in cols.schema.kinds])
+    levels = ri.ListSexpVector([ri.StrSexpVector(list(lv)) if lv is not None else ri.NULL
+                                for lv in cols.schema.levels])
+    return data, is_factor, levels
+
+
+def r_params(params: dict):
+    """A Python dict → a named R list of R values (None entries left out)."""
+    import rpy2.rinterface as ri
+    import rpy2.robjects as ro
+    items = {}
+    for k, v in (params or {}).items():
+        if v is None:
+            continue
+        if isinstance(v, (bool, np.bool_)):
+            items[k] = ri.BoolSexpVector([bool(v)])
+        elif isinstance(v, (int, np.integer)):
+            items[k] = ri.IntSexpVector([int(v)])
+        elif isinstance(v, (float, np.floating)):
+            items[k] = ri.FloatSexpVector([float(v)])
+        elif isinstance(v, str):
+            items[k] = ri.StrSexpVector([v])
+        elif isinstance(v, (list, tuple)) and all(isinstance(e, str) for e in v):
+            items[k] = ri.StrSexpVector(list(v))
+        else:
+            raise TypeError(f"parameter {k}={v!r} cannot be sent to R")
+    if not items:
+        return ro.r("list()")
+    return ro.vectors.ListVector(items)
+
+
+def _check(learner, packages):
+    session.require_r(packages, what=f"R learner {learner!r}")
+    if JAVA_PACKAGES & set(packages):
+        session.check_java_usable()
+
+
+def _after(packages):
+    if JAVA_PACKAGES & set(packages):
+        session.note_java_started()
+
+
+# --------------------------------------------------------------- entry points
+def predict_splits(learner, X, y, splits, params=None, packages=()):
+    """Predicted labels (y's values and dtype) for every (train, test) split.
+
+    ``splits``: sequence of (train_idx, test_idx) integer index arrays
+    (0-based).  All fits run in one R call.
+    """
+    _check(learner, packages)
+    cols = to_columns(X)
+    yc = class_codes(y)
+    n = len(yc.codes)
+    if cols.data and cols.n != n:
+        raise ValueError(f"X has {cols.n} rows but y has {n}")
+    parts, ntr, nte = [], [], []
+    for f, (tr, te) in enumerate(splits):
+        tr = np.asarray(tr, dtype=np.int64).ravel()
+        te = np.asarray(te, dtype=np.int64).ravel()
+        for a, what in ((tr, "train"), (te, "test")):
+            if a.size and (a.min() < 0 or a.max() >= n):
+                raise IndexError(f"split {f + 1}: {what} index out of range for {n} rows")
+        if tr.size == 0:
+            raise ValueError(f"split {f + 1}: empty training set")
+        parts += [tr, te]
+        ntr.append(tr.size)
+        nte.append(te.size)
+    if not ntr:
+        return []
+    idx = (np.concatenate(parts) + 1).astype(np.int32)
+    key = dataset_key(cols, yc)
+    with session._lock:
+        fns = _r_env()
+        rpar = r_params(params)
+        args = (_str(learner), _str(key), _vec(idx), _vec(np.asarray(ntr, np.int32)),
+                _vec(np.asarray(nte, np.int32)), rpar)
+        if key not in _env["keys"]:
+            _register(fns, key, cols, yc)
+        res = fns["run_batch"](*args)
+        ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
+        if not ok and fold == 0 and msg == "missing dataset":   # evicted on the R side
+            _register(fns, key, cols, yc)
+            res = fns["run_batch"](*args)
+            ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
+        _after(packages)
+        if not ok:
+            raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),
+                                stage=None if fold else "the R batch call")
+        codes = np.asarray(res[3].memoryview(), dtype=np.int64) - 1
+    if codes.size != sum(nte):
+        raise RLearnerError(learner, None, f"R returned {codes.size} predictions, "
+                            f"expected {sum(nte)}", stage="the R batch call")
+    labels = yc.classes[codes]
+    return np.split(labels, np.cumsum(nte)[:-1])
+
+
+def _str(s):
+    import rpy2.rinterface as ri
+    return ri.StrSexpVector([s])
+
+
+def _register(fns, key, cols, yc):
+    data, is_factor, levels = _columns_to_r(cols)
+    import rpy2.rinterface as ri
+    fns["register_dataset"](_str(key), data, is_factor, levels, _vec(yc.codes),
+                            ri.StrSexpVector(list(yc.levels)))
+    _env["keys"].add(key)
+
+
+class RModel:
+    """A model fitted in R (kept on the R side) with what predict() needs."""
+
+    def __init__(self, learner, robj, schema, classes, packages):
+        self.learner, self.robj, self.schema = learner, robj, schema
+        self.classes, self.packages = classes, tuple(packages)
+        self.pid = os.getpid()
+
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["robj"] = None          # R objects do not pickle; refit after unpickling
+        return d
+
+
+def fit_model(learner, X, y, params=None, packages=()):
+    """Fit once in R on (X, y); returns an :class:`RModel`."""
+    _check(learner, packages)
+    cols = to_columns(X)
+    yc = class_codes(y)
+    if cols.data and cols.n != len(yc.codes):
+        raise ValueError(f"X has {cols.n} rows but y has {len(yc.codes)}")
+    import rpy2.rinterface as ri
+    with session._lock:
+        fns = _r_env()
+        data, is_factor, levels = _columns_to_r(cols)
+        res = fns["fit_model"](_str(learner), data, is_factor, levels, _vec(yc.codes),
+                               ri.StrSexpVector(list(yc.levels)), r_params(params))
+        _after(packages)
+        if not bool(res[0][0]):
+            raise RLearnerError(learner, None, str(res[1][0]), stage="fit")
+        return RModel(learner, res[2], cols.schema, yc.classes, packages)
+
+
+def predict_model(model: RModel, X):
+    """Labels predicted by an :class:`RModel` for X."""
+    if model.robj is None or model.pid != os.getpid():
+        raise RuntimeError(f"the R model of {model.learner!r} lives in another process "
+                           "(pickled or forked); fit it again in this process")
+    _check(model.learner, model.packages)
+    cols = to_columns(X, schema=model.schema)
+    with session._lock:
+        fns = _r_env()
+        data, is_factor, levels = _columns_to_r(cols)
+        res = fns["predict_model"](model.robj, data, is_factor, levels)
+        if not bool(res[0][0]):
+            raise RLearnerError(model.learner, None, str(res[1][0]), stage="predict")
+        codes = np.asarray(res[2].memoryview(), dtype=np.int64) - 1
+    return model.classes[codes]
+
+
+def clear_cache():
+    """Forget the data sets held in R (they are re-sent on demand)."""
+    with session._lock:
+        if _env["env"] is not None and _env["pid"] == os.getpid():
+            _env["fns"]["clear_datasets"]()
+        _env["keys"] = set()

@@ -1,0 +1,168 @@
+"""Lifecycle of the embedded R: started once per process, packages loaded lazily.
+
+Embedded R (rpy2) does not apply R's ``ldpaths``, so rJava (and RWeka) cannot
+find ``libjvm.so``.  Before R starts we load ``libjvm.so`` ourselves with
+``RTLD_GLOBAL`` from the JVM that R was configured with (``JAVA_HOME`` or the
+Debian default), so that rJava's later ``dlopen`` succeeds.
+"""
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import shutil
+import subprocess
+import threading
+
+_lock = threading.RLock()
+# r: rpy2.robjects once R runs; error: why R cannot start (cached);
+# jvm: the libjvm.so preloaded; pid: the process that started R;
+# java_pid: the process that started the JVM (through rJava); pkgs: requireNamespace cache
+_state = {"r": None, "error": None, "jvm": None, "pid": None, "java_pid": None,
+          "pkgs": {}}
+
+SETUP_HINT = "run: bash scripts/setup.sh"
+
+
+class RUnavailableError(RuntimeError):
+    """R, rpy2 or an R package needed by a learner is missing (names the set-up step)."""
+
+
+def _jvm_candidates():
+    homes = []
+    if os.environ.get("JAVA_HOME"):
+        homes.append(os.environ["JAVA_HOME"])
+    # R's own configuration (R CMD javareconf writes JAVA_HOME into Renviron/Makeconf)
+    for f in glob.glob("/usr/lib/R/etc/javaconf") + glob.glob("/etc/R/javaconf") + \
+            glob.glob("/usr/lib/R/etc/ldpaths") + glob.glob("/etc/R/ldpaths"):
+        try:
+            for line in open(f):
+                if "JAVA_HOME" in line and "=" in line and "/" in line:
+                    v = line.split("=", 1)[1].strip().strip("'\"")
+                    v = v.split(":-")[-1].rstrip("}") if ":-" in v else v
+                    if v.startswith("/"):
+                        homes.append(v)
+        except OSError:
+            pass
+    homes += ["/usr/lib/jvm/default-java"] + sorted(glob.glob("/usr/lib/jvm/java-*-openjdk-*"))
+    java = shutil.which("java")
+    if java:
+        real = os.path.realpath(java)
+        homes.append(os.path.dirname(os.path.dirname(real)))
+    seen = []
+    for h in homes:
+        for lib in (os.path.join(h, "lib", "server", "libjvm.so"),
+                    os.path.join(h, "jre", "lib", "amd64", "server", "libjvm.so")):
+            if os.path.exists(lib) and lib not in seen:
+                seen.append(lib)
+    return seen
+
+
+def preload_libjvm():
+    """Load libjvm.so globally (idempotent); returns its path or None."""
+    if _state["jvm"]:
+        return _state["jvm"]
+    for lib in _jvm_candidates():
+        try:
+            ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
+        except OSError:
+            continue
+        _state["jvm"] = lib
+        return lib
+    return None
+
+
+def r_available():
+    """(True, "") when rpy2 and an embedded R can be started, else (False, reason)."""
+    with _lock:
+        if _state["r"] is not None:
+            return True, ""
+        if _state["error"] is not None:
+            return False, _state["error"]
+        try:
+            get_r()
+            return True, ""
+        except RuntimeError as e:
+            return False, str(e)
+
+
+def get_r():
+    """Start (once) and return ``rpy2.robjects``; RuntimeError naming the problem."""
+    with _lock:
+        if _state["r"] is not None:
+            return _state["r"]
+        if _state["error"] is not None:
+            raise RuntimeError(_state["error"])
+        try:
+            import rpy2  # noqa: F401
+        except ImportError:
+            _state["error"] = ("rpy2 is not installed, so R learners cannot run "
+                               f"({SETUP_HINT})")
+            raise RuntimeError(_state["error"])
+        preload_libjvm()
+        try:
+            import rpy2.robjects as ro
+            ro.r("invisible(1)")
+        except Exception as e:  # R itself missing or broken
+            _state["error"] = f"embedded R could not start: {e} ({SETUP_HINT})"
+            raise RuntimeError(_state["error"])
+        _state["r"] = ro
+        _state["pid"] = os.getpid()
+        return ro
+
+
+def started_in_this_process():
+    """True when the embedded R was started by this process (not inherited by fork)."""
+    return _state["r"] is not None and _state["pid"] == os.getpid()
+
+
+def note_java_started():
+    """Record that this process has started the JVM (rJava) inside R."""
+    if _state["java_pid"] is None:
+        _state["java_pid"] = os.getpid()
+
+
+def check_java_usable():
+    """RUnavailableError when the JVM was started by a parent process before a fork.
+
+    A forked child inherits R's memory but not the JVM's threads, so any
+    Weka call would hang or crash.  Process pools that spawn fresh workers
+    (joblib's default "loky", multiprocessing "spawn"/"forkserver") are fine:
+    each worker starts its own R lazily.
+    """
+    jp = _state["java_pid"]
+    if jp is not None and jp != os.getpid():
+        raise RUnavailableError(
+            "the JVM (RWeka) was started in process %d before this process was "
+            "forked; a JVM does not survive fork. Use spawned workers (joblib's "
+            "default loky backend, or multiprocessing 'spawn') or do not call "
+            "Weka learners in the parent before forking." % jp)
+
+
+def missing_r_packages(pkgs):
+    """Names among ``pkgs`` that R cannot load (without attaching them)."""
+    if not pkgs:
+        return []
+    ro = get_r()
+    with _lock:
+        todo = [p for p in pkgs if p not in _state["pkgs"]]
+        if todo:
+            from rpy2.robjects.vectors import StrVector
+            f = ro.r("function(p) vapply(p, function(q) suppressMessages(suppressWarnings("
+                     "requireNamespace(q, quietly = TRUE))), TRUE)")
+            for p, ok in zip(todo, f(StrVector(todo))):
+                _state["pkgs"][p] = bool(ok)
+        return [p for p in pkgs if not _state["pkgs"][p]]
+
+
+def require_r(pkgs=(), what="this learner"):
+    """Start R and check ``pkgs``; RUnavailableError naming what is missing and the fix."""
+    try:
+        get_r()
+    except RuntimeError as e:
+        raise RUnavailableError(f"{what} needs R: {e}") from None
+    miss = missing_r_packages(list(pkgs))
+    if miss:
+        raise RUnavailableError(
+            f"{what} needs the R package(s) {', '.join(miss)}, which R cannot load "
+            f"({SETUP_HINT})")
