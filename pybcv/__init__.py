@@ -1,0 +1,12 @@
+"""pybcv: is classifier A really better than classifier B, or is the
+difference noise?  The block-regularized 5x2 cross-validated McNemar's test
+(Yang, Wang, Song & Li) and the 16 rival tests, with their partitions.
+
+Pipeline: design (``pybcv.partitions``) -> outcomes (``pybcv.outcomes``) ->
+statistic (``pybcv.stats``) -> experiment (``pybcv.engine``) -> report.
+"""
+__version__ = "0.1.0"
+
+from . import partitions, outcomes, stats  # noqa: F401
+from .stats import TESTS, TestResult, bcv_mcnemar, mcnemar  # noqa: F401
+from .partitions import BlockRegularizedMx2CV  # noqa: F401

@@ -1,0 +1,91 @@
+"""Fold outcomes: predictions or 0-1 losses -> contingency tables,
+error-rate differences and per-record loss differences.
+
+Conventions ([YWSL] Table 1): a contingency table is ``[[n00, n01],
+[n10, n11]]``, rows A incorrect/correct, columns B incorrect/correct; so
+``n01`` = A wrong and B right.  A difference is error(A) - error(B) on one
+validation fold, ``(n01 - n10) / n_test``.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+
+def _as_loss(x, name):
+    a = np.asarray(x)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d array of 0-1 losses")
+    if a.dtype == bool:
+        return a.astype(np.int8)
+    af = a.astype(float)
+    if not np.all(np.isfinite(af)) or not np.all((af == 0) | (af == 1)):
+        raise ValueError(f"{name} must contain 0-1 losses only (1 = misclassified)")
+    return af.astype(np.int8)
+
+
+def contingency_table(loss_a, loss_b) -> np.ndarray:
+    """2x2 table ``[[n00, n01], [n10, n11]]`` of two 0-1 loss vectors of one fold.
+
+    >>> contingency_table([1, 1, 0, 0], [1, 0, 1, 0]).tolist()
+    [[1, 1], [1, 1]]
+    """
+    la = _as_loss(loss_a, "loss_a")
+    lb = _as_loss(loss_b, "loss_b")
+    if la.shape != lb.shape:
+        raise ValueError(f"loss_a and loss_b must have the same length, got {la.size} and {lb.size}")
+    if la.size == 0:
+        raise ValueError("a fold must contain at least one validation record")
+    n00 = int(np.sum((la == 1) & (lb == 1)))
+    n01 = int(np.sum((la == 1) & (lb == 0)))
+    n10 = int(np.sum((la == 0) & (lb == 1)))
+    n11 = int(la.size - n00 - n01 - n10)
+    return np.array([[n00, n01], [n10, n11]], dtype=np.int64)
+
+
+def tables_from_losses(loss_a, loss_b, splits: Sequence) -> np.ndarray:
+    """(F, 2, 2) tables from full-length per-record loss vectors that do not
+    depend on the training set (e.g. the epsilon data), read on each split's
+    test indices."""
+    la = _as_loss(loss_a, "loss_a")
+    lb = _as_loss(loss_b, "loss_b")
+    if la.shape != lb.shape:
+        raise ValueError("loss_a and loss_b must have the same length")
+    return np.stack([contingency_table(la[te], lb[te]) for _, te in splits])
+
+
+def tables_from_predictions(y, pred_a: Sequence, pred_b: Sequence, splits: Sequence) -> np.ndarray:
+    """(F, 2, 2) tables from per-fold predictions of A and B on each test set."""
+    y = np.asarray(y)
+    if not (len(pred_a) == len(pred_b) == len(splits)):
+        raise ValueError("pred_a, pred_b and splits must have one entry per fold")
+    out = []
+    for f, ((_, te), pa, pb) in enumerate(zip(splits, pred_a, pred_b)):
+        pa = np.asarray(pa)
+        pb = np.asarray(pb)
+        if pa.shape != (len(te),) or pb.shape != (len(te),):
+            raise ValueError(f"fold {f}: predictions must have one label per test record ({len(te)})")
+        out.append(contingency_table(pa != y[te], pb != y[te]))
+    return np.stack(out)
+
+
+def differences(tables) -> np.ndarray:
+    """Per-fold error-rate differences ``(n01 - n10) / n`` of (..., F, 2, 2) tables."""
+    C = np.asarray(tables, dtype=float)
+    return (C[..., 0, 1] - C[..., 1, 0]) / C.sum(axis=(-1, -2))
+
+
+def error_rates(tables):
+    """(error of A, error of B) per fold of (..., F, 2, 2) tables."""
+    C = np.asarray(tables, dtype=float)
+    N = C.sum(axis=(-1, -2))
+    return (C[..., 0, 0] + C[..., 0, 1]) / N, (C[..., 0, 0] + C[..., 1, 0]) / N
+
+
+def loss_differences_from_tables(tables) -> np.ndarray:
+    """Per-record loss differences h in {-1, 0, 1} (order-free) of a design in
+    which every record is validated once (K-fold CV): N01 ones, N10 minus ones."""
+    C = np.asarray(tables, dtype=np.int64)
+    N01, N10, n = int(C[..., 0, 1].sum()), int(C[..., 1, 0].sum()), int(C.sum())
+    return np.concatenate([np.ones(N01), -np.ones(N10), np.zeros(n - N01 - N10)])

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# pybcv: one idempotent set-up script.
+#  - Debian: R, Java, the python3-* libraries, the R packages Debian carries
+#  - CRAN: RWeka (+RWekajars), kknn, tree (only those Debian lacks)
+#  - .venv at the repo root (system site packages) with pybcv installed editable
+# A second run only checks. Set PYBCV_SKIP_R=1 to skip everything R-related.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+DEB_PY=(python3 python3-venv python3-pip python3-setuptools python3-wheel
+        python3-numpy python3-scipy python3-pandas python3-sklearn
+        python3-matplotlib python3-pytest python3-hypothesis python3-joblib
+        python3-distributed)
+DEB_R=(r-base-core r-base-dev default-jdk-headless python3-rpy2
+       r-cran-rjava r-cran-igraph r-cran-mlbench r-cran-reticulate
+       r-cran-testthat)
+CRAN_PKGS=(RWekajars RWeka kknn tree)
+
+want=("${DEB_PY[@]}")
+if [ "${PYBCV_SKIP_R:-0}" != 1 ]; then want+=("${DEB_R[@]}"); fi
+
+missing=()
+for p in "${want[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing from Debian: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "Debian packages: all present"
+fi
+
+if [ "${PYBCV_SKIP_R:-0}" != 1 ]; then
+  # CRAN packages Debian lacks, into R's site library.
+  need=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, TRUE, quietly = TRUE)])' "${CRAN_PKGS[@]}" 2>/dev/null || true)
+  if [ -n "$need" ]; then
+    log "configuring R for Java"
+    $SUDO R CMD javareconf >/dev/null 2>&1 || true
+    log "installing from CRAN: $need"
+    $SUDO Rscript -e 'p <- commandArgs(TRUE); install.packages(p, repos = "https://cloud.r-project.org", Ncpus = 2, quiet = TRUE); bad <- p[!vapply(p, requireNamespace, TRUE, quietly = TRUE)]; if (length(bad)) stop("CRAN install failed: ", paste(bad, collapse = ", "))' $need
+  else
+    log "CRAN packages: all present"
+  fi
+fi
+
+# The virtual environment (Debian's interpreter, its site packages visible).
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv"
+  /usr/bin/python3 -m venv --system-site-packages .venv
+fi
+if ! .venv/bin/python -c 'import pybcv, r_bridge, sys; sys.exit(0 if pybcv.__file__.startswith(sys.argv[1]) else 1)' "$here" 2>/dev/null; then
+  log "installing pybcv into .venv (editable)"
+  .venv/bin/python -m pip install -q --no-build-isolation --no-deps --no-index -e . >/dev/null
+else
+  log ".venv: pybcv installed"
+fi
+log "ok"
