@@ -1,0 +1,413 @@
+"""The learner protocol, the registry by name, and wrappers.
+
+Protocol: a learner is a scikit-learn classifier (``fit``, ``predict``,
+``get_params``, ``set_params``; works with ``sklearn.base.clone``) that also has
+
+    predict_splits(X, y, splits) -> list of numpy arrays
+
+returning, for each ``(train_idx, test_idx)`` pair of integer index arrays,
+the labels predicted for ``X[test_idx]`` by a model fitted on
+``X[train_idx], y[train_idx]`` (same label values and dtype as ``y``).
+After ``fit`` or ``predict_splits`` it exposes ``backend_`` ("r" or "python"),
+the backend that actually ran.
+
+The named learners of the paper (:data:`LEARNERS`) each take a ``backend``:
+"r" (the paper's R implementation through :mod:`r_bridge`; an error naming
+the missing piece when R or an R package is absent), "python" (the pure
+Python fallback of the same name) or "auto" (R when available, otherwise the
+fallback, with a warning once per learner).
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import python as _py
+from .python import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
+from .rlearners import RClassifier
+
+BACKENDS = ("auto", "r", "python")
+SETUP_COMMAND = "bash scripts/setup.sh"
+_warned = set()
+
+
+@dataclass(frozen=True)
+class LearnerSpec:
+    """A registry entry: what the learner is and how each backend runs it."""
+    name: str
+    description: str
+    r_implementation: str
+    python_fallback: type
+    estimator: type                      # the named estimator class (has ``backend``)
+    params: dict = field(default_factory=dict)   # parameter defaults
+    r_packages: tuple = ()
+    init: dict = field(default_factory=dict)     # fixed constructor arguments
+
+
+def _check_backend(backend):
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+
+
+def r_problem(packages, what):
+    """None when R and ``packages`` are usable, else the reason (a string)."""
+    try:
+        from r_bridge.session import RUnavailableError, require_r
+    except ImportError as e:  # pragma: no cover - r_bridge ships with pybcv
+        return f"r_bridge cannot be imported ({e})"
+    try:
+        require_r(packages, what=what)
+    except RUnavailableError as e:
+        return str(e)
+    return None
+
+
+class NamedLearner(ClassifierMixin, BaseEstimator):
+    """Base of the paper's named learners: dispatches to the R implementation
+    or the Python fallback according to ``backend``."""
+
+    _registry_name = None    # overridden
+
+    # -- what subclasses provide
+    @property
+    def name(self):
+        return self._registry_name
+
+    def _r_params(self):
+        return {}
+
+    def _fallback(self):
+        return LEARNERS[self.name].python_fallback()
+
+    def _validate(self):
+        pass
+
+    # -- dispatch
+    def _spec(self):
+        return LEARNERS[self.name]
+
+    def _resolve(self):
+        """(implementation estimator, backend name) for the configured backend."""
+        _check_backend(self.backend)
+        self._validate()
+        spec = self._spec()
+        if self.backend in ("r", "auto"):
+            problem = r_problem(spec.r_packages, f"learner {self.name!r} with backend='r'")
+            if problem is None:
+                return (RClassifier(self._r_learner_name(), self._r_params(),
+                                    spec.r_packages), "r")
+            if self.backend == "r":
+                from r_bridge.session import RUnavailableError
+                msg = problem if SETUP_COMMAND in problem else f"{problem} (run: {SETUP_COMMAND})"
+                raise RUnavailableError(msg)
+            key = (self.name, problem)
+            if key not in _warned:
+                _warned.add(key)
+                warnings.warn(
+                    f"learner {self.name!r}: the R backend is unavailable ({problem}); "
+                    f"backend='auto' uses the Python fallback "
+                    f"{spec.python_fallback.__name__}, whose results differ from the "
+                    f"paper's R learner. Check the learner's backend_ attribute.",
+                    RuntimeWarning, stacklevel=3)
+        return self._fallback(), "python"
+
+    def _r_learner_name(self):
+        return self.name
+
+    def fit(self, X, y):
+        impl, backend = self._resolve()
+        self.estimator_ = impl.fit(X, y)
+        self.classes_ = impl.classes_
+        self.backend_ = backend
+        return self
+
+    def predict(self, X):
+        if not hasattr(self, "estimator_"):
+            raise _not_fitted(self)
+        return self.estimator_.predict(X)
+
+    def predict_splits(self, X, y, splits):
+        impl, backend = self._resolve()
+        out = impl.predict_splits(X, y, splits)
+        self.backend_ = backend
+        return out
+
+
+# --------------------------------------------------------------------- the named learners
+class _WekaLearner(NamedLearner):
+    def _r_params(self):
+        return {"options": [str(o) for o in (self.options or ())]}
+
+    def _fallback(self):
+        return self._spec().python_fallback(options=self.options)
+
+
+class J48(_WekaLearner):
+    """C4.5 (Weka's J48 through RWeka); ``unpruned=True`` adds Weka's ``-U``
+    (the EXP6 experiment's C4.5, registry name "J48-unpruned").  ``options``:
+    further Weka options, e.g. ``["-M", "5"]``, passed as a character vector."""
+
+    def __init__(self, unpruned=False, options=None, backend="auto"):
+        self.unpruned = unpruned
+        self.options = options
+        self.backend = backend
+
+    _registry_name = "J48"
+
+    @property
+    def name(self):
+        return "J48-unpruned" if self.unpruned else "J48"
+
+    def _r_learner_name(self):
+        return "J48"
+
+    def _r_params(self):
+        return {"options": (["-U"] if self.unpruned else [])
+                + [str(o) for o in (self.options or ())]}
+
+    def _fallback(self):
+        return _py.J48Fallback(unpruned=self.unpruned, options=self.options)
+
+
+class JRip(_WekaLearner):
+    """RIPPER (Weka's JRip through RWeka), default options."""
+    _registry_name = "JRip"
+
+    def __init__(self, options=None, backend="auto"):
+        self.options = options
+        self.backend = backend
+
+
+class SMO(_WekaLearner):
+    """SVM by sequential minimal optimisation (Weka's SMO), default options."""
+    _registry_name = "SMO"
+
+    def __init__(self, options=None, backend="auto"):
+        self.options = options
+        self.backend = backend
+
+
+class Logistic(_WekaLearner):
+    """Multinomial logistic regression (Weka's Logistic), default options."""
+    _registry_name = "Logistic"
+
+    def __init__(self, options=None, backend="auto"):
+        self.options = options
+        self.backend = backend
+
+
+class KKNN(NamedLearner):
+    """Weighted kNN (``kknn::kknn``), the paper's k = 5 and triangular kernel."""
+    _registry_name = "kknn"
+
+    def __init__(self, k=5, kernel="triangular", backend="auto"):
+        self.k = k
+        self.kernel = kernel
+        self.backend = backend
+
+    def _validate(self):
+        if int(self.k) != self.k or self.k < 1:
+            raise ValueError(f"k must be a positive integer, got {self.k!r}")
+
+    def _r_params(self):
+        return {"k": int(self.k), "kernel": str(self.kernel)}
+
+    def _fallback(self):
+        return _py.KKNNClassifier(k=self.k, kernel=self.kernel)
+
+
+class Tree(NamedLearner):
+    """Classification tree (``tree::tree``, defaults), letter's TREE."""
+    _registry_name = "tree"
+
+    def __init__(self, backend="auto"):
+        self.backend = backend
+
+
+class GLM(NamedLearner):
+    """Logistic regression (``stats::glm``, binomial logit), the simple
+    experiment's LR: the larger label when the probability > ``threshold``.
+    2 classes only."""
+    _registry_name = "glm"
+
+    def __init__(self, threshold=0.5, backend="auto"):
+        self.threshold = threshold
+        self.backend = backend
+
+    def _validate(self):
+        if not 0 < float(self.threshold) < 1:
+            raise ValueError(f"threshold must be in (0, 1), got {self.threshold!r}")
+
+    def _r_params(self):
+        return {"threshold": float(self.threshold)}
+
+    def _fallback(self):
+        return _py.GLMClassifier(threshold=self.threshold)
+
+
+class Majority(NamedLearner):
+    """MAJ: the most frequent training class (ties → smallest label)."""
+    _registry_name = "majority"
+
+    def __init__(self, backend="auto"):
+        self.backend = backend
+
+
+class Mean(NamedLearner):
+    """Nearest class mean, Euclidean distance (ties → smallest label)."""
+    _registry_name = "mean"
+
+    def __init__(self, backend="auto"):
+        self.backend = backend
+
+
+class FNNWeighted(NamedLearner):
+    """EXP6's FNN: 1-NN with d = ω(x1−x1')² + ω⁻¹(x2−x2')², ``omega`` > 0
+    (ties → the first training row)."""
+    _registry_name = "fnn-weighted"
+
+    def __init__(self, omega=1.0, backend="auto"):
+        self.omega = omega
+        self.backend = backend
+
+    def _validate(self):
+        if not float(self.omega) > 0:
+            raise ValueError(f"omega must be > 0, got {self.omega!r}")
+
+    def _r_params(self):
+        return {"omega": float(self.omega)}
+
+    def _fallback(self):
+        return _py.WeightedFNN(omega=self.omega)
+
+
+class FNNDistorted(NamedLearner):
+    """letter's FNN: 1-NN with the distorted distance of parameter
+    ``upsilon`` > 0 (ties → the first training row)."""
+    _registry_name = "fnn-distorted"
+
+    def __init__(self, upsilon=1.0, backend="auto"):
+        self.upsilon = upsilon
+        self.backend = backend
+
+    def _validate(self):
+        if not float(self.upsilon) > 0:
+            raise ValueError(f"upsilon must be > 0, got {self.upsilon!r}")
+
+    def _r_params(self):
+        return {"upsilon": float(self.upsilon)}
+
+    def _fallback(self):
+        return _py.DistortedFNN(upsilon=self.upsilon)
+
+
+# --------------------------------------------------------------------- registry
+LEARNERS = {s.name: s for s in [
+    LearnerSpec("J48", "C4.5 decision tree (Weka J48), default options",
+                "RWeka::J48(y ~ ., data)", _py.J48Fallback, J48, {"options": None},
+                ("RWeka",)),
+    LearnerSpec("J48-unpruned", "C4.5 without pruning, the EXP6 experiment's C4.5",
+                "RWeka::J48(y ~ ., data, control = c('-U'))", _py.J48Fallback, J48,
+                {"options": None}, ("RWeka",), {"unpruned": True}),
+    LearnerSpec("JRip", "RIPPER rule learner (Weka JRip), default options",
+                "RWeka::JRip(y ~ ., data)", _py.JRipFallback, JRip, {"options": None},
+                ("RWeka",)),
+    LearnerSpec("SMO", "support vector machine by SMO (Weka SMO), default options",
+                "RWeka::SMO(y ~ ., data)", _py.SMOFallback, SMO, {"options": None},
+                ("RWeka",)),
+    LearnerSpec("Logistic", "multinomial logistic regression (Weka Logistic)",
+                "RWeka::Logistic(y ~ ., data)", _py.LogisticFallback, Logistic,
+                {"options": None}, ("RWeka",)),
+    LearnerSpec("kknn", "weighted k-nearest neighbours, k = 5, triangular kernel",
+                "kknn::kknn(y ~ ., train, test, k = 5, kernel = 'triangular')",
+                _py.KKNNClassifier, KKNN, {"k": 5, "kernel": "triangular"}, ("kknn",)),
+    LearnerSpec("tree", "classification tree (R package tree), defaults; letter's TREE",
+                "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, {}, ("tree",)),
+    LearnerSpec("glm", "logistic regression, binomial logit, 0.5 threshold; "
+                "2 classes only; the simple experiment's LR",
+                "stats::glm.fit(model.matrix(~ ., X), y, family = binomial())",
+                _py.GLMClassifier, GLM, {"threshold": 0.5}, ()),
+    LearnerSpec("majority", "MAJ: the most frequent training class",
+                "which.max(tabulate(y))", _py.MajorityClassifier, Majority, {}, ()),
+    LearnerSpec("mean", "nearest class mean, Euclidean distance",
+                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanClassifier, Mean, {}, ()),
+    LearnerSpec("fnn-weighted", "EXP6's FNN: 1-NN, d = w(x1-x1')^2 + (x2-x2')^2 / w",
+                "1-NN in base R (batch.R)", _py.WeightedFNN, FNNWeighted, {"omega": 1.0}, ()),
+    LearnerSpec("fnn-distorted", "letter's FNN: 1-NN with the distorted distance "
+                "sum_k u^(2-k) sum_{l in C_k} (x_l - x_l')^2",
+                "1-NN in base R (batch.R)", _py.DistortedFNN, FNNDistorted,
+                {"upsilon": 1.0}, ()),
+]}
+
+
+
+def make_learner(name, backend="auto", **params):
+    """The paper's learner ``name`` (see :data:`LEARNERS`) with ``params``.
+
+    >>> make_learner("fnn-weighted", omega=0.29)       # doctest: +SKIP
+    FNNWeighted(omega=0.29)
+    """
+    _check_backend(backend)
+    if not isinstance(name, str) or name not in LEARNERS:
+        raise ValueError(f"unknown learner {name!r}; known learners: "
+                         + ", ".join(sorted(LEARNERS)))
+    spec = LEARNERS[name]
+    unknown = set(params) - set(spec.params)
+    if unknown:
+        raise ValueError(f"learner {name!r} has no parameter(s) {sorted(unknown)}; "
+                         f"its parameters: {sorted(spec.params) or 'none'}")
+    return spec.estimator(backend=backend, **spec.init, **params)
+
+
+class SklearnLearner(ClassifierMixin, BaseEstimator):
+    """Any scikit-learn classifier with ``predict_splits`` added (a fresh
+    ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        from sklearn.base import clone
+        self.estimator_ = clone(self.estimator).fit(X, y)
+        self.classes_ = getattr(self.estimator_, "classes_", None)
+        self.backend_ = "python"
+        return self
+
+    def predict(self, X):
+        if not hasattr(self, "estimator_"):
+            raise _not_fitted(self)
+        return self.estimator_.predict(X)
+
+    def predict_splits(self, X, y, splits):
+        from sklearn.base import clone
+        ya = np.asarray(y)
+        splits = _py._check_splits(splits, len(ya))
+        out = []
+        for tr, te in splits:
+            est = clone(self.estimator).fit(take_rows(X, tr), ya[tr])
+            out.append(np.asarray(est.predict(take_rows(X, te))).astype(ya.dtype, copy=False))
+        self.backend_ = "python"
+        return out
+
+
+def as_learner(obj_or_name, backend="auto", **params):
+    """A learner with ``predict_splits`` from a registry name, a pybcv
+    learner, or a plain scikit-learn classifier (wrapped in
+    :class:`SklearnLearner`).  ``params`` are set on the result (for a plain
+    estimator: on a clone of it)."""
+    if isinstance(obj_or_name, str):
+        return make_learner(obj_or_name, backend=backend, **params)
+    obj = obj_or_name
+    if hasattr(obj, "predict_splits"):
+        if params:
+            obj.set_params(**params)
+        return obj
+    if hasattr(obj, "fit") and hasattr(obj, "predict"):
+        if params:
+            from sklearn.base import clone
+            obj = clone(obj).set_params(**params)
+        return SklearnLearner(obj)
+    raise TypeError(f"expected a learner name or a classifier with fit/predict, "
+                    f"got {type(obj).__name__}")

@@ -1,0 +1,680 @@
+"""Pure-Python learners: the fallbacks of the R learners, under the same names.
+
+``majority``, ``mean``, ``fnn-weighted`` and ``fnn-distorted`` are exact numpy
+twins of the R code in ``r_bridge/batch.R``: same arithmetic in the same
+order, same tie rules, so their predictions equal the R backend's.
+``glm`` runs the IRLS of R's ``glm.fit`` for all folds of a design at once;
+``kknn`` re-implements ``kknn::kknn``.  The Weka learners and ``tree`` are
+scikit-learn stand-ins; each class docstring says how it differs.
+
+Every class is a scikit-learn estimator (``__init__`` only stores its
+parameters) with ``fit``, ``predict`` and ``predict_splits(X, y, splits)``,
+and records ``backend_ = "python"``.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+try:
+    from sklearn.base import BaseEstimator, ClassifierMixin
+except ImportError:  # pragma: no cover - scikit-learn is optional
+    import inspect
+
+    class BaseEstimator:  # type: ignore[no-redef]
+        """Minimal get_params/set_params when scikit-learn is absent."""
+
+        @classmethod
+        def _get_param_names(cls):
+            sig = inspect.signature(cls.__init__)
+            return sorted(p for p in sig.parameters if p != "self")
+
+        def get_params(self, deep=True):
+            return {k: getattr(self, k) for k in self._get_param_names()}
+
+        def set_params(self, **params):
+            for k, v in params.items():
+                if k not in self._get_param_names():
+                    raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
+                setattr(self, k, v)
+            return self
+
+    class ClassifierMixin:  # type: ignore[no-redef]
+        _estimator_type = "classifier"
+
+        def score(self, X, y):
+            return float(np.mean(self.predict(X) == np.asarray(y)))
+
+BACKEND = "python"
+
+
+# --------------------------------------------------------------------- helpers
+def take_rows(X, idx):
+    """Rows ``idx`` of a numpy array or a pandas DataFrame."""
+    if hasattr(X, "iloc"):
+        return X.iloc[idx]
+    return np.asarray(X)[idx]
+
+
+def _check_splits(splits, n):
+    out = []
+    for f, (tr, te) in enumerate(splits):
+        tr = np.asarray(tr, dtype=np.intp).ravel()
+        te = np.asarray(te, dtype=np.intp).ravel()
+        for a, what in ((tr, "train"), (te, "test")):
+            if a.size and (a.min() < 0 or a.max() >= n):
+                raise IndexError(f"split {f + 1}: {what} index out of range for {n} rows")
+        if tr.size == 0:
+            raise ValueError(f"split {f + 1}: empty training set")
+        out.append((tr, te))
+    return out
+
+
+def _labels(y):
+    """(classes in sorted order, 0-based codes) — the R factor's level order."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        y = y.ravel()
+    classes, codes = np.unique(y, return_inverse=True)
+    return classes, codes.astype(np.intp)
+
+
+def _is_cat_series(s):
+    import pandas as pd
+    return (isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object
+            or pd.api.types.is_string_dtype(s.dtype))
+
+
+class _Encoder:
+    """Numeric matrix from X: numeric columns as they are, categorical columns
+    as 0/1 dummies (all levels, or all but the first = R's treatment contrasts).
+    ``terms`` gives, per output column, the index of its input column."""
+
+    def fit(self, X):
+        self.kinds, self.cats = [], []
+        if hasattr(X, "columns"):
+            for name in X.columns:
+                s = X[name]
+                if _is_cat_series(s):
+                    import pandas as pd
+                    if isinstance(s.dtype, pd.CategoricalDtype):
+                        cats = list(s.cat.categories)
+                    else:
+                        cats = sorted({v for v in s if v == v and v is not None}, key=_sort_key)
+                    self.kinds.append("fac"); self.cats.append(cats)
+                else:
+                    self.kinds.append("num"); self.cats.append(None)
+        else:
+            A = np.asarray(X)
+            A = A.reshape(-1, 1) if A.ndim == 1 else A
+            kind = "num" if A.dtype.kind in "fiub" else "fac"
+            for j in range(A.shape[1]):
+                cats = None if kind == "num" else sorted(set(A[:, j].tolist()), key=_sort_key)
+                self.kinds.append(kind); self.cats.append(cats)
+        self.numeric = all(k == "num" for k in self.kinds)
+        return self
+
+    def transform(self, X, drop_first=False):
+        if self.numeric and not hasattr(X, "columns"):
+            A = np.asarray(X, dtype=np.float64)
+            return A.reshape(-1, 1) if A.ndim == 1 else A
+        cols, self.terms = [], []
+        for j, (kind, cats) in enumerate(zip(self.kinds, self.cats)):
+            v = X.iloc[:, j] if hasattr(X, "iloc") else np.asarray(X).reshape(len(X), -1)[:, j]
+            if kind == "num":
+                cols.append(np.asarray(v, dtype=np.float64)); self.terms.append(j)
+                continue
+            vals = np.asarray(v, dtype=object)
+            for c in cats[1:] if drop_first else cats:
+                cols.append((vals == c).astype(np.float64)); self.terms.append(j)
+        n = len(X)
+        return np.column_stack(cols) if cols else np.zeros((n, 0))
+
+    def term_index(self, drop_first=False):
+        t = []
+        for j, (kind, cats) in enumerate(zip(self.kinds, self.cats)):
+            t += [j] if kind == "num" else [j] * (len(cats) - (1 if drop_first else 0))
+        return np.asarray(t, dtype=np.intp)
+
+
+def _sort_key(v):
+    return (type(v).__name__, v) if not isinstance(v, (int, float, np.number)) else ("", v)
+
+
+def _numeric_matrix(X, who):
+    enc = _Encoder().fit(X)
+    if not enc.numeric:
+        raise ValueError(f"{who} needs numeric predictors; X has categorical columns")
+    return enc.transform(X)
+
+
+def _first_argmin(D):
+    """Row-wise index of the first minimum (ties → lowest column), exact."""
+    return np.argmin(D, axis=1)
+
+
+class _PythonLearner(ClassifierMixin, BaseEstimator):
+    """Base: ``fit``/``predict`` via ``_fit_codes``/``_predict_codes`` on
+    integer class codes, and a generic ``predict_splits`` (one fit per split)."""
+
+    def fit(self, X, y):
+        classes, codes = _labels(y)
+        self.classes_ = classes
+        self.model_ = self._fit_codes(X, codes, len(classes))
+        self.backend_ = BACKEND
+        return self
+
+    def predict(self, X):
+        if not hasattr(self, "model_"):
+            raise _not_fitted(self)
+        return self.classes_[self._predict_codes(self.model_, X)]
+
+    def predict_splits(self, X, y, splits):
+        classes, codes = _labels(y)
+        splits = _check_splits(splits, len(codes))
+        self.backend_ = BACKEND
+        out = []
+        for tr, te in splits:
+            m = self._fit_codes(take_rows(X, tr), codes[tr], len(classes))
+            out.append(classes[self._predict_codes(m, take_rows(X, te))])
+        return out
+
+
+def _not_fitted(est):
+    try:
+        from sklearn.exceptions import NotFittedError
+    except ImportError:  # pragma: no cover
+        NotFittedError = RuntimeError
+    return NotFittedError(f"{type(est).__name__} is not fitted yet; call fit first")
+
+
+# --------------------------------------------------------------------- exact twins
+class MajorityClassifier(_PythonLearner):
+    """MAJ: predicts the most frequent training class; a tie goes to the
+    smallest label in sorted order.  Identical to the R backend."""
+
+    def _fit_codes(self, X, codes, k):
+        return int(np.bincount(codes, minlength=k).argmax())
+
+    def _predict_codes(self, m, X):
+        return np.full(len(X), m, dtype=np.intp)
+
+    def predict_splits(self, X, y, splits):
+        classes, codes = _labels(y)
+        splits = _check_splits(splits, len(codes))
+        self.backend_ = BACKEND
+        k = len(classes)
+        return [np.full(te.size, classes[np.bincount(codes[tr], minlength=k).argmax()],
+                        dtype=classes.dtype) for tr, te in splits]
+
+
+def _class_means(Xtr, ctr):
+    """Means of the classes present, as R's ``colSums(rows) / nrow(rows)``:
+    a sequential long-double sum rounded to double, then divided."""
+    present = np.unique(ctr)
+    M = np.empty((present.size, Xtr.shape[1]))
+    for i, c in enumerate(present):
+        rows = Xtr[ctr == c]
+        s = np.cumsum(rows.astype(np.longdouble), axis=0)[-1].astype(np.float64)
+        M[i] = s / rows.shape[0]
+    return present, M
+
+
+class MeanClassifier(_PythonLearner):
+    """Nearest class mean (Euclidean), the paper's mean classifier.  Squared
+    distances are summed column by column, ties go to the smallest label;
+    identical to the R backend (needs numeric predictors)."""
+
+    def _fit_codes(self, X, codes, k):
+        return _class_means(_numeric_matrix(X, "mean"), codes)
+
+    def _predict_codes(self, m, X):
+        present, M = m
+        Xte = _numeric_matrix(X, "mean")
+        D = np.empty((Xte.shape[0], present.size))
+        for i in range(present.size):
+            d = np.zeros(Xte.shape[0])
+            for j in range(Xte.shape[1]):
+                d = d + (Xte[:, j] - M[i, j]) ** 2
+            D[:, i] = d
+        return present[_first_argmin(D)]
+
+    def predict_splits(self, X, y, splits):
+        classes, codes = _labels(y)
+        splits = _check_splits(splits, len(codes))
+        A = _numeric_matrix(X, "mean")
+        self.backend_ = BACKEND
+        return [classes[self._predict_codes(_class_means(A[tr], codes[tr]), A[te])]
+                for tr, te in splits]
+
+
+FULL_MATRIX_MAX_N = 4000   # same limit as batch.R
+
+
+def _fnn_dist(A, B, groups, w):
+    """sum_g w[g] * sum_{l in g} (a_l - b_l)^2, in batch.R's order of operations."""
+    D = np.zeros((A.shape[0], B.shape[0]))
+    for g, wg in zip(groups, w):
+        s = np.zeros_like(D)
+        for col in g:
+            s = s + (A[:, col][:, None] - B[:, col][None, :]) ** 2
+        D = D + wg * s
+    return D
+
+
+class _FNN(_PythonLearner):
+    def _fit_codes(self, X, codes, k):
+        return _numeric_matrix(X, self._who), codes
+
+    def _predict_codes(self, m, X):
+        Xtr, ctr = m
+        groups, w = self._groups(Xtr.shape[1])
+        D = _fnn_dist(_numeric_matrix(X, self._who), Xtr, groups, w)
+        return ctr[_first_argmin(D)]
+
+    def predict_splits(self, X, y, splits):
+        classes, codes = _labels(y)
+        splits = _check_splits(splits, len(codes))
+        A = _numeric_matrix(X, self._who)
+        groups, w = self._groups(A.shape[1])
+        self.backend_ = BACKEND
+        full = _fnn_dist(A, A, groups, w) if A.shape[0] <= FULL_MATRIX_MAX_N else None
+        out = []
+        for tr, te in splits:
+            D = full[np.ix_(te, tr)] if full is not None else _fnn_dist(A[te], A[tr], groups, w)
+            out.append(classes[codes[tr][_first_argmin(D)]])
+        return out
+
+
+class WeightedFNN(_FNN):
+    """EXP6's FNN: 1-NN with d = ω(x1−x1')² + ω⁻¹(x2−x2')² (2 numeric
+    predictors), ``omega`` > 0.  A distance tie goes to the first training row.
+    Identical to the R backend."""
+
+    _who = "fnn-weighted"
+
+    def __init__(self, omega=1.0):
+        self.omega = omega
+
+    def _groups(self, p):
+        om = float(self.omega)
+        if not om > 0:
+            raise ValueError(f"omega must be > 0, got {self.omega!r}")
+        if p != 2:
+            raise ValueError(f"fnn-weighted needs exactly 2 predictors, got {p}")
+        return ([0], [1]), (om, 1.0 / om)
+
+
+LETTER_GROUPS = ([0, 2, 8, 15], [1, 3, 5, 6, 7, 9, 11, 13, 14], [4, 10, 12])  # 0-based
+
+
+class DistortedFNN(_FNN):
+    """letter's FNN: 1-NN with d = Σ_k υ^(2−k) Σ_{l∈C_k} (x_l − x'_l)²,
+    C1 = {1,3,9,16}, C2 = {2,4,6,7,8,10,12,14,15}, C3 = {5,11,13} (1-based,
+    the 16 letter predictors in UCI/mlbench order), ``upsilon`` > 0.  A
+    distance tie goes to the first training row.  Identical to the R backend."""
+
+    _who = "fnn-distorted"
+
+    def __init__(self, upsilon=1.0):
+        self.upsilon = upsilon
+
+    def _groups(self, p):
+        u = float(self.upsilon)
+        if not u > 0:
+            raise ValueError(f"upsilon must be > 0, got {self.upsilon!r}")
+        if p != 16:
+            raise ValueError(f"fnn-distorted needs the 16 letter predictors, got {p}")
+        return LETTER_GROUPS, (u, 1.0, 1.0 / u)
+
+
+# --------------------------------------------------------------------- glm (batched IRLS)
+_EPS = np.finfo(float).eps
+_THRESH = 30.0
+_MTHRESH = -30.0
+
+
+def _linkinv(eta):
+    """binomial()$linkinv of R (C_logit_linkinv): exp clamped at |eta| > 30."""
+    e = np.exp(np.clip(eta, _MTHRESH, _THRESH))
+    e = np.where(eta < _MTHRESH, _EPS, np.where(eta > _THRESH, 1 / _EPS, e))
+    return e / (1 + e)
+
+
+def _mu_eta(eta):
+    """binomial()$mu.eta of R (C_logit_mu_eta)."""
+    e = np.exp(np.clip(eta, _MTHRESH, _THRESH))
+    return np.where((eta > _THRESH) | (eta < _MTHRESH), _EPS, e / ((1 + e) * (1 + e)))
+
+
+def _dev(y, mu, w):
+    # binomial deviance residuals summed with prior weights (0 outside the fold)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(y > 0, y * np.log(np.where(y > 0, y / mu, 1.0)), 0.0)
+        b = np.where(y < 1, (1 - y) * np.log(np.where(y < 1, (1 - y) / (1 - mu), 1.0)), 0.0)
+    return 2.0 * np.sum(w * (a + b), axis=-1)
+
+
+def irls_logistic(Z, Y, W, maxit=25, epsilon=1e-8):
+    """Logistic regression by IRLS for many fits at once (R's glm.fit rules).
+
+    Z: (n, p) design (with intercept); Y: (F, n) 0/1 responses; W: (F, n)
+    prior weights (1 for a fold's training rows, 0 elsewhere).  Returns
+    coefficients (F, p).  Starting values, the deviance convergence test
+    |dev − dev_old| / (|dev| + 0.1) < epsilon and maxit = 25 follow glm.fit;
+    each fit stops at its own convergence.  Rank-deficient fits get the
+    minimum-norm solution (so an all-zero column gets coefficient 0, as the
+    R backend sets R's NA coefficients to 0).
+    """
+    F, n = Y.shape
+    p = Z.shape[1]
+    mu = (W * Y + 0.5) / (W + 1.0)
+    eta = np.log(mu / (1 - mu))
+    mu = _linkinv(eta)
+    dev_old = _dev(Y, mu, W)
+    beta = np.zeros((F, p))
+    active = np.ones(F, dtype=bool)
+    for _ in range(maxit):
+        ia = np.flatnonzero(active)
+        if ia.size == 0:
+            break
+        m, e, w0, y = mu[ia], eta[ia], W[ia], Y[ia]
+        mu_eta = _mu_eta(e)
+        z = e + (y - m) / mu_eta
+        w = w0 * mu_eta * mu_eta / (m * (1 - m))   # working weights: mu.eta^2 / variance
+        H = np.einsum("fn,ni,nj->fij", w, Z, Z)
+        g = np.einsum("fn,ni->fi", w * z, Z)
+        try:
+            b = np.linalg.solve(H, g[..., None])[..., 0]
+            if not np.all(np.isfinite(b)):
+                raise np.linalg.LinAlgError
+            bad = np.linalg.cond(H) > 1e12
+        except np.linalg.LinAlgError:
+            b = np.empty_like(g)
+            bad = np.ones(ia.size, dtype=bool)
+        for i in np.flatnonzero(bad):
+            b[i] = np.linalg.pinv(H[i], rcond=1e-10) @ g[i]
+        beta[ia] = b
+        e = b @ Z.T
+        m = _linkinv(e)
+        eta[ia], mu[ia] = e, m
+        dev = _dev(y, m, w0)
+        conv = np.abs(dev - dev_old[ia]) / (np.abs(dev) + 0.1) < epsilon
+        dev_old[ia] = dev
+        active[ia[conv]] = False
+    return beta
+
+
+class GLMClassifier(_PythonLearner):
+    """The simple experiment's LR: binomial logit GLM, class 2 (the larger
+    label) when the fitted probability exceeds ``threshold`` (0.5).  2 classes
+    only (a training set with more raises ValueError; with one class it
+    predicts that class).  Categorical predictors get treatment contrasts.
+
+    ``predict_splits`` fits all folds of a design in one batched IRLS
+    (numpy).  It follows glm.fit's algorithm, so coefficients agree with R to
+    ~1e-8 and predictions agree except for test points within that distance
+    of the 0.5 boundary.
+    """
+
+    def __init__(self, threshold=0.5):
+        self.threshold = threshold
+
+    def _design(self, X, enc=None):
+        enc = enc or _Encoder().fit(X)
+        M = enc.transform(X, drop_first=True)
+        return np.column_stack([np.ones(M.shape[0]), M]), enc
+
+    def _fit_codes(self, X, codes, k):
+        present = np.unique(codes)
+        if present.size > 2:
+            raise ValueError(f"glm is a 2-class learner, but the training set has "
+                             f"{present.size} classes")
+        Z, enc = self._design(X)
+        if present.size < 2:
+            return present, None, enc
+        beta = irls_logistic(Z, (codes == present[1])[None, :].astype(float),
+                             np.ones((1, Z.shape[0])))[0]
+        return present, beta, enc
+
+    def _predict_codes(self, m, X):
+        present, beta, enc = m
+        if beta is None:
+            return np.full(len(X), present[0], dtype=np.intp)
+        Z, _ = self._design(X, enc)
+        return np.where(_linkinv(Z @ beta) > self.threshold, present[1], present[0])
+
+    def predict_splits(self, X, y, splits):
+        classes, codes = _labels(y)
+        splits = _check_splits(splits, len(codes))
+        Z, _ = self._design(X)
+        self.backend_ = BACKEND
+        n, F = len(codes), len(splits)
+        Y = np.zeros((F, n))
+        W = np.zeros((F, n))
+        pairs = []
+        for f, (tr, te) in enumerate(splits):
+            present = np.unique(codes[tr])
+            if present.size > 2:
+                raise ValueError(f"glm failed on fold {f + 1} of {F}: glm is a 2-class "
+                                 f"learner, but the training set has {present.size} classes")
+            pairs.append(present)
+            np.add.at(W[f], tr, 1.0)      # a repeated index counts twice, as in R
+            if present.size == 2:
+                Y[f] = codes == present[1]
+        two = [f for f in range(F) if pairs[f].size == 2]
+        beta = np.zeros((F, Z.shape[1]))
+        if two:
+            beta[two] = irls_logistic(Z, Y[two], W[two])
+        out = []
+        for f, (tr, te) in enumerate(splits):
+            pr = pairs[f]
+            if pr.size < 2:
+                c = np.full(te.size, pr[0])
+            else:
+                c = np.where(_linkinv(Z[te] @ beta[f]) > self.threshold, pr[1], pr[0])
+            out.append(classes[c])
+        return out
+
+
+# --------------------------------------------------------------------- kknn
+_KERNELS = {
+    "triangular": lambda W: 1 - W,
+    "epanechnikov": lambda W: 0.75 * (1 - W ** 2),
+    "cos": lambda W: np.cos(W * np.pi / 2),
+    "inv": lambda W: 1 / W,
+    "rectangular": lambda W: np.ones_like(W),
+}
+
+
+def _rowsum_ld(A):
+    """Row sums accumulated sequentially in long double, as R's rowSums."""
+    return np.cumsum(A.astype(np.longdouble), axis=1)[:, -1].astype(np.float64)
+
+
+class KKNNClassifier(_PythonLearner):
+    """Weighted kNN after ``kknn::kknn`` (k = 5, kernel "triangular").
+
+    Like kknn: predictors are scaled by their training standard deviation
+    (a factor becomes one dummy per level, scaled by the root mean variance of
+    its dummies and weighted 1/levels); the k + 1 nearest training points are
+    found by Euclidean distance; the distances of the first k divided by the
+    (k+1)-th (at least 1e-6), clipped to [1e-6, 1 − 1e-6], go through the
+    kernel (triangular: 1 − d); the class with the largest summed weight wins,
+    ties to the smallest label.  Differences: a tie in distance between
+    neighbours is broken by training order (kknn's C code may order them
+    differently), distances are summed in column order, and the rectangular
+    kernel lacks kknn's extra tie rule.  Supported kernels: triangular,
+    epanechnikov, cos, inv, rectangular.
+    """
+
+    def __init__(self, k=5, kernel="triangular"):
+        self.k = k
+        self.kernel = kernel
+
+    def _fit_codes(self, X, codes, nclass):
+        if self.kernel not in _KERNELS:
+            raise ValueError(f"kernel must be one of {sorted(_KERNELS)}, got {self.kernel!r}")
+        enc = _Encoder().fit(X)
+        A = enc.transform(X)
+        k = int(self.k)
+        if not 0 < k <= A.shape[0]:
+            raise ValueError(f"k must be in 1..{A.shape[0]} (training rows), got {self.k!r}")
+        terms = enc.term_index()
+        var = A.var(axis=0, ddof=1) if A.shape[0] > 1 else np.zeros(A.shape[1])
+        sd = np.ones(A.shape[1])
+        we = np.ones(A.shape[1])
+        for t in np.unique(terms):
+            sel = terms == t
+            sd[sel] = np.sqrt(np.mean(var[sel]))
+            we[sel] = 1.0 / sel.sum()
+        we[sd == 0] = 0
+        sd[sd == 0] = 1
+        return enc, A / sd, sd, we, codes
+
+    def _predict_codes(self, m, X):
+        enc, L, sd, we, codes = m
+        V = enc.transform(X) / sd
+        k = int(self.k)
+        D = np.zeros((V.shape[0], L.shape[0]))
+        for j in range(L.shape[1]):
+            if we[j]:
+                D = D + we[j] * (V[:, j][:, None] - L[:, j][None, :]) ** 2
+        D = np.sqrt(D)
+        kk = min(k + 1, L.shape[0])
+        order = np.argsort(D, axis=1, kind="stable")[:, :kk]
+        Dn = np.take_along_axis(D, order, axis=1)
+        maxdist = Dn[:, -1] if kk == k + 1 else np.full(Dn.shape[0], 1e-6)
+        maxdist = np.maximum(maxdist, 1e-6)
+        W = Dn[:, :k] / maxdist[:, None]
+        W = np.maximum(np.minimum(W, 1 - 1e-6), 1e-6)
+        W = _KERNELS[self.kernel](W)
+        CL = codes[order[:, :k]]
+        present = np.unique(codes)
+        wc = np.column_stack([_rowsum_ld(W * (CL == c)) for c in present])
+        wc = wc / _rowsum_ld(wc)[:, None]
+        return present[np.argmax(wc, axis=1)]
+
+
+# --------------------------------------------------------------------- scikit-learn stand-ins
+class _SklearnFallback(_PythonLearner):
+    """One-hot encodes categorical predictors and fits a scikit-learn model.
+    A training set with a single class predicts that class."""
+
+    options = None
+
+    def _warn_options(self):
+        if getattr(self, "options", None):
+            warnings.warn(f"{type(self).__name__}: Weka options {list(self.options)!r} "
+                          "have no effect on the Python fallback", RuntimeWarning,
+                          stacklevel=3)
+
+    def _fit_codes(self, X, codes, k):
+        self._warn_options()
+        enc = _Encoder().fit(X)
+        A = enc.transform(X)
+        present = np.unique(codes)
+        if present.size < 2:
+            return enc, None, present[0]
+        return enc, self._estimator().fit(A, codes), None
+
+    def _predict_codes(self, m, X):
+        enc, est, const = m
+        if est is None:
+            return np.full(len(X), const, dtype=np.intp)
+        return est.predict(enc.transform(X)).astype(np.intp)
+
+    def predict_splits(self, X, y, splits):
+        self._warn_options()
+        classes, codes = _labels(y)
+        splits = _check_splits(splits, len(codes))
+        enc = _Encoder().fit(X)
+        A = enc.transform(X)
+        self.backend_ = BACKEND
+        out = []
+        for tr, te in splits:
+            present = np.unique(codes[tr])
+            if present.size < 2:
+                c = np.full(te.size, present[0])
+            else:
+                c = self._estimator().fit(A[tr], codes[tr]).predict(A[te])
+            out.append(classes[c])
+        return out
+
+
+class J48Fallback(_SklearnFallback):
+    """Stand-in for Weka's J48 (C4.5): scikit-learn's CART tree with the
+    entropy criterion and at least 2 records per leaf (J48's -M 2).
+    Differs from C4.5: information gain instead of gain ratio, binary splits
+    on dummies instead of multiway splits on nominal attributes, and no
+    error-based pruning (so J48 and J48 -U give the same fallback tree)."""
+
+    def __init__(self, unpruned=False, options=None):
+        self.unpruned = unpruned
+        self.options = options
+
+    def _estimator(self):
+        from sklearn.tree import DecisionTreeClassifier
+        return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2, random_state=0)
+
+
+class TreeFallback(_SklearnFallback):
+    """Stand-in for R's ``tree::tree`` (defaults mincut 5, minsize 10):
+    scikit-learn's tree with the entropy criterion (≡ tree's deviance),
+    min_samples_leaf = 5 and min_samples_split = 10.  tree's mindev = 0.01
+    rule (stop when a node's deviance is < 1 % of the root's) has no
+    counterpart, so the fallback tree can be deeper."""
+
+    def __init__(self):
+        pass
+
+    def _estimator(self):
+        from sklearn.tree import DecisionTreeClassifier
+        return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=5,
+                                      min_samples_split=10, random_state=0)
+
+
+class JRipFallback(_SklearnFallback):
+    """Documented stand-in for Weka's JRip (RIPPER), not a rule learner:
+    a cost-complexity pruned entropy tree (min 2 records per leaf,
+    ccp_alpha = 0.01), i.e. a small set of axis-parallel rules.  RIPPER's
+    ordered rule growing/pruning and MDL stopping are not reproduced."""
+
+    def __init__(self, options=None):
+        self.options = options
+
+    def _estimator(self):
+        from sklearn.tree import DecisionTreeClassifier
+        return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2,
+                                      ccp_alpha=0.01, random_state=0)
+
+
+class SMOFallback(_SklearnFallback):
+    """Stand-in for Weka's SMO with defaults: predictors scaled to [0, 1] on
+    the training data (SMO's -N 0), a linear-kernel SVM with C = 1, and
+    pairwise (one-vs-one) multi-class, via scikit-learn's SVC (libsvm).
+    Differs in the optimiser's tolerance and in tie handling of the
+    pairwise vote; no logistic calibration (SMO's -M is off by default too)."""
+
+    def __init__(self, options=None):
+        self.options = options
+
+    def _estimator(self):
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import MinMaxScaler
+        from sklearn.svm import SVC
+        return make_pipeline(MinMaxScaler(), SVC(kernel="linear", C=1.0))
+
+
+class LogisticFallback(_SklearnFallback):
+    """Stand-in for Weka's Logistic (multinomial logistic regression with
+    ridge 1e-8): scikit-learn's LogisticRegression without penalty (lbfgs,
+    multinomial).  Differs by the tiny ridge and the optimiser's tolerance."""
+
+    def __init__(self, options=None):
+        self.options = options
+
+    def _estimator(self):
+        from sklearn.linear_model import LogisticRegression
+        return LogisticRegression(penalty=None, max_iter=2000)
