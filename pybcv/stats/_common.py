@@ -170,7 +170,7 @@ def ratio_rule_d(num, scale, degenerate):
     with np.errstate(divide="ignore", invalid="ignore"):
         out = num / np.where(degenerate, 1.0, scale)
     num_zero = np.abs(num) <= ZERO_TOL
-    return np.where(degenerate, np.where(num_zero, 0.0, np.sign(num) * np.inf), out)
+    return np.where(degenerate, np.where(num_zero, 0.0, np.copysign(np.inf, num)), out)
 
 
 def p_t(t, df, alternative="two-sided"):
