@@ -1,0 +1,175 @@
+## R values -> numpy / Python scalars, and Python results -> htest objects.
+
+as_numeric_data <- function(x, name) {
+  if (is.null(x)) stop(name, " is missing (NULL)", call. = FALSE)
+  if (is.data.frame(x)) {
+    ok <- vapply(x, function(col) is.numeric(col) || is.logical(col), TRUE)
+    if (!all(ok)) stop(name, " must be numeric; column(s) ", paste(names(x)[!ok], collapse = ", "),
+                       " are not", call. = FALSE)
+    x <- as.matrix(x)
+  }
+  if (inherits(x, "table")) x <- unclass(x)
+  if (is.list(x)) stop(name, " must be a numeric vector or matrix, not a list", call. = FALSE)
+  if (is.logical(x) && length(x) && !all(is.na(x))) storage.mode(x) <- "integer"
+  if (!is.numeric(x) && !(is.logical(x) && all(is.na(x))))
+    stop(name, " must be numeric, got ", class(x)[1], call. = FALSE)
+  if (!length(x)) stop(name, " is empty", call. = FALSE)
+  d <- dim(x)
+  attributes(x) <- NULL
+  storage.mode(x) <- "double"            # NA -> NaN in numpy; Python rejects it by name
+  if (!is.null(d)) dim(x) <- d
+  x
+}
+
+## A numeric array for numpy, float64, keeping the R shape (a vector is 1-d).
+np_float <- function(x, name) {
+  x <- as_numeric_data(x, name)
+  reticulate::np_array(x, dtype = "float64")
+}
+
+## A whole number as a Python int (an R double 5 would arrive as 5.0);
+## anything else is passed on as it is, for Python to judge.
+py_int <- function(x, name) {
+  if (is.null(x)) return(NULL)
+  if (is.numeric(x) && length(x) == 1L && is.finite(x) && x == round(x)) {
+    if (abs(x) <= .Machine$integer.max) return(as.integer(x))
+    return(reticulate::import_builtins(convert = FALSE)$int(reticulate::r_to_py(format(x, scientific = FALSE))))
+  }
+  if (!is.numeric(x) || length(x) != 1L)
+    stop(name, " must be a single whole number", call. = FALSE)
+  x
+}
+
+## A number or one number per fold (sizes): scalar -> Python number, vector -> array.
+py_sizes <- function(x, name) {
+  if (is.null(x)) return(NULL)
+  x <- as_numeric_data(x, name)
+  if (length(x) == 1L) return(x[[1L]])
+  np_float(x, name)
+}
+
+## Fold tables in any of the usual R shapes -> a K x 4 numeric matrix with
+## columns n00, n01, n10, n11 (rows in fold order):
+##  * a K x 4 matrix or data frame (columns named n00..n11 are reordered);
+##  * a 2 x 2 x K array (one 2x2 table [A row, B column] per fold);
+##  * a list of 2x2 tables or 4-vectors.
+as_fold_tables <- function(x, name = "tables") {
+  cols <- c("n00", "n01", "n10", "n11")
+  if (is.list(x) && !is.data.frame(x)) {
+    if (!length(x)) stop(name, " is an empty list", call. = FALSE)
+    rows <- lapply(seq_along(x), function(i) {
+      t <- as_numeric_data(x[[i]], sprintf("%s[[%d]]", name, i))
+      if (length(t) != 4L)
+        stop(sprintf("%s[[%d]] must be a 2x2 table or 4 counts (n00, n01, n10, n11)", name, i),
+             call. = FALSE)
+      if (is.matrix(t)) c(t[1, 1], t[1, 2], t[2, 1], t[2, 2]) else t
+    })
+    return(do.call(rbind, rows))
+  }
+  if (length(dim(x)) == 3L && all(dim(x)[1:2] == 2L)) {
+    a <- as_numeric_data(x, name)
+    return(t(apply(a, 3L, function(t) c(t[1, 1], t[1, 2], t[2, 1], t[2, 2]))))
+  }
+  nm <- colnames(x)
+  x <- as_numeric_data(x, name)
+  if (is.matrix(x) && ncol(x) == 4L && !is.null(nm) && all(cols %in% nm))
+    x <- x[, match(cols, nm), drop = FALSE]
+  x
+}
+
+## One 2x2 table: a 2x2 matrix [A row, B column] or 4 counts (n00, n01, n10, n11).
+as_one_table <- function(x, name = "table") {
+  if (is.data.frame(x) && ncol(x) == 4L && nrow(x) == 1L) x <- as_fold_tables(x, name)
+  x <- as_numeric_data(x, name)
+  if (is.matrix(x) && nrow(x) == 1L && ncol(x) == 4L) x <- x[1, ]
+  x
+}
+
+## ------------------------------------------------------------------ results
+alt_to_py <- function(alternative) {
+  choices <- c("two.sided", "less", "greater")
+  if (identical(alternative, choices)) return("two-sided")
+  if (!is.character(alternative) || length(alternative) != 1L || is.na(alternative))
+    stop("alternative must be one of \"two.sided\", \"less\", \"greater\"", call. = FALSE)
+  if (alternative == "two-sided") return("two-sided")
+  a <- pmatch(alternative, choices)
+  if (is.na(a))
+    stop("alternative must be one of \"two.sided\", \"less\", \"greater\", got \"",
+         alternative, "\"", call. = FALSE)
+  if (a == 1L) "two-sided" else choices[a]
+}
+
+alt_to_r <- function(a) if (identical(a, "two-sided")) "two.sided" else a
+
+ESTIMATE_NAME <- "error(A) - error(B)"
+
+statistic_name <- function(null_distribution) {
+  nd <- null_distribution
+  if (startsWith(nd, "t(")) return("t")
+  if (startsWith(nd, "F")) return("F")
+  if (startsWith(nd, "N(")) return("z")
+  if (startsWith(nd, "chi2")) return("McNemar's chi-squared")
+  if (startsWith(nd, "Binomial")) return("min(n01, n10)")
+  "statistic"
+}
+
+table_dimnames <- list(A = c("incorrect", "correct"), B = c("incorrect", "correct"))
+
+as_2x2 <- function(m) {
+  if (is.null(m)) return(NULL)
+  m <- matrix(as.numeric(m), 2L, 2L, byrow = is.list(m))
+  dimnames(m) <- table_dimnames
+  m
+}
+
+## A result of the helper (see inst/python/_pybcv_r.py) -> an htest object;
+## Python's warnings become R warnings (unless warn = FALSE).
+make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
+  stat <- v$statistic
+  names(stat) <- statistic_name(v$null_distribution)
+  df <- as.numeric(v$df)
+  parameter <- switch(as.character(length(df)), "0" = NULL,
+                      "1" = c(df = df), c(df1 = df[1L], df2 = df[2L]))
+  est <- v$estimate
+  if (!is.null(est)) names(est) <- ESTIMATE_NAME
+  det <- v$details
+  obj <- list(statistic = stat, parameter = parameter, p.value = v$pvalue,
+              estimate = est, null.value = stats::setNames(0, ESTIMATE_NAME),
+              alternative = alt_to_r(v$alternative),
+              method = if (is.null(method) || !nzchar(method)) v$method else method,
+              data.name = data.name, test = v$test, null.distribution = v$null_distribution,
+              warnings = as.character(unlist(v$warnings)), details = det)
+  obj <- obj[!vapply(obj, is.null, TRUE)]
+  cls <- "htest"
+  if (!is.null(det$averaged_table)) {
+    obj$averaged_table <- as_2x2(det$averaged_table)
+    obj$effective_table <- as_2x2(det$effective_table)
+    obj$t <- det$t
+    obj$n_e <- det$n_e
+    obj$details$averaged_table <- obj$averaged_table
+    obj$details$effective_table <- obj$effective_table
+    cls <- c("bcv_htest", "htest")
+  }
+  if (!is.null(det$table)) obj$details$table <- as_2x2(det$table)
+  if (!is.null(det$terms)) obj$details$terms <- as.numeric(unlist(det$terms))
+  class(obj) <- cls
+  if (warn) for (w in obj$warnings) warning(obj$method, ": ", w, call. = FALSE)
+  obj
+}
+
+print.bcv_htest <- function(x, digits = getOption("digits"), ...) {
+  NextMethod()
+  fmt <- function(m) {
+    m <- round(m, max(1L, digits - 3L))
+    names(dimnames(m)) <- c("A", "B")
+    m
+  }
+  m <- if (!is.null(x$details$m)) x$details$m else nrow(x$averaged_table)
+  cat("averaged contingency table (mean of the ", 2 * m, " fold tables):\n", sep = "")
+  print(fmt(x$averaged_table), ...)
+  cat("\neffective contingency table (t = ", format(x$t, digits = digits),
+      " times the averaged table, n_e = ", format(x$n_e, digits = digits), "):\n", sep = "")
+  print(fmt(x$effective_table), ...)
+  cat("\n")
+  invisible(x)
+}

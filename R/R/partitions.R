@@ -1,0 +1,31 @@
+## Block-regularized m x 2 CV partitions, made by Python (pybcv.partitions.bcv_mx2).
+
+bcv_partitions <- function(n, m = 5, seed = NULL, extra_rule = c("balanced", "first", "spec"),
+                           shuffle = TRUE) {
+  chk_flag(shuffle, "shuffle")
+  extra_rule <- choice(extra_rule, c("balanced", "first", "spec"), "extra_rule")
+  if (!is.null(seed) && !(is.numeric(seed) && length(seed) == 1L && is.finite(seed) &&
+                          seed == round(seed) && seed >= 0))
+    stop("seed must be NULL or a single non-negative whole number", call. = FALSE)
+  v <- py_call("bcv_splits", py_int(n, "n"), py_int(m, "m"), py_int(seed, "seed"), extra_rule,
+               shuffle, call = sys.call())
+  m <- length(v$train) %/% 2L
+  nm <- sprintf("j%d.k%d", rep(seq_len(m), each = 2L), rep(1:2, m))
+  as_idx <- function(l) stats::setNames(lapply(l, function(i) as.integer(i)), nm)
+  structure(list(train = as_idx(v$train), validation = as_idx(v$test), n = as.integer(n), m = m,
+                 seed = seed, extra_rule = extra_rule),
+            class = "bcv_partitions")
+}
+
+print.bcv_partitions <- function(x, ...) {
+  cat(x$m, "x2 block-regularized CV of n = ", x$n, " records (seed ",
+      if (is.null(x$seed)) "none" else format(x$seed, scientific = FALSE), ", extra records: ",
+      x$extra_rule, ")\n", sep = "")
+  S <- x$train[seq(1L, by = 2L, length.out = x$m)]
+  ov <- outer(seq_len(x$m), seq_len(x$m),
+              Vectorize(function(i, j) length(intersect(S[[i]], S[[j]]))))
+  cat("training sizes |S_j|:", vapply(S, length, 1L), "\n")
+  if (x$m > 1L) cat("pairwise overlaps |S_j & S_j'|:", sort(unique(ov[upper.tri(ov)])), "\n")
+  cat("folds (j, k): k = 1 trains on S_j and validates on T_j, k = 2 the reverse\n")
+  invisible(x)
+}
