@@ -106,6 +106,9 @@ fit_weka <- function(fname) {
 }
 
 fit_kknn <- function(ds, tr, params) {
+  # kknn's default contrasts are looked up by name (contr.dummy), so kknn must
+  # be on the search path, as after library(kknn) in a script.
+  if (!"package:kknn" %in% search()) suppressPackageStartupMessages(attachNamespace("kknn"))
   train <- ds$df[tr, , drop = FALSE]
   train$y <- droplevels(train$y)
   lev <- levels(train$y)

@@ -358,7 +358,9 @@ def make_learner(name, backend="auto", **params):
     if unknown:
         raise ValueError(f"learner {name!r} has no parameter(s) {sorted(unknown)}; "
                          f"its parameters: {sorted(spec.params) or 'none'}")
-    return spec.estimator(backend=backend, **spec.init, **params)
+    est = spec.estimator(backend=backend, **spec.init, **params)
+    est._validate()
+    return est
 
 
 class SklearnLearner(ClassifierMixin, BaseEstimator):

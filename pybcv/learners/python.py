@@ -58,16 +58,20 @@ def take_rows(X, idx):
 
 
 def _check_splits(splits, n):
-    out = []
-    for f, (tr, te) in enumerate(splits):
-        tr = np.asarray(tr, dtype=np.intp).ravel()
-        te = np.asarray(te, dtype=np.intp).ravel()
-        for a, what in ((tr, "train"), (te, "test")):
-            if a.size and (a.min() < 0 or a.max() >= n):
-                raise IndexError(f"split {f + 1}: {what} index out of range for {n} rows")
+    """Splits as lists of intp arrays; index range checked once for all."""
+    out = [(np.asarray(tr, dtype=np.intp).ravel(), np.asarray(te, dtype=np.intp).ravel())
+           for tr, te in splits]
+    if not out:
+        return out
+    allidx = np.concatenate([a for pair in out for a in pair])
+    if allidx.size and (allidx.min() < 0 or allidx.max() >= n):
+        for f, (tr, te) in enumerate(out):
+            for a, what in ((tr, "train"), (te, "test")):
+                if a.size and (a.min() < 0 or a.max() >= n):
+                    raise IndexError(f"split {f + 1}: {what} index out of range for {n} rows")
+    for f, (tr, _) in enumerate(out):
         if tr.size == 0:
             raise ValueError(f"split {f + 1}: empty training set")
-        out.append((tr, te))
     return out
 
 
@@ -204,9 +208,14 @@ class MajorityClassifier(_PythonLearner):
         classes, codes = _labels(y)
         splits = _check_splits(splits, len(codes))
         self.backend_ = BACKEND
-        k = len(classes)
-        return [np.full(te.size, classes[np.bincount(codes[tr], minlength=k).argmax()],
-                        dtype=classes.dtype) for tr, te in splits]
+        F, K = len(splits), len(classes)
+        if F == 0:
+            return []
+        tr_all = np.concatenate([tr for tr, _ in splits])
+        fold = np.repeat(np.arange(F), [tr.size for tr, _ in splits])
+        counts = np.bincount(fold * K + codes[tr_all], minlength=F * K).reshape(F, K)
+        top = classes[counts.argmax(axis=1)]          # first maximum: smallest label
+        return [np.full(te.size, top[f], dtype=classes.dtype) for f, (_, te) in enumerate(splits)]
 
 
 def _class_means(Xtr, ctr):
@@ -336,74 +345,102 @@ _MTHRESH = -30.0
 
 
 def _linkinv(eta):
-    """binomial()$linkinv of R (C_logit_linkinv): exp clamped at |eta| > 30."""
+    """binomial()$linkinv of R: exp(eta) / (1 + exp(eta)), eta clamped to ±30."""
     e = np.exp(np.clip(eta, _MTHRESH, _THRESH))
-    e = np.where(eta < _MTHRESH, _EPS, np.where(eta > _THRESH, 1 / _EPS, e))
     return e / (1 + e)
 
 
-def _mu_eta(eta):
-    """binomial()$mu.eta of R (C_logit_mu_eta)."""
-    e = np.exp(np.clip(eta, _MTHRESH, _THRESH))
-    return np.where((eta > _THRESH) | (eta < _MTHRESH), _EPS, e / ((1 + e) * (1 + e)))
+def _deviance(ysel, mu, w):
+    """Binomial deviance of 0/1 responses (ysel: y == 1), prior weights w."""
+    return -2.0 * np.sum(w * np.log(np.where(ysel, mu, 1 - mu)), axis=-1)
 
 
-def _dev(y, mu, w):
-    # binomial deviance residuals summed with prior weights (0 outside the fold)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = np.where(y > 0, y * np.log(np.where(y > 0, y / mu, 1.0)), 0.0)
-        b = np.where(y < 1, (1 - y) * np.log(np.where(y < 1, (1 - y) / (1 - mu), 1.0)), 0.0)
-    return 2.0 * np.sum(w * (a + b), axis=-1)
+def irls_logistic(Z, y, train_sets, maxit=25, epsilon=1e-8):
+    """Logistic regressions by IRLS, all fits at once (R's glm.fit rules).
 
+    Z: (n, p) design matrix (with intercept column); y: (n,) 0/1 responses;
+    train_sets: list of F integer index arrays (a repeated index counts as
+    many times as it appears).  Returns the coefficients, (F, p).
 
-def irls_logistic(Z, Y, W, maxit=25, epsilon=1e-8):
-    """Logistic regression by IRLS for many fits at once (R's glm.fit rules).
-
-    Z: (n, p) design (with intercept); Y: (F, n) 0/1 responses; W: (F, n)
-    prior weights (1 for a fold's training rows, 0 elsewhere).  Returns
-    coefficients (F, p).  Starting values, the deviance convergence test
-    |dev − dev_old| / (|dev| + 0.1) < epsilon and maxit = 25 follow glm.fit;
-    each fit stops at its own convergence.  Rank-deficient fits get the
-    minimum-norm solution (so an all-zero column gets coefficient 0, as the
-    R backend sets R's NA coefficients to 0).
+    The rows of all training sets are stacked, so one pass of numpy array
+    arithmetic updates every fit.  Starting values (mustart = (y + 0.5)/2),
+    the deviance convergence test |dev − dev_old| / (|dev| + 0.1) < epsilon
+    and maxit = 25 follow glm.fit; a fit that has converged is frozen.
+    Rank-deficient fits get the minimum-norm solution (an all-zero column
+    gets coefficient 0, as the R backend sets R's NA coefficients to 0).
     """
-    F, n = Y.shape
-    p = Z.shape[1]
-    mu = (W * Y + 0.5) / (W + 1.0)
+    Z = np.asarray(Z, dtype=float)
+    n, p = Z.shape
+    lens = np.fromiter((len(t) for t in train_sets), dtype=np.intp, count=len(train_sets))
+    F = lens.size
+    if F == 0:
+        return np.zeros((0, p))
+    if np.any(lens == 0):
+        raise ValueError("empty training set")
+    idx = np.concatenate([np.asarray(t, dtype=np.intp) for t in train_sets])
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    ZT = np.ascontiguousarray(Z.T)[:, idx]     # (p, T): row i = column i of the stacked design
+    ones = [bool(np.all(Z[:, i] == 1.0)) for i in range(p)]
+    yt = np.asarray(y, dtype=float)[idx]
+    ysel = yt > 0.5
+    iu, ju = np.triu_indices(p)
+    # products of design columns for the upper triangle of Z'WZ (None: all ones)
+    ZZ = [None if ones[i] and ones[j] else ZT[j] if ones[i] else ZT[i] if ones[j]
+          else ZT[i] * ZT[j] for i, j in zip(iu, ju)]
+    red = np.add.reduceat
+
+    def wsum(w, col):
+        return red(w if col is None else w * col, starts)
+
+    mu = (yt + 0.5) / 2.0
     eta = np.log(mu / (1 - mu))
-    mu = _linkinv(eta)
-    dev_old = _dev(Y, mu, W)
+    dev_old = red(np.log(np.where(ysel, mu, 1 - mu)), starts) * -2.0
     beta = np.zeros((F, p))
-    active = np.ones(F, dtype=bool)
+    done = np.zeros(F, dtype=bool)
+    H = np.empty((F, p, p))
+    g = np.empty((F, p))
     for _ in range(maxit):
-        ia = np.flatnonzero(active)
-        if ia.size == 0:
+        v = mu * (1 - mu)                      # mu.eta = variance (logit link)
+        r = v * eta
+        r += yt
+        r -= mu                                # w z, with z = eta + (y - mu) / mu.eta
+        for k, (i, j) in enumerate(zip(iu, ju)):
+            H[:, i, j] = H[:, j, i] = wsum(v, ZZ[k])
+        for i in range(p):
+            g[:, i] = wsum(r, None if ones[i] else ZT[i])
+        b = _solve_batched(H, g)
+        b[done] = beta[done]
+        beta = b
+        eta = np.zeros(idx.size)
+        for i in range(p):
+            bi = np.repeat(b[:, i], lens)
+            eta += bi if ones[i] else bi * ZT[i]
+        mu = _linkinv(eta)
+        dev = red(np.log(np.where(ysel, mu, 1 - mu)), starts) * -2.0
+        done |= np.abs(dev - dev_old) / (np.abs(dev) + 0.1) < epsilon
+        dev_old = dev
+        if done.all():
             break
-        m, e, w0, y = mu[ia], eta[ia], W[ia], Y[ia]
-        mu_eta = _mu_eta(e)
-        z = e + (y - m) / mu_eta
-        w = w0 * mu_eta * mu_eta / (m * (1 - m))   # working weights: mu.eta^2 / variance
-        H = np.einsum("fn,ni,nj->fij", w, Z, Z)
-        g = np.einsum("fn,ni->fi", w * z, Z)
-        try:
-            b = np.linalg.solve(H, g[..., None])[..., 0]
-            if not np.all(np.isfinite(b)):
-                raise np.linalg.LinAlgError
-            bad = np.linalg.cond(H) > 1e12
-        except np.linalg.LinAlgError:
-            b = np.empty_like(g)
-            bad = np.ones(ia.size, dtype=bool)
-        for i in np.flatnonzero(bad):
-            b[i] = np.linalg.pinv(H[i], rcond=1e-10) @ g[i]
-        beta[ia] = b
-        e = b @ Z.T
-        m = _linkinv(e)
-        eta[ia], mu[ia] = e, m
-        dev = _dev(y, m, w0)
-        conv = np.abs(dev - dev_old[ia]) / (np.abs(dev) + 0.1) < epsilon
-        dev_old[ia] = dev
-        active[ia[conv]] = False
     return beta
+
+
+def _solve_batched(H, g):
+    """Solve H b = g for a stack of symmetric PSD systems; (near-)singular
+    ones get the minimum-norm solution."""
+    diag = np.einsum("fii->fi", H)
+    bad = np.any(diag <= 0, axis=1)
+    sign, logdet = np.linalg.slogdet(H)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bad |= (sign <= 0) | (logdet - np.sum(np.log(np.abs(diag)), axis=1) < -27.6)
+    b = np.empty_like(g)
+    ok = ~bad
+    if ok.all():
+        return np.linalg.solve(H, g[..., None])[..., 0]
+    if ok.any():
+        b[ok] = np.linalg.solve(H[ok], g[ok][..., None])[..., 0]
+    for i in np.flatnonzero(bad):
+        b[i] = np.linalg.pinv(H[i], rcond=1e-10) @ g[i]
+    return b
 
 
 class GLMClassifier(_PythonLearner):
@@ -434,8 +471,7 @@ class GLMClassifier(_PythonLearner):
         Z, enc = self._design(X)
         if present.size < 2:
             return present, None, enc
-        beta = irls_logistic(Z, (codes == present[1])[None, :].astype(float),
-                             np.ones((1, Z.shape[0])))[0]
+        beta = irls_logistic(Z, codes == present[1], [np.arange(Z.shape[0])])[0]
         return present, beta, enc
 
     def _predict_codes(self, m, X):
@@ -450,32 +486,37 @@ class GLMClassifier(_PythonLearner):
         splits = _check_splits(splits, len(codes))
         Z, _ = self._design(X)
         self.backend_ = BACKEND
-        n, F = len(codes), len(splits)
-        Y = np.zeros((F, n))
-        W = np.zeros((F, n))
-        pairs = []
-        for f, (tr, te) in enumerate(splits):
-            present = np.unique(codes[tr])
-            if present.size > 2:
-                raise ValueError(f"glm failed on fold {f + 1} of {F}: glm is a 2-class "
-                                 f"learner, but the training set has {present.size} classes")
-            pairs.append(present)
-            np.add.at(W[f], tr, 1.0)      # a repeated index counts twice, as in R
-            if present.size == 2:
-                Y[f] = codes == present[1]
-        two = [f for f in range(F) if pairs[f].size == 2]
+        F = len(splits)
+        if F == 0:
+            return []
+        K = classes.size
+        # classes present in each training set (one bincount for all folds)
+        tr_all = np.concatenate([tr for tr, _ in splits])
+        fold_tr = np.repeat(np.arange(F), [tr.size for tr, _ in splits])
+        counts = np.bincount(fold_tr * K + codes[tr_all], minlength=F * K).reshape(F, K) > 0
+        npresent = counts.sum(axis=1)
+        if np.any(npresent > 2):
+            f = int(np.flatnonzero(npresent > 2)[0])
+            raise ValueError(f"glm failed on fold {f + 1} of {F}: glm is a 2-class "
+                             f"learner, but the training set has {npresent[f]} classes")
+        lo = np.argmax(counts, axis=1)                       # smaller class present
+        hi = K - 1 - np.argmax(counts[:, ::-1], axis=1)      # larger class present
+        two = np.flatnonzero(npresent == 2)
         beta = np.zeros((F, Z.shape[1]))
-        if two:
-            beta[two] = irls_logistic(Z, Y[two], W[two])
-        out = []
-        for f, (tr, te) in enumerate(splits):
-            pr = pairs[f]
-            if pr.size < 2:
-                c = np.full(te.size, pr[0])
-            else:
-                c = np.where(_linkinv(Z[te] @ beta[f]) > self.threshold, pr[1], pr[0])
-            out.append(classes[c])
-        return out
+        if two.size:
+            if K == 2:
+                beta[two] = irls_logistic(Z, codes == 1, [splits[f][0] for f in two])
+            else:   # folds with different class pairs: one batch per pair
+                for pair in {(lo[f], hi[f]) for f in two}:
+                    fs = [f for f in two if (lo[f], hi[f]) == pair]
+                    beta[fs] = irls_logistic(Z, codes == pair[1], [splits[f][0] for f in fs])
+        te_all = np.concatenate([te for _, te in splits])
+        nte = [te.size for _, te in splits]
+        fold_te = np.repeat(np.arange(F), nte)
+        eta = np.einsum("ti,ti->t", beta[fold_te], Z[te_all])
+        upper = _linkinv(eta) > self.threshold
+        pred = np.where(upper & (npresent[fold_te] == 2), hi[fold_te], lo[fold_te])
+        return np.split(classes[pred], np.cumsum(nte)[:-1])
 
 
 # --------------------------------------------------------------------- kknn

@@ -1,0 +1,311 @@
+"""The learner protocol, the registry and the pure-Python fallbacks (no R needed)."""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+sklearn = pytest.importorskip("sklearn")
+from sklearn.base import clone  # noqa: E402
+
+import pybcv.learners.base as lbase  # noqa: E402
+from pybcv.learners import (LEARNERS, GLMClassifier, NamedLearner, SklearnLearner,  # noqa: E402
+                            as_learner, irls_logistic, make_learner)
+
+NAMES = ["J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn", "tree", "glm",
+         "majority", "mean", "fnn-weighted", "fnn-distorted"]
+
+
+def halves(n, reps, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(reps):
+        p = rng.permutation(n)
+        a, b = np.sort(p[: n // 2]), np.sort(p[n // 2:])
+        out += [(a, b), (b, a)]
+    return out
+
+
+def data(n=200, p=2, k=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.7 if p > 1 else 0) * (k > 2)
+    return X, y.astype(np.int64)
+
+
+def X_for(name, X):
+    if name == "fnn-distorted":
+        return np.tile(X, 8)
+    return X
+
+
+# --------------------------------------------------------------------- registry
+def test_registry_has_the_papers_learners():
+    assert sorted(LEARNERS) == sorted(NAMES)
+    for name, spec in LEARNERS.items():
+        assert spec.name == name and spec.description and spec.r_implementation
+        assert isinstance(spec.params, dict)
+        est = make_learner(name, backend="python")
+        assert isinstance(est, NamedLearner) and est.name == name
+        assert set(spec.params) <= set(est.get_params())
+    assert make_learner("J48-unpruned").get_params()["unpruned"] is True
+    assert LEARNERS["J48"].r_packages == ("RWeka",)
+
+
+def test_unknown_learner_name_lists_known_names():
+    with pytest.raises(ValueError, match=r"unknown learner 'C5\.0'.*J48.*fnn-weighted.*majority"):
+        make_learner("C5.0")
+    with pytest.raises(ValueError, match="backend"):
+        make_learner("J48", backend="java")
+    with pytest.raises(ValueError, match="no parameter"):
+        make_learner("majority", omega=2.0)
+
+
+@pytest.mark.parametrize("name,params", [("fnn-weighted", {"omega": 0.0}),
+                                         ("fnn-weighted", {"omega": -1.0}),
+                                         ("fnn-distorted", {"upsilon": 0.0}),
+                                         ("fnn-distorted", {"upsilon": -2})])
+def test_omega_and_upsilon_must_be_positive(name, params):
+    with pytest.raises(ValueError, match="must be > 0"):
+        make_learner(name, **params)
+    # also when set later, at fit time, on both backends' code paths
+    lrn = make_learner(name, backend="python").set_params(**params)
+    X = np.zeros((4, 2 if name == "fnn-weighted" else 16))
+    with pytest.raises(ValueError, match="must be > 0"):
+        lrn.fit(X, [0, 1, 0, 1])
+    fb = LEARNERS[name].python_fallback(**params)
+    with pytest.raises(ValueError, match="must be > 0"):
+        fb.predict_splits(X, np.array([0, 1, 0, 1]), [([0, 1], [2, 3])])
+
+
+# --------------------------------------------------------------------- sklearn protocol
+@pytest.mark.parametrize("name", NAMES)
+def test_clone_get_set_params(name):
+    lrn = make_learner(name, backend="python")
+    params = lrn.get_params()
+    assert params["backend"] == "python"
+    c = clone(lrn)
+    assert type(c) is type(lrn) and c.get_params() == params
+    if "omega" in params:
+        assert c.set_params(omega=0.5).omega == 0.5 and lrn.omega == 1.0
+    X, y = data()
+    X = X_for(name, X)
+    if name == "glm":
+        y = (y > 0).astype(int)
+    fitted = c.fit(X, y)
+    assert fitted is c and c.backend_ == "python"
+    assert not hasattr(clone(c), "backend_")             # clone drops fitted state
+    pred = c.predict(X)
+    assert pred.shape == y.shape and set(np.unique(pred)) <= set(np.unique(y))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_python_batch_equals_one_by_one(name):
+    X, y = data(n=160, seed=1)
+    X = X_for(name, X)
+    if name == "glm":
+        y = (y > 0).astype(int)
+    splits = halves(len(y), 2, seed=2)
+    splits.append((np.random.default_rng(3).permutation(len(y))[:50], np.arange(len(y))))
+    lrn = make_learner(name, backend="python")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batch = lrn.predict_splits(X, y, splits)
+    assert lrn.backend_ == "python"
+    for (tr, te), pb in zip(splits, batch):
+        assert pb.dtype == y.dtype
+        single = make_learner(name, backend="python").fit(X[tr], y[tr]).predict(X[te])
+        np.testing.assert_array_equal(single, pb)
+    acc = np.mean(np.concatenate([p == y[te] for p, (_, te) in zip(batch, splits)]))
+    assert acc > (0.3 if name == "majority" else 0.75)
+
+
+def test_labels_keep_values_and_dtype():
+    X, y = data(n=90, seed=4)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    splits = halves(90, 1, seed=5)
+    for name in ["majority", "mean", "fnn-weighted", "kknn", "J48"]:
+        out = make_learner(name, backend="python").predict_splits(X, names, splits)
+        assert all(o.dtype == names.dtype for o in out)
+        assert set(np.concatenate(out)) <= set(names)
+
+
+# --------------------------------------------------------------------- exact rules
+def test_majority_tie_goes_to_smallest_label():
+    y = np.array([5, 2, 5, 2, 9])
+    lrn = make_learner("majority", backend="python")
+    out = lrn.predict_splits(np.zeros((5, 1)), y, [([0, 1, 2, 3], [4]), ([4, 0], [1])])
+    assert out[0].tolist() == [2] and out[1].tolist() == [5]
+    assert lrn.fit(np.zeros((4, 1)), y[:4]).predict(np.zeros((1, 1))).tolist() == [2]
+
+
+def test_mean_classifier_by_hand():
+    X = np.array([[0.0, 0.0], [2.0, 0.0], [10.0, 10.0], [12.0, 10.0], [5.5, 5.0]])
+    y = np.array(["a", "a", "b", "b", "b"])
+    out = make_learner("mean", backend="python").predict_splits(
+        X, y, [([0, 1, 2, 3], [4, 0, 2])])
+    # means (1, 0) and (11, 10): (5.5, 5) is 45.25 from a and 55.25 from b
+    assert out[0].tolist() == ["a", "a", "b"]
+    # an exact tie between the two means goes to the smaller label
+    X2 = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 0.0]])
+    tie = make_learner("mean", backend="python").predict_splits(
+        X2, np.array(["b", "a", "z"]), [([0, 1], [2])])
+    assert tie[0].tolist() == ["a"]
+
+
+def test_fnn_weighted_distance_and_ties():
+    # omega stretches x1: with omega = 4, (1, 0) is 4 away, (0, 1.5) is 0.5625 away
+    X = np.array([[1.0, 0.0], [0.0, 1.5], [0.0, 0.0]])
+    y = np.array(["x1", "x2", "q"])
+    out = make_learner("fnn-weighted", omega=4.0, backend="python").predict_splits(
+        X, y, [([0, 1], [2])])
+    assert out[0].tolist() == ["x2"]
+    out = make_learner("fnn-weighted", omega=0.1, backend="python").predict_splits(
+        X, y, [([0, 1], [2])])
+    assert out[0].tolist() == ["x1"]
+    # a tie: the first training row wins (also with training rows given out of order)
+    X = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 0.0]])
+    y = np.array(["r", "l", "q"])
+    lrn = make_learner("fnn-weighted", backend="python")
+    assert lrn.predict_splits(X, y, [([0, 1], [2])])[0].tolist() == ["r"]
+    assert lrn.predict_splits(X, y, [([1, 0], [2])])[0].tolist() == ["l"]
+
+
+def test_fnn_distorted_groups():
+    from pybcv.learners.python import LETTER_GROUPS
+    assert sorted(sum(map(list, LETTER_GROUPS), [])) == list(range(16))
+    assert [g[0] + 1 for g in LETTER_GROUPS] == [1, 2, 5]
+    # moving along a C1 column costs upsilon, along C3 1/upsilon
+    a = np.zeros(16); b1 = np.zeros(16); b3 = np.zeros(16)
+    b1[0] = 1.0; b3[4] = 1.5
+    X = np.vstack([b1, b3, a])
+    y = np.array(["c1", "c3", "q"])
+    big = make_learner("fnn-distorted", upsilon=10.0, backend="python")
+    assert big.predict_splits(X, y, [([0, 1], [2])])[0].tolist() == ["c3"]
+    small = make_learner("fnn-distorted", upsilon=1.0, backend="python")
+    assert small.predict_splits(X, y, [([0, 1], [2])])[0].tolist() == ["c1"]
+    with pytest.raises(ValueError, match="16"):
+        small.predict_splits(X[:, :5], y, [([0, 1], [2])])
+
+
+def test_python_glm_matches_unpenalised_logistic_regression():
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(400, 2))
+    y = (X @ [1.0, -2.0] + rng.logistic(size=400) > 0.3).astype(int)
+    Z = np.column_stack([np.ones(400), X])
+    sets = [np.arange(0, 200), np.arange(100, 400), np.arange(400)]
+    beta = irls_logistic(Z, y, sets)
+    for b, tr in zip(beta, sets):
+        ref = LogisticRegression(penalty=None, tol=1e-10, max_iter=10000).fit(X[tr], y[tr])
+        np.testing.assert_allclose(b, np.r_[ref.intercept_, ref.coef_[0]], rtol=1e-4, atol=1e-5)
+
+
+def test_python_glm_two_classes_only():
+    X, y = data(n=60, seed=7)
+    with pytest.raises(ValueError, match=r"fold \d of 2.*2-class"):
+        make_learner("glm", backend="python").predict_splits(X, y, halves(60, 1, seed=8))
+    # a one-class training set predicts that class
+    yy = (y > 0).astype(int)
+    one = np.flatnonzero(yy == 1)[:10]
+    out = GLMClassifier().predict_splits(X, yy, [(one, np.arange(60))])
+    assert np.all(out[0] == 1)
+
+
+def test_python_glm_is_fast():
+    """167 fits of n = 1000 with one predictor (one 'simple' repetition)."""
+    rng = np.random.default_rng(9)
+    n = 1000
+    y = rng.integers(0, 2, n)
+    X = (rng.normal(size=n) + 0.5 * y).reshape(-1, 1)
+    splits = []
+    for _ in range(167):
+        p = rng.permutation(n)
+        k = rng.integers(100, 900)
+        splits.append((np.sort(p[:k]), np.sort(p[k:])))
+    glm, maj = make_learner("glm", backend="python"), make_learner("majority", backend="python")
+    best = np.inf
+    for _ in range(3):
+        t = time.perf_counter()
+        glm.predict_splits(X, y, splits)
+        maj.predict_splits(X, y, splits)
+        best = min(best, time.perf_counter() - t)
+    assert best < 0.25       # typically 25-40 ms here; generous for loaded CI machines
+
+
+# --------------------------------------------------------------------- wrappers, backends
+def test_plain_sklearn_classifier_via_as_learner():
+    from sklearn.neighbors import KNeighborsClassifier
+    X, y = data(n=100, seed=10)
+    splits = halves(100, 2, seed=11)
+    knn = KNeighborsClassifier(n_neighbors=3)
+    lrn = as_learner(knn)
+    assert isinstance(lrn, SklearnLearner)
+    out = lrn.predict_splits(X, y, splits)
+    assert lrn.backend_ == "python"
+    for (tr, te), o in zip(splits, out):
+        np.testing.assert_array_equal(o, clone(knn).fit(X[tr], y[tr]).predict(X[te]))
+    assert not hasattr(knn, "classes_")                  # the original is never fitted
+    c = clone(lrn)
+    assert c.get_params()["estimator__n_neighbors"] == 3
+    assert as_learner(knn, n_neighbors=7).estimator.n_neighbors == 7
+    named = make_learner("mean", backend="python")
+    assert as_learner(named) is named
+    assert as_learner("fnn-weighted", backend="python", omega=0.3).omega == 0.3
+    with pytest.raises(TypeError):
+        as_learner(42)
+
+
+def test_backend_r_without_r_is_a_clear_error(monkeypatch):
+    from r_bridge import RUnavailableError
+    monkeypatch.setattr(lbase, "r_problem", lambda pkgs, what: f"{what} needs R: rpy2 missing")
+    with pytest.raises(RUnavailableError, match=r"'J48'.*rpy2 missing.*bash scripts/setup.sh"):
+        make_learner("J48", backend="r").fit(*data(n=20))
+
+
+def test_auto_falls_back_with_one_warning(monkeypatch):
+    monkeypatch.setattr(lbase, "r_problem", lambda pkgs, what: "R is not installed")
+    monkeypatch.setattr(lbase, "_warned", set())
+    X, y = data(n=40, seed=12)
+    lrn = make_learner("tree")
+    with pytest.warns(RuntimeWarning, match=r"'tree'.*R is not installed.*TreeFallback"):
+        lrn.fit(X, y)
+    assert lrn.backend_ == "python"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lrn.predict_splits(X, y, halves(40, 1, seed=1))
+        make_learner("tree").fit(X, y)
+    assert lrn.backend_ == "python"
+
+
+def test_weka_options_are_not_silently_ignored_by_fallbacks():
+    X, y = data(n=40, seed=13)
+    with pytest.warns(RuntimeWarning, match="no effect"):
+        make_learner("J48", options=["-M", "5"], backend="python").fit(X, y)
+
+
+def test_categorical_predictors_in_python_fallbacks():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(14)
+    n = 200
+    df = pd.DataFrame({"num": rng.normal(size=n),
+                       "cat": pd.Categorical(rng.choice(["lo", "mid", "hi"], n)),
+                       "obj": rng.choice(["u", "v"], n).astype(object)})
+    y = np.where((df["cat"] == "hi") | ((df["obj"] == "u") & (df["num"] > 0)), 1, 0)
+    splits = halves(n, 1, seed=15)
+    for name in ["J48", "tree", "kknn", "glm", "SMO", "Logistic", "JRip"]:
+        out = make_learner(name, backend="python").predict_splits(df, y, splits)
+        acc = np.mean(np.concatenate([o == y[te] for o, (_, te) in zip(out, splits)]))
+        assert acc > 0.8, name
+    with pytest.raises(ValueError, match="numeric"):
+        make_learner("mean", backend="python").fit(df, y)
+
+
+def test_pickle_roundtrip_of_python_learner():
+    import pickle
+    X, y = data(n=50, seed=16)
+    lrn = make_learner("kknn", backend="python").fit(X, y)
+    again = pickle.loads(pickle.dumps(lrn))
+    np.testing.assert_array_equal(again.predict(X), lrn.predict(X))

@@ -1,0 +1,329 @@
+"""The R backend: every R learner, batching, exactness against the Python
+twins, errors, factors, missing packages.  Skipped locally (failed in CI)
+when R or an R package is missing."""
+from __future__ import annotations
+
+import dataclasses
+import warnings
+
+import numpy as np
+import pytest
+
+from conftest import requires_r
+
+from pybcv.learners import LEARNERS, make_learner
+import pybcv.learners.base as lbase
+
+pytestmark = requires_r("RWeka", "kknn", "tree", "mlbench")
+
+
+# --------------------------------------------------------------------- data
+def halves(n, reps, seed):
+    """``reps`` random half/half splits and their swaps (a 5x2-like design)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(reps):
+        p = rng.permutation(n)
+        a, b = np.sort(p[: n // 2]), np.sort(p[n // 2:])
+        out += [(a, b), (b, a)]
+    return out
+
+
+def r_matrix(ro, expr):
+    """A numeric R matrix as a numpy array (copied; R stores by column)."""
+    m = ro.r(expr)
+    nrow, ncol = (int(d) for d in ro.r["dim"](m))
+    return np.array(list(m), dtype=float).reshape(ncol, nrow).T
+
+
+@pytest.fixture(scope="module")
+def iris(r_session):
+    ro = r_session
+    X = r_matrix(ro, "as.matrix(datasets::iris[, 1:4])")
+    y = np.array(list(ro.r("as.character(datasets::iris$Species)")))
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def letter(r_session):
+    ro = r_session
+    ro.r("suppressMessages(data('LetterRecognition', package = 'mlbench'))")
+    X = r_matrix(ro, "as.matrix(LetterRecognition[1:600, -1])")
+    y = np.array(list(ro.r("as.character(LetterRecognition$lettr[1:600])")))
+    return X, y
+
+
+def accuracy(preds, y, splits):
+    return float(np.mean(np.concatenate([p == y[te] for p, (_, te) in zip(preds, splits)])))
+
+
+# --------------------------------------------------------------------- every learner fits
+IRIS_RANGES = {
+    "J48": (0.88, 1.0), "J48-unpruned": (0.88, 1.0), "JRip": (0.85, 1.0),
+    "SMO": (0.85, 1.0), "Logistic": (0.85, 1.0), "kknn": (0.88, 1.0),
+    "tree": (0.85, 1.0), "mean": (0.85, 1.0), "majority": (0.15, 0.45),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IRIS_RANGES))
+def test_r_learner_on_iris(name, iris):
+    X, y = iris
+    splits = halves(len(y), 2, seed=1)
+    lrn = make_learner(name, backend="r")
+    preds = lrn.predict_splits(X, y, splits)
+    assert lrn.backend_ == "r"
+    assert [p.shape for p in preds] == [te.shape for _, te in splits]
+    assert all(p.dtype == y.dtype for p in preds)
+    lo, hi = IRIS_RANGES[name]
+    assert lo <= accuracy(preds, y, splits) <= hi
+
+
+def test_glm_and_fnn_weighted_on_iris(iris):
+    X, y = iris
+    two = y != "setosa"                       # versicolor vs virginica
+    X2, y2 = X[two], y[two]
+    splits = halves(len(y2), 2, seed=2)
+    glm = make_learner("glm", backend="r")
+    assert 0.85 <= accuracy(glm.predict_splits(X2, y2, splits), y2, splits) <= 1.0
+    assert glm.backend_ == "r"
+    fnn = make_learner("fnn-weighted", omega=0.5, backend="r")
+    splits = halves(len(y), 2, seed=3)
+    assert 0.85 <= accuracy(fnn.predict_splits(X[:, 2:], y, splits), y, splits) <= 1.0
+
+
+def test_fnn_distorted_on_letter(letter):
+    X, y = letter
+    splits = halves(len(y), 1, seed=4)
+    lrn = make_learner("fnn-distorted", upsilon=1.0, backend="r")
+    acc = accuracy(lrn.predict_splits(X, y, splits), y, splits)
+    assert 0.5 <= acc <= 0.95          # 26 classes, 300 training records
+
+
+# --------------------------------------------------------------------- batch == one by one
+def six_class_data(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, 2)) * 3) / 2       # coarse grid: many distance ties
+    y = np.where(X[:, 0] + rng.normal(size=n) > 0, 1, 0) + 2 * (X[:, 1] > 0.5) \
+        + 2 * (X[:, 1] > 1.5)
+    return X, y.astype(np.int64)
+
+
+@pytest.mark.parametrize("name", ["J48", "J48-unpruned", "JRip", "SMO", "Logistic",
+                                  "kknn", "tree", "majority", "mean", "fnn-weighted"])
+def test_batch_equals_one_by_one(name):
+    X, y = six_class_data()
+    rng = np.random.default_rng(5)
+    splits = halves(len(y), 2, seed=6)
+    splits.append((rng.permutation(len(y))[:70], np.arange(len(y))))    # unsorted train
+    batch = make_learner(name, backend="r").predict_splits(X, y, splits)
+    for (tr, te), pb in zip(splits, batch):
+        single = make_learner(name, backend="r").fit(X[tr], y[tr])
+        assert single.backend_ == "r"
+        np.testing.assert_array_equal(single.predict(X[te]), pb)
+
+
+def test_glm_batch_equals_one_by_one_and_stats_glm(r_session):
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] - X[:, 1] + rng.normal(size=200) > 0).astype(int)
+    splits = halves(200, 3, seed=8)
+    batch = make_learner("glm", backend="r").predict_splits(X, y, splits)
+    # glm.fit inside the batch loop == stats::glm + predict(type = "response") > 0.5
+    ro = r_session
+    ref = ro.r("""function(X, y, tr, te) {
+        d <- data.frame(x1 = X[, 1], x2 = X[, 2], y = factor(y))
+        m <- glm(y ~ x1 + x2, family = binomial, data = d[tr, ])
+        as.integer(predict(m, d[te, ], type = "response") > 0.5)
+    }""")
+    from rpy2.robjects import FloatVector, IntVector
+    Xr = ro.r["matrix"](FloatVector(X.T.ravel()), nrow=200)
+    for (tr, te), pb in zip(splits, batch):
+        single = make_learner("glm", backend="r").fit(X[tr], y[tr]).predict(X[te])
+        np.testing.assert_array_equal(single, pb)
+        r = np.array(list(ref(Xr, IntVector(y), IntVector(tr + 1), IntVector(te + 1))))
+        np.testing.assert_array_equal(r, pb)
+
+
+# --------------------------------------------------------------------- exact twins
+@pytest.mark.parametrize("name,params", [
+    ("majority", {}), ("mean", {}),
+    ("fnn-weighted", {"omega": 1.0}), ("fnn-weighted", {"omega": 0.29}),
+    ("fnn-weighted", {"omega": 0.7}),
+])
+def test_r_and_python_agree_exactly(name, params):
+    X, y = six_class_data(n=300, seed=9)
+    splits = halves(len(y), 5, seed=10)
+    # a training set with tied class counts (majority tie -> smallest label)
+    tie = np.concatenate([np.flatnonzero(y == c)[:4] for c in (3, 1, 2)])
+    splits.append((tie, np.arange(len(y))))
+    r = make_learner(name, backend="r", **params).predict_splits(X, y, splits)
+    p = make_learner(name, backend="python", **params).predict_splits(X, y, splits)
+    for a, b in zip(r, p):
+        np.testing.assert_array_equal(a, b)
+    if name == "majority":
+        assert np.all(r[-1] == 1)
+
+
+@pytest.mark.parametrize("upsilon", [1.0, 30.09, 7.5])
+def test_fnn_distorted_r_and_python_agree(letter, upsilon):
+    X, y = letter
+    splits = halves(len(y), 2, seed=11)
+    r = make_learner("fnn-distorted", upsilon=upsilon, backend="r").predict_splits(X, y, splits)
+    p = make_learner("fnn-distorted", upsilon=upsilon, backend="python").predict_splits(X, y, splits)
+    for a, b in zip(r, p):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_fnn_tie_goes_to_lowest_training_index():
+    X = np.array([[0.0, 0.0], [0.0, 0.0], [2.0, 0.0], [1.0, 0.0]])
+    y = np.array(["b", "a", "c", "z"])
+    splits = [(np.array([0, 1, 2]), np.array([3]))]    # row 3 is equally close to 0, 1, 2
+    for backend in ("r", "python"):
+        out = make_learner("fnn-weighted", backend=backend).predict_splits(X, y, splits)
+        assert out[0].tolist() == ["b"]
+
+
+def test_kknn_python_close_to_r(iris):
+    X, y = iris
+    splits = halves(len(y), 2, seed=12)
+    r = make_learner("kknn", backend="r").predict_splits(X, y, splits)
+    p = make_learner("kknn", backend="python").predict_splits(X, y, splits)
+    assert np.mean(np.concatenate(r) == np.concatenate(p)) >= 0.98
+
+
+# --------------------------------------------------------------------- errors
+def test_glm_on_three_classes_names_learner_and_fold(iris):
+    import r_bridge
+    X, y = iris
+    with pytest.raises(r_bridge.RLearnerError, match=r"'glm'.*fold 1 of 4.*3 classes") as ei:
+        make_learner("glm", backend="r").predict_splits(X, y, halves(len(y), 2, seed=1))
+    assert ei.value.learner == "glm" and ei.value.fold == 1
+
+
+def test_java_error_names_learner_fold_and_r_survives(iris, r_session):
+    import r_bridge
+    X, y = iris
+    splits = halves(len(y), 2, seed=1)
+    # SMO cannot train on a single class: make fold 3's training set unary
+    splits[2] = (np.flatnonzero(y == "setosa"), splits[2][1])
+    with pytest.raises(r_bridge.RLearnerError, match=r"'SMO'.*fold 3 of 4") as ei:
+        make_learner("SMO", backend="r").predict_splits(X, y, splits)
+    assert ei.value.fold == 3 and ei.value.r_message
+    # a broken Weka option: the Java exception text comes back
+    with pytest.raises(r_bridge.RLearnerError, match=r"'J48'.*fold 1.*NumberFormatException"):
+        make_learner("J48", options=["-C", "not-a-number"], backend="r").predict_splits(X, y, splits)
+    # R and the JVM are still usable
+    ok = make_learner("J48", backend="r").predict_splits(X, y, halves(len(y), 1, seed=2))
+    assert accuracy(ok, y, halves(len(y), 1, seed=2)) > 0.85
+    assert r_session.r("1 + 1")[0] == 2
+
+
+def test_options_are_values_not_code(iris, r_session):
+    """A string that would be R code if pasted into source stays a Weka option."""
+    import r_bridge
+    X, y = iris
+    r_session.r("pybcv_canary <- 1")
+    evil = '0.25"); pybcv_canary <- 2; ("'
+    with pytest.raises(r_bridge.RLearnerError, match="J48"):
+        make_learner("J48", options=["-C", evil], backend="r").predict_splits(
+            X, y, halves(len(y), 1, seed=1))
+    assert r_session.r("pybcv_canary")[0] == 1
+
+
+def test_single_fit_error_is_reported():
+    import r_bridge
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    y = np.repeat([0, 1, 2], 10)
+    with pytest.raises(r_bridge.RLearnerError, match=r"'glm' failed in fit"):
+        make_learner("glm", backend="r").fit(X, y)
+
+
+# --------------------------------------------------------------------- factors
+def test_categorical_predictors_become_factors():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(13)
+    n = 240
+    df = pd.DataFrame({
+        "num": rng.normal(size=n),
+        "cat": pd.Categorical(rng.choice(["lo", "mid", "hi"], n), categories=["lo", "mid", "hi"]),
+        "obj": rng.choice(["u", "v"], n).astype(object),
+    })
+    y = np.where((df["cat"] == "hi") | ((df["obj"] == "u") & (df["num"] > 0)), "yes", "no")
+    splits = halves(n, 2, seed=14)
+    for name in ["J48", "tree", "kknn", "glm", "SMO", "Logistic", "JRip"]:
+        lrn = make_learner(name, backend="r")
+        preds = lrn.predict_splits(df, y, splits)
+        assert accuracy(preds, y, splits) > 0.85, name
+        tr, te = splits[0]
+        single = make_learner(name, backend="r").fit(df.iloc[tr], y[tr]).predict(df.iloc[te])
+        np.testing.assert_array_equal(single, preds[0])
+    # the R data frame really has factors
+    import r_bridge
+    from r_bridge.convert import to_columns
+    cols = to_columns(df)
+    assert cols.schema.kinds == ("num", "fac", "fac")
+    assert cols.schema.levels[1] == ("lo", "mid", "hi")
+
+
+# --------------------------------------------------------------------- data sent once
+def test_data_sent_to_r_once(iris, r_session):
+    import r_bridge
+    import r_bridge.bridge as bridge
+    X, y = iris
+    r_bridge.clear_cache()
+    env = bridge._r_env()["env"]
+    calls = []
+    orig = bridge._register
+    bridge._register = lambda *a: (calls.append(1), orig(*a))
+    try:
+        for name in ["majority", "mean", "J48"]:
+            make_learner(name, backend="r").predict_splits(X, y, halves(len(y), 2, seed=1))
+    finally:
+        bridge._register = orig
+    assert len(calls) == 1
+    assert len(r_session.r["ls"](env["datasets"])) == 1
+
+
+# --------------------------------------------------------------------- missing pieces
+def test_missing_r_package_gives_clear_error(monkeypatch):
+    import r_bridge
+    with pytest.raises(r_bridge.RUnavailableError,
+                       match=r"pybcvNoSuchPkg.*bash scripts/setup.sh"):
+        r_bridge.require_r(["stats", "pybcvNoSuchPkg"], what="a test")
+    spec = dataclasses.replace(LEARNERS["majority"], r_packages=("pybcvNoSuchPkg",))
+    monkeypatch.setitem(lbase.LEARNERS, "majority", spec)
+    with pytest.raises(r_bridge.RUnavailableError, match=r"'majority'.*pybcvNoSuchPkg.*setup.sh"):
+        make_learner("majority", backend="r").predict_splits(
+            np.zeros((4, 1)), np.array([0, 1, 1, 0]), [([0, 1], [2, 3])])
+    monkeypatch.setattr(lbase, "_warned", set())
+    lrn = make_learner("majority", backend="auto")
+    with pytest.warns(RuntimeWarning, match="pybcvNoSuchPkg"):
+        lrn.predict_splits(np.zeros((4, 1)), np.array([0, 1, 1, 0]), [([0, 1], [2, 3])])
+    assert lrn.backend_ == "python"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # warned once only
+        lrn.predict_splits(np.zeros((4, 1)), np.array([0, 1, 1, 0]), [([0, 1], [2, 3])])
+
+
+def test_auto_uses_r_when_available(iris):
+    X, y = iris
+    lrn = make_learner("J48")
+    lrn.predict_splits(X, y, halves(len(y), 1, seed=1))
+    assert lrn.backend_ == "r"
+
+
+# --------------------------------------------------------------------- processes
+def _worker(seed):
+    from pybcv.learners import make_learner
+    X, y = six_class_data(n=60, seed=seed)
+    lrn = make_learner("mean", backend="r")
+    out = lrn.predict_splits(X, y, halves(60, 1, seed=seed))
+    return lrn.backend_, [o.tolist() for o in out]
+
+
+def test_spawned_workers_start_their_own_r():
+    joblib = pytest.importorskip("joblib")
+    res = joblib.Parallel(n_jobs=2, backend="loky")(joblib.delayed(_worker)(s) for s in (1, 2))
+    for (backend, out), s in zip(res, (1, 2)):
+        assert backend == "r"
+        assert out == _worker(s)[1]
