@@ -1,0 +1,175 @@
+"""Markdown reports of simulation folders, beside the paper's Table 5.
+
+* A type-I folder (``results.sqlite``) gives one column: our rejection rate
+  with its Monte Carlo standard error next to the paper's value and its SE
+  (binomial, 1000 repetitions); ``z`` = difference / combined SE, marked
+  **>3SE** when |z| > 3.
+* A power folder (``power.csv`` with ``param=<v>/`` runs) gives a PNG power
+  curve (matplotlib, Agg) and a table.
+
+``profile`` re-scores every run under that option profile (from the stored
+fold tables; epsilon is recomputed) and the report names the profile.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+from typing import List, Optional
+
+import numpy as np
+
+from . import paper
+from .stats import TESTS, PROFILES
+
+ALPHA = 0.05
+
+
+def _is_run(d):
+    return os.path.exists(os.path.join(d, "results.sqlite"))
+
+
+def _is_power(d):
+    return bool(glob.glob(os.path.join(d, "param=*", "results.sqlite")))
+
+
+def _fmt_param(cfg) -> str:
+    bits = [f"{k}={v}" for k, v in (cfg.data_params or {}).items()]
+    if cfg.learner_a:
+        bits.append("A=" + cfg.learner_a["name"])
+    if cfg.learner_b:
+        bits.append("B=" + cfg.learner_b["name"] + "".join(
+            f"({k}={v})" for k, v in cfg.learner_b.items() if k != "name"))
+    return ", ".join(bits)
+
+
+def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
+    from .engine import load_result
+    res = load_result(d, profile=profile)
+    cfg = res.config
+    R = len(res.reps)
+    col = cfg.dataset if cfg.dataset in paper.COLUMNS else None
+    ref = paper.table5(col) if col else {}
+    rates = res.rejection_rate(ALPHA)
+    lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({d})", "",
+             f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
+             f"n = {cfg.n}; {_fmt_param(cfg) or 'learner-free (fixed per-record losses)'}",
+             f"- option profile: **{cfg.profile}** {json.dumps(PROFILES[cfg.profile])}",
+             f"- backend that ran: {', '.join(res.backends)}; fits per repetition: "
+             f"A {res.fits_per_rep[0]:.0f}, B {res.fits_per_rep[1]:.0f}; "
+             f"{res.seconds_per_rep:.3f} s per repetition", "",
+             "| test | ours | MC SE | paper | paper SE | z | |", "|---|---:|---:|---:|---:|---:|---|"]
+    flags = {}
+    for k in cfg.tests:
+        r = rates[k]
+        se = math.sqrt(r * (1 - r) / R) if R else float("nan")
+        if k in ref:
+            pv = ref[k]
+            pse = paper.paper_se(pv, col)
+            comb = math.sqrt(se ** 2 + pse ** 2)
+            z = (r - pv) / comb if comb > 0 else (0.0 if r == pv else float("inf"))
+            mark = "**>3SE**" if abs(z) > 3 else ""
+            flags[k] = (r, pv, z)
+            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | {pv:.3f} | {pse:.3f} | {z:+.1f} | {mark} |")
+        else:
+            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | - | - | - | |")
+    n_out = sum(abs(z) > 3 for _, _, z in flags.values())
+    lines += ["", f"{len(flags) - n_out} of {len(flags)} tests lie within 3 combined standard errors "
+              f"of the paper." if flags else "", ""]
+    return "\n".join(lines), {"dataset": cfg.dataset, "reps": R, "rates": rates, "flags": flags}
+
+
+def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str:
+    from .engine import load_result
+    runs = []
+    for sub in sorted(glob.glob(os.path.join(d, "param=*"))):
+        if not _is_run(sub):
+            continue
+        v = float(os.path.basename(sub).split("=", 1)[1])
+        runs.append((v, load_result(sub, profile=profile)))
+    runs.sort(key=lambda x: x[0])
+    cfg = runs[0][1].config
+    pname = {"simple": "delta", "epsilon": "eps", "exp6": "omega", "letter": "upsilon"}[cfg.dataset]
+    truth = None
+    tpath = os.path.join(d, "truth.json")
+    if os.path.exists(tpath):
+        truth = json.load(open(tpath))
+    lam = {}
+    if truth:
+        for t in truth["targets"]:
+            lam[round(t[pname], 2)] = t["lambda"]
+    tests = cfg.tests
+    xs = [v for v, _ in runs]
+    reps = [len(r.reps) for _, r in runs]
+    lines = [f"### {cfg.dataset}: power curve along {pname} ({d})", "",
+             f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
+             f"{_fmt_param(cfg)}; backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}", ""]
+    head = "| test | " + " | ".join(f"{pname}={x:g}" + (f" (λ={lam[round(x, 2)]:.1f})" if round(x, 2) in lam else "")
+                                    for x in xs) + " |"
+    lines += [head, "|---|" + "---:|" * len(xs)]
+    curves = {}
+    for k in tests:
+        ys = [r.rejection_rate(ALPHA)[k] for _, r in runs]
+        curves[k] = ys
+        lines.append(f"| {TESTS[k].name} | " + " | ".join(f"{y:.3f}" for y in ys) + " |")
+    if out_dir:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for k in tests:
+            style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(lw=1)
+            ax.plot(xs, curves[k], marker="o", ms=3, label=TESTS[k].name, **style)
+        ax.axhline(ALPHA, ls=":", color="grey")
+        ax.set_xlabel(pname)
+        ax.set_ylabel(f"rejection rate (alpha = {ALPHA})")
+        ax.set_title(f"{cfg.dataset}: power ({min(reps)} reps per point, profile {cfg.profile})")
+        ax.legend(fontsize=6, ncol=2)
+        fig.tight_layout()
+        name = f"power_{cfg.dataset}_{cfg.profile}.png"
+        fig.savefig(os.path.join(out_dir, name), dpi=110)
+        plt.close(fig)
+        lines += ["", f"![power curve {cfg.dataset}]({name})"]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[str] = None,
+                 title: str = "pybcv replication report") -> str:
+    out_dir = os.path.dirname(os.path.abspath(out)) if out else None
+    parts = [f"# {title}", "",
+             f"Profile: **{profile or 'as each run was made'}**. "
+             "Paper values: [YWSL] Table \"Type I errors\" (1000 repetitions; SE = sqrt(p(1-p)/1000)). "
+             "z = (ours - paper) / sqrt(SE_ours^2 + SE_paper^2); **>3SE** marks |z| > 3.", ""]
+    summary = []
+    for d in dirs:
+        if _is_run(d):
+            text, info = type1_section(d, profile)
+            parts.append(text)
+            summary.append(info)
+        elif _is_power(d):
+            parts.append(power_section(d, profile, out_dir))
+        else:
+            raise FileNotFoundError(f"{d}: neither a simulation folder (results.sqlite) "
+                                    f"nor a power-curve folder (param=*/results.sqlite)")
+    if len(summary) > 1:
+        cols = [s["dataset"] for s in summary]
+        parts += ["### Table 5 side by side (ours / paper)", "",
+                  "| test | " + " | ".join(f"{c} ({s['reps']} reps)" for c, s in zip(cols, summary)) + " |",
+                  "|---|" + "---|" * len(cols)]
+        for k in paper.TABLE5:
+            cells = []
+            for s in summary:
+                if k in s["flags"]:
+                    r, pv, z = s["flags"][k]
+                    cells.append(f"{r:.3f} / {pv:.3f}" + (" **>3SE**" if abs(z) > 3 else ""))
+                else:
+                    cells.append("-")
+            parts.append(f"| {TESTS[k].name} | " + " | ".join(cells) + " |")
+        parts.append("")
+    text = "\n".join(parts).rstrip("\n") + "\n"
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+    return text
