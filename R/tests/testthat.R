@@ -1,0 +1,4 @@
+library(testthat)
+library(pybcv)
+
+test_check("pybcv")

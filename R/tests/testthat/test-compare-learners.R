@@ -1,0 +1,85 @@
+## compare_learners(): R learners over Python-made partitions, Python statistics.
+
+test_that("J48 against kknn on iris, all 17 tests", {
+  need_python()
+  need_r_packages("RWeka", "kknn")
+  res <- compare_learners("J48", "kknn", iris, "Species", tests = "all", seed = 1)
+  expect_s3_class(res, "pybcv_comparison")
+  r <- res$results
+  expect_identical(nrow(r), 17L)
+  expect_identical(r$test, pybcv_tests()$key)
+  expect_true(all(c("test", "statistic", "df", "p.value", "reject") %in% names(r)))
+  expect_true(all(r$p.value >= 0 & r$p.value <= 1))
+  expect_identical(r$reject, r$p.value < 0.05)
+  expect_true(all(vapply(res$htests, inherits, TRUE, "htest")))
+  expect_s3_class(res$htests$mcnemar_5x2bcv, "bcv_htest")
+  expect_identical(res$results$df[res$results$test == "calibrated_f_5x2bcv"], 7)
+  # the BCV test of the comparison equals bcv_mcnemar_test on its fold tables
+  tab <- res$tables$bcv5x2
+  expect_identical(nrow(tab), 10L)
+  expect_identical(sum(tab[, "n_test"]), 5 * 150)
+  expect_true(all(abs(tab[, "n_test"] - 75) <= 1))
+  h <- suppressWarnings(bcv_mcnemar_test(tab[, 1:4]))
+  expect_identical(h$statistic, res$htests$mcnemar_5x2bcv$statistic)
+  expect_identical(h$p.value, res$htests$mcnemar_5x2bcv$p.value)
+  # each design's partition depends on (seed, design) only
+  sub <- compare_learners("J48", "kknn", iris, "Species", tests = c("mcnemar_5x2bcv", "kfold_t"), seed = 1)
+  expect_identical(sub$tables$bcv5x2, res$tables$bcv5x2)
+  expect_identical(sub$results$p.value, r$p.value[match(c("mcnemar_5x2bcv", "kfold_t"), r$test)])
+  out <- capture.output(print(res))
+  expect_true(any(grepl("J48 (A) vs kknn (B) on iris", out, fixed = TRUE)))
+})
+
+test_that("R functions as learners; the pipeline equals Python's for the same seed", {
+  need_python()
+  st <- py_stats()
+  pp <- reticulate::import("pybcv.partitions", convert = FALSE)
+  hp <- py_helper()
+  outc <- reticulate::import("pybcv.outcomes")
+  n <- 120
+  truth <- factor(rep(c("a", "b", "c"), length.out = n))
+  i <- seq_len(n) - 1L
+  lA <- as.integer(i %% 5 == 0 | i %% 7 == 3)
+  lB <- as.integer(i %% 6 == 1)
+  other <- function(y) factor(c(a = "b", b = "c", c = "a")[as.character(y)], levels = levels(truth))
+  ## learners with fixed per-record losses: they read the record from the row name
+  fixed <- function(loss) function(train, test) {
+    idx <- as.integer(rownames(test))
+    ifelse(loss[idx] == 1, as.character(other(truth[idx])), as.character(truth[idx]))
+  }
+  A <- fixed(lA); B <- fixed(lB)
+  dat <- data.frame(x = seq_len(n), y = truth)
+  keys <- c("mcnemar_5x2bcv", "calibrated_f_5x2bcv", "t_5x2cv", "kfold_t", "cvci_z",
+            "mcnemar_kfold_naive", "corrected_10x10cv_t", "proportion_z", "rho_t")
+  res <- compare_learners(A, B, dat, "y", tests = keys, seed = 11)
+  for (k in keys) {
+    spec <- st$TESTS[[k]]
+    d <- spec$design
+    design <- reticulate::py_get_item(pp$DESIGNS, d)
+    splits <- design$splits(as.integer(n), hp$design_seed(11L, d))
+    tabs <- outc$tables_from_losses(np()$array(lA), np()$array(lB), splits)
+    sizes <- design$sizes(as.integer(n))
+    py <- spec$from_tables(tabs, reticulate::py_get_item(sizes, 0L), reticulate::py_get_item(sizes, 1L))
+    expect_same_result(res$htests[[k]], py)
+    expect_identical(unname(res$tables[[d]][, 1:4, drop = FALSE]),
+                     unname(cbind(tabs[, 1, 1], tabs[, 1, 2], tabs[, 2, 1], tabs[, 2, 2]) + 0))
+  }
+  # named learner = the same learner written as an R function
+  j48 <- function(train, test) predict(RWeka::J48(Species ~ ., data = train), newdata = test)
+  need_r_packages("RWeka")
+  r1 <- compare_learners("J48", "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 3)
+  r2 <- compare_learners(j48, "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 3)
+  expect_identical(r1$tables, r2$tables)
+  expect_identical(r2$learners[["a"]], "j48")
+})
+
+test_that("profile and options reach the tests", {
+  need_python()
+  res <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
+                          tests = c("cvci_z", "mcnemar_kfold_naive"), seed = 2, profile = "paper")
+  expect_identical(res$htests$cvci_z$alternative, "less")
+  expect_identical(res$htests$mcnemar_kfold_naive$details$empty_fold, "drop")
+  res2 <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
+                           tests = "cvci_z", seed = 2, options = list(cvci_z = list(alternative = "greater")))
+  expect_identical(res2$htests$cvci_z$alternative, "greater")
+})

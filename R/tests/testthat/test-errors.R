@@ -1,0 +1,75 @@
+## Bad input: an R error with the plain message, naming the argument, and
+## never a Python traceback.
+
+expect_clean_error <- function(expr, pattern) {
+  e <- tryCatch({ force(expr); NULL }, error = function(e) e)
+  expect_false(is.null(e), info = paste("no error; expected", pattern))
+  if (is.null(e)) return(invisible())
+  msg <- conditionMessage(e)
+  expect_match(msg, pattern)
+  expect_false(grepl("Traceback|File \"|py_last_error", msg), info = msg)
+}
+
+test_that("tables of the wrong shape or with bad counts", {
+  need_python()
+  tab <- fold_tables(c(12, 10, 14, 9, 11, 13, 10, 12, 15, 11), c(7, 8, 6, 9, 5, 8, 7, 6, 9, 6))
+  expect_clean_error(bcv_mcnemar_test(matrix(1:9, 3)), "^tables must")
+  expect_clean_error(bcv_mcnemar_test(tab[1:9, ]), "tables must")
+  neg <- tab; neg[3, 2] <- -1
+  expect_clean_error(bcv_mcnemar_test(neg), "tables must be non-negative")
+  frac <- tab; frac[2, 2] <- 2.5
+  expect_clean_error(bcv_mcnemar_test(frac), "whole-number")
+  na <- tab; na[1, 1] <- NA
+  expect_clean_error(bcv_mcnemar_test(na), "tables must be finite")
+  expect_clean_error(bcv_mcnemar_test(matrix("a", 10, 4)), "tables must be numeric")
+  expect_clean_error(bcv_mcnemar_test(tab, rho1 = "x"), "rho1 must be")
+  expect_clean_error(bcv_mcnemar_test(tab, rho1 = -1, rho2 = -1), "rho1, rho2 must give")
+  expect_clean_error(mcnemar_ho_test(c(1, 2, 3)), "^table must")
+  expect_clean_error(mcnemar_ho_test(c(0, 0, 0, 0)), "table is empty")
+  expect_clean_error(mcnemar_kfold_naive_test(tab, empty_fold = "skip"), "empty_fold must be one of")
+  expect_clean_error(mcnemar_ho_test(c(1, 2, 3, 4), exact = NA), "exact must be TRUE or FALSE")
+})
+
+test_that("differences of the wrong shape or range", {
+  need_python()
+  expect_clean_error(rho_t_test(0.1), "at least 2 differences")
+  expect_clean_error(rho_t_test(c(0.1, 2)), "must lie in \\[-1, 1\\]")
+  expect_clean_error(rho_t_test(c(0.1, 0.2), alternative = "bigger"), "alternative must be one of")
+  expect_clean_error(t_5x2cv_test(matrix(0.1, 4, 3)), "diffs must have shape")
+  expect_clean_error(calibrated_f_5x2bcv_test(matrix(0.1, 4, 2)), "diffs must have shape \\(5, 2\\)")
+  expect_clean_error(corrected_rho_t_test(c(0.1, 0.2), n_train = 0, n_test = 1), "n_train must be positive")
+  expect_clean_error(proportion_z_test(1.5, 0.1, 100), "err_a must be one error rate")
+  expect_clean_error(proportion_z_test(0.2, 0.1, 10.5), "n_test must be")
+  expect_clean_error(corrected_pseudo_bootstrap_test(0.01, rep(0.01, 5), 9, 1, J = 0), "J must be a positive integer")
+  expect_clean_error(cvci_z_test(list(1, 2)), "loss_diff must be a numeric vector or matrix")
+  expect_clean_error(pybcv_test("no_such_test", matrix(1, 10, 4)), "unknown test key")
+})
+
+test_that("partitions and compare_learners reject bad arguments", {
+  need_python()
+  expect_clean_error(bcv_partitions(5), "too few records")
+  expect_clean_error(bcv_partitions(100, m = 16), "m must be an integer in \\[1, 15\\]")
+  expect_clean_error(bcv_partitions(100, seed = -1), "seed must be")
+  expect_clean_error(bcv_partitions(100.5), "n must be a")
+  expect_clean_error(compare_learners("J48", "nosuch", iris, "Species"), "unknown learner \"nosuch\"")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Kind"), "target must name one column")
+  expect_clean_error(compare_learners("majority", "majority", as.list(iris), "Species"), "data must be a data frame")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Species", tests = "nope"),
+                     "unknown test key 'nope'")
+  short <- function(train, test) rep("setosa", 3)
+  expect_clean_error(compare_learners(short, "majority", iris, "Species", tests = "mcnemar_ho"),
+                     "learner short returned 3 predictions for 50 validation records")
+  boom <- function(train, test) stop("no model today")
+  expect_clean_error(compare_learners("majority", boom, iris, "Species", tests = "mcnemar_ho"),
+                     "learner boom failed on fold 1 of 1 \\(design holdout\\): no model today")
+})
+
+test_that("a missing Python gives a clear set-up message", {
+  need_python()
+  # the search itself (without binding): a bad PYBCV_PYTHON is reported as such
+  old <- Sys.getenv("PYBCV_PYTHON", unset = NA)
+  on.exit(if (is.na(old)) Sys.unsetenv("PYBCV_PYTHON") else Sys.setenv(PYBCV_PYTHON = old))
+  Sys.setenv(PYBCV_PYTHON = "/no/such/python")
+  expect_clean_error(pybcv_find_python(), "PYBCV_PYTHON is \"/no/such/python\", which does not exist")
+  expect_clean_error(pybcv_find_python(), "bash scripts/setup.sh")
+})
