@@ -88,13 +88,86 @@ first_min <- function(D) {
 }
 
 ## ------------------------------------------------------------------ learners
+## Weka learners.  Standard path: RWeka's own interface, fun(y ~ ., data =
+## train) and predict(m, newdata = test), as in a plain R script.  Fast path
+## (the same Weka model, less R overhead): the whole data set becomes one
+## weka.core.Instances object once per data set (RWeka's converter, class
+## first as in RWeka's model frame); each fold's training and test rows are
+## selected in Java (RemoveRange -V); the classifier is built with the same
+## options (after RWeka's option handlers) and classified with RWeka's helper.
+## The fast path is used when the training indices are increasing and the
+## training set has every class of the data set, so that the Instances Weka
+## sees (rows, their order, attributes and class values) are exactly those of
+## the standard path; otherwise the standard path runs.
+weka_ranges <- function(i) {
+  br <- c(0L, which(diff(i) != 1L), length(i))
+  paste(paste0(i[br[-length(br)] + 1L], "-", i[br[-1L]]), collapse = ",")
+}
+
+weka_instances <- function(ds) {
+  inst <- ds$cache$weka
+  if (is.null(inst)) {
+    df <- ds$df
+    mf <- cbind(df["y"], df[seq_len(ds$p)])
+    inst <- RWeka:::read_data_into_Weka(mf, 1L)
+    assign("weka", inst, envir = ds$cache)
+  }
+  inst
+}
+
+## RWeka's .predictions_for_instances() without its per-call reflection
+## (.has_method lists every Java method of the classifier, which costs more
+## than the prediction): all four learners implement classifyInstance.
+weka_classify <- function(cls, inst) {
+  p <- rJava::.jcall("RWekaInterfaces", "[D", "classifyInstances",
+                     rJava::.jcast(cls, "weka/classifiers/Classifier"), inst)
+  p[is.nan(p)] <- NA
+  as.integer(p) + 1L
+}
+
+weka_rows <- function(inst, idx) {
+  f <- rJava::.jnew("weka/filters/unsupervised/instance/RemoveRange")
+  rJava::.jcall(f, "V", "setOptions", rJava::.jarray(c("-R", weka_ranges(idx), "-V")))
+  rJava::.jcall(f, "Z", "setInputFormat", inst)
+  rJava::.jcall("weka/filters/Filter", "Lweka/core/Instances;", "useFilter", inst,
+                rJava::.jcast(f, "weka/filters/Filter"))
+}
+
 fit_weka <- function(fname) {
   force(fname)
   function(ds, tr, params) {
     fun <- getExportedValue("RWeka", fname)
+    opts <- params$options
+    lev_all <- levels(ds$df$y)
+    fast <- !isFALSE(params$fast) && !is.unsorted(tr, strictly = TRUE) &&
+      length(unique(ds$df$y[tr])) == length(lev_all)
+    if (fast) {
+      handlers <- environment(fun)$handlers
+      ctrl <- if (length(opts)) as.character(RWeka:::.compose_and_funcall(handlers$control, as.character(opts)))
+              else character()
+      inst <- weka_instances(ds)
+      cls <- RWeka:::Weka_object_for_name(RWeka:::get_Java_class(fname), NULL)
+      if (length(ctrl)) rJava::.jcall(cls, "V", "setOptions", rJava::.jarray(ctrl))
+      rJava::.jcall(cls, "V", "buildClassifier", weka_rows(inst, tr))
+      return(list(levels = lev_all, predict = function(ds2, te) {
+        if (identical(ds2, ds) && !is.unsorted(te, strictly = TRUE)) {
+          test <- weka_rows(inst, te)
+          weka_classify(cls, test)
+        } else {
+          o <- order(te)
+          test <- if (identical(ds2, ds)) weka_rows(inst, te[o]) else NULL
+          if (is.null(test)) {
+            mf <- cbind(CLASS = factor(rep(NA, length(te)), levels = lev_all),
+                        ds2$df[te, seq_len(ds2$p), drop = FALSE])
+            test <- RWeka:::read_data_into_Weka(mf, 1L)
+            o <- seq_along(te)
+          }
+          weka_classify(cls, test)[order(o)]
+        }
+      }))
+    }
     train <- ds$df[tr, , drop = FALSE]
     train$y <- droplevels(train$y)
-    opts <- params$options
     m <- if (length(opts)) fun(y ~ ., data = train, control = as.character(opts))
          else fun(y ~ ., data = train)
     lev <- levels(train$y)

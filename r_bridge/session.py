@@ -152,7 +152,10 @@ def missing_r_packages(pkgs):
                      "requireNamespace(q, quietly = TRUE))), TRUE)")
             for p, ok in zip(todo, f(StrVector(todo))):
                 _state["pkgs"][p] = bool(ok)
-        return [p for p in pkgs if not _state["pkgs"][p]]
+        miss = [p for p in pkgs if not _state["pkgs"][p]]
+        if {"RWeka", "rJava", "RWekajars"} & (set(pkgs) - set(miss)):
+            note_java_started()       # loading RWeka's namespace starts the JVM
+        return miss
 
 
 def require_r(pkgs=(), what="this learner"):

@@ -122,6 +122,23 @@ def test_batch_equals_one_by_one(name):
         np.testing.assert_array_equal(single.predict(X[te]), pb)
 
 
+@pytest.mark.parametrize("name,options", [("J48", []), ("J48", ["-U"]), ("JRip", []),
+                                          ("SMO", []), ("Logistic", []),
+                                          ("SMO", ["-K", "weka.classifiers.functions.supportVector.RBFKernel"])])
+def test_weka_fast_path_equals_rweka_interface(name, options):
+    """The Java-side subsetting path gives the predictions of RWeka's own
+    ``fun(y ~ ., data = d[tr, ])`` + ``predict(m, d[te, ])`` (fast = FALSE)."""
+    import r_bridge
+    X, y = six_class_data(n=200, seed=15)
+    splits = halves(len(y), 2, seed=16)
+    splits.append((np.random.default_rng(17).permutation(200)[:120], np.arange(200)))
+    fast = r_bridge.predict_splits(name, X, y, splits, {"options": options}, ("RWeka",))
+    slow = r_bridge.predict_splits(name, X, y, splits, {"options": options, "fast": False},
+                                   ("RWeka",))
+    for a, b in zip(fast, slow):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_glm_batch_equals_one_by_one_and_stats_glm(r_session):
     rng = np.random.default_rng(7)
     X = rng.normal(size=(200, 2))
