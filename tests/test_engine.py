@@ -1,0 +1,255 @@
+"""Simulation engine: shared designs, seeds, vectorised epsilon, durable
+store and resume, parallel determinism, compare()."""
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from pybcv import paper
+from pybcv.engine import (ConfigMismatch, RunConfig, compare, compare_losses, fast, fit_counts,
+                          load_result, run_chunk, seeds, simulate)
+from pybcv.outcomes import tables_from_losses
+from pybcv.partitions import DESIGNS
+from pybcv.stats import TABLE5_TESTS, TESTS, profile_options
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ------------------------------------------------------------------ vectorised tables
+@pytest.mark.parametrize("design", sorted(DESIGNS))
+@pytest.mark.parametrize("n", [300, 301])
+def test_fast_tables_equal_generic_tables(design, n):
+    """The vectorised path draws the same partitions as Design.splits."""
+    rng = np.random.default_rng(n)
+    la = (rng.random((3, n)) < 0.2).astype(np.int64)
+    lb = (rng.random((3, n)) < 0.3).astype(np.int64)
+    gens = [np.random.default_rng(s) for s in range(3)]
+    T = fast.tables_batch(design, 2 * la + lb, gens)
+    for r in range(3):
+        splits = DESIGNS[design].splits(n, np.random.default_rng(r))
+        assert np.array_equal(T[r], tables_from_losses(la[r], lb[r], splits))
+
+
+def test_epsilon_vectorised_equals_generic_per_rep():
+    """run_chunk's batch scores equal TESTS[k].from_tables on Design.splits."""
+    cfg = RunConfig("epsilon", "table5", seed=11)
+    rows = run_chunk(cfg.__dict__, [0, 5])
+    for row in rows:
+        r = row["rep"]
+        d = cfg.dataset_for(r)
+        for k in TABLE5_TESTS:
+            des = TESTS[k].design
+            sp = DESIGNS[des].splits(300, seeds.rng(seeds.design_seq(11, r, des)))
+            ntr, nte = DESIGNS[des].sizes(300)
+            res = TESTS[k].from_tables(tables_from_losses(d.loss_a, d.loss_b, sp), ntr, nte)
+            s, p = row["results"][k]
+            assert math.isclose(res.pvalue, p, rel_tol=1e-9, abs_tol=1e-12), k
+            assert (math.isinf(s) and math.isinf(res.statistic)) or math.isclose(res.statistic, s, rel_tol=1e-9, abs_tol=1e-12)
+
+
+# ------------------------------------------------------------------ the paper's epsilon column
+@pytest.mark.parametrize("profile", ["default", "paper"])
+def test_epsilon_type1_errors_match_the_paper(profile):
+    """All 14 tests of Table 5 lie within 3 combined MC standard errors of
+    the paper's epsilon column (2000 repetitions here, 1000 in the paper)."""
+    t0 = time.perf_counter()
+    res = simulate("epsilon", tests="table5", reps=2000, seed=2024, profile=profile)
+    ref = paper.table5("epsilon")
+    rates = res.rejection_rate()
+    bad = []
+    for k in TABLE5_TESTS:
+        r, pv = rates[k], ref[k]
+        se = math.sqrt(r * (1 - r) / 2000 + paper.paper_se(pv, "epsilon") ** 2)
+        if se == 0:
+            ok = r == pv
+        else:
+            ok = abs(r - pv) <= 3 * se
+        if not ok:
+            bad.append((k, r, pv))
+    assert not bad, bad
+    assert time.perf_counter() - t0 < 60
+
+
+def test_results_do_not_depend_on_the_selection_of_tests():
+    a = simulate("epsilon", tests=["mcnemar_5x2bcv"], reps=50, seed=3)
+    b = simulate("epsilon", tests="all", reps=50, seed=3)
+    assert np.array_equal(a.pvalue["mcnemar_5x2bcv"], b.pvalue["mcnemar_5x2bcv"])
+    c = simulate("simple", tests=["mcnemar_ho"], reps=3, seed=3, backend="python")
+    d = simulate("simple", tests=["mcnemar_ho", "kfold_t"], reps=3, seed=3, backend="python")
+    assert np.array_equal(c.pvalue["mcnemar_ho"], d.pvalue["mcnemar_ho"])
+
+
+# ------------------------------------------------------------------ fits
+def test_fit_count_is_the_union_of_designs():
+    assert fit_counts("table5", share_designs=True) == 167
+    assert fit_counts("table5", share_designs=False) == 218
+    shared = simulate("simple", tests="table5", reps=2, seed=1, backend="python")
+    own = simulate("simple", tests="table5", reps=2, seed=1, backend="python", share_designs=False)
+    assert shared.fits_per_rep == (167, 167)
+    assert own.fits_per_rep == (218, 218)
+    # all 17 tests: + pseudo-bootstrap (240) and conservative Z (315)
+    assert fit_counts("all") == 167 + 240 + 315
+
+
+# ------------------------------------------------------------------ parallel determinism
+def test_one_and_two_processes_give_identical_results():
+    kw = dict(tests="table5", reps=8, seed=5, backend="python", chunk=2)
+    a = simulate("simple", jobs=1, **kw)
+    b = simulate("simple", jobs=2, **kw)
+    for k in TABLE5_TESTS:
+        assert np.array_equal(a.pvalue[k], b.pvalue[k], equal_nan=True)
+        assert np.array_equal(a.statistic[k], b.statistic[k], equal_nan=True)
+    e1 = simulate("epsilon", reps=300, seed=5, jobs=1)
+    e2 = simulate("epsilon", reps=300, seed=5, jobs=2, chunk=64)
+    for k in TABLE5_TESTS:
+        assert np.array_equal(e1.pvalue[k], e2.pvalue[k])
+
+
+def test_dask_cluster_gives_identical_results():
+    distributed = pytest.importorskip("distributed")
+    kw = dict(tests="table5", reps=6, seed=8, backend="python")
+    ref = simulate("simple", **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cl, distributed.Client(cl) as client:
+        got = simulate("simple", dask_client=client, chunk=1, **kw)
+    for k in TABLE5_TESTS:
+        assert np.array_equal(ref.pvalue[k], got.pvalue[k], equal_nan=True)
+
+
+# ------------------------------------------------------------------ store, resume
+def _stored(out):
+    res = load_result(out)
+    return res.reps, res.statistic, res.pvalue
+
+
+def test_interrupt_and_resume_equals_uninterrupted(tmp_path):
+    kw = dict(tests="table5", reps=10, seed=9, backend="python")
+    full = simulate("simple", out=str(tmp_path / "full"), **kw)
+    part = str(tmp_path / "part")
+    simulate("simple", out=part, max_reps_this_call=4, **kw)
+    assert len(load_result(part).reps) == 4
+    simulate("simple", out=part, resume=True, **kw)
+    r1, s1, p1 = _stored(str(tmp_path / "full"))
+    r2, s2, p2 = _stored(part)
+    assert np.array_equal(r1, r2) and np.array_equal(r1, np.arange(10))
+    for k in TABLE5_TESTS:
+        assert np.array_equal(p1[k], p2[k], equal_nan=True)
+        assert np.array_equal(s1[k], s2[k], equal_nan=True)
+    assert np.array_equal(full.pvalue["mcnemar_5x2bcv"], p2["mcnemar_5x2bcv"])
+    assert os.path.exists(os.path.join(part, "summary.csv"))
+
+
+def test_killed_process_resumes_to_identical_results(tmp_path):
+    """SIGKILL a CLI run mid-way, resume it, compare with an uninterrupted run."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    args = ["--dataset", "simple", "--param", "0.3", "--n", "300", "--tests", "table5", "--reps", "40",
+            "--seed", "4", "--backend", "python", "--quiet"]
+    killed = str(tmp_path / "killed")
+    proc = subprocess.Popen([sys.executable, "-m", "pybcv", "simulate", *args, "--out", killed],
+                            env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = os.path.join(killed, "results.sqlite")
+    deadline = time.time() + 120
+    n_done = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        if os.path.exists(db):
+            try:
+                con = sqlite3.connect(db, timeout=5)
+                n_done = con.execute("SELECT COUNT(*) FROM reps").fetchone()[0]
+                con.close()
+            except sqlite3.Error:
+                continue
+            if n_done >= 8:
+                break
+    was_running = proc.poll() is None
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_at_kill = len(load_result(killed).reps)
+    assert done_at_kill >= (8 if was_running else 40) or not was_running
+    if was_running:
+        assert done_at_kill < 40
+    rc = subprocess.run([sys.executable, "-m", "pybcv", "simulate", *args, "--out", killed, "--resume"],
+                        env=env, cwd=ROOT, capture_output=True, text=True).returncode
+    assert rc == 0
+    whole = str(tmp_path / "whole")
+    simulate("simple", tests="table5", reps=40, seed=4, backend="python", data_params={"delta": 0.3}, n=300,
+             out=whole)
+    r1, s1, p1 = _stored(killed)
+    r2, s2, p2 = _stored(whole)
+    assert np.array_equal(r1, r2) and len(r1) == 40
+    for k in TABLE5_TESTS:
+        assert np.array_equal(p1[k], p2[k], equal_nan=True)
+        assert np.array_equal(s1[k], s2[k], equal_nan=True)
+
+
+def test_resume_refuses_another_config(tmp_path):
+    out = str(tmp_path / "run")
+    simulate("epsilon", reps=20, seed=1, out=out)
+    with pytest.raises(ConfigMismatch, match="use --resume"):
+        simulate("epsilon", reps=20, seed=1, out=out)
+    with pytest.raises(ConfigMismatch, match="seed"):
+        simulate("epsilon", reps=20, seed=2, out=out, resume=True)
+    with pytest.raises(ConfigMismatch, match="profile"):
+        simulate("epsilon", reps=20, seed=1, out=out, resume=True, profile="paper")
+    # more repetitions with the same config extend the run
+    res = simulate("epsilon", reps=30, seed=1, out=out, resume=True)
+    assert len(res.reps) == 30
+    ref = simulate("epsilon", reps=30, seed=1)
+    assert np.array_equal(res.pvalue["kfold_t"], ref.pvalue["kfold_t"])
+
+
+def test_rescore_under_another_profile_from_stored_tables(tmp_path):
+    out = str(tmp_path / "run")
+    simulate("simple", reps=4, seed=2, out=out, backend="python")
+    again = load_result(out, profile="paper")
+    direct = simulate("simple", reps=4, seed=2, backend="python", profile="paper")
+    for k in TABLE5_TESTS:
+        assert np.array_equal(again.pvalue[k], direct.pvalue[k], equal_nan=True)
+    assert again.config.profile == "paper"
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="reps"):
+        simulate("epsilon", reps=0)
+    with pytest.raises(ValueError, match="unknown data set"):
+        simulate("nope", reps=1)
+    with pytest.raises(ValueError, match="unknown test"):
+        simulate("epsilon", tests=["nope"], reps=1)
+
+
+# ------------------------------------------------------------------ compare
+def test_compare_gives_all_tests_and_bcv_tables():
+    from pybcv import datasets as D
+    d = D.exp6(1)
+    cmp = compare(d.X, d.y, "J48-unpruned", "fnn-weighted:omega=0.29", tests="table5", seed=3,
+                  backend="python")
+    assert list(cmp.results) == list(TABLE5_TESTS)
+    assert np.isclose(cmp.averaged_table.sum(), 150)
+    assert np.allclose(cmp.effective_table, cmp.averaged_table * 20 / 11)
+    bcv = cmp.results["mcnemar_5x2bcv"]
+    assert np.allclose(np.asarray(bcv.details.get("averaged_table", cmp.averaged_table)).ravel(),
+                       cmp.averaged_table.ravel())
+    assert cmp.backends == ("python", "python")
+    # the same seed gives the same results; a plain sklearn classifier works too
+    again = compare(d.X, d.y, "J48-unpruned", {"name": "fnn-weighted", "omega": 0.29}, tests="table5",
+                    seed=3, backend="python")
+    assert all(again.results[k].pvalue == cmp.results[k].pvalue for k in TABLE5_TESTS)
+    from sklearn.neighbors import KNeighborsClassifier
+    c2 = compare(d.X, d.y, KNeighborsClassifier(1), "majority", tests=["mcnemar_5x2bcv"], backend="python")
+    assert list(c2.results) == ["mcnemar_5x2bcv"]
+
+
+def test_compare_losses_reads_fixed_losses():
+    from pybcv import datasets as D
+    d = D.epsilon(4)
+    cmp = compare_losses(d.loss_a, d.loss_b, tests="all", seed=1, profile="paper")
+    assert len(cmp.results) == 17
+    assert np.isclose(cmp.averaged_table.sum(), 150)
+    res = simulate("epsilon", reps=1, seed=0)
+    assert set(res.pvalue) == set(TABLE5_TESTS)
