@@ -57,7 +57,10 @@ if [ ! -x .venv/bin/python ]; then
   log "creating .venv"
   /usr/bin/python3 -m venv --system-site-packages .venv
 fi
-if ! .venv/bin/python -c 'import pybcv, r_bridge, sys; sys.exit(0 if pybcv.__file__.startswith(sys.argv[1]) else 1)' "$here" 2>/dev/null; then
+# The check runs outside the repo so that the working directory cannot make
+# an uninstalled pybcv importable.
+if ! (cd / && "$here/.venv/bin/python" -c 'import pybcv, r_bridge, sys; sys.exit(0 if pybcv.__file__.startswith(sys.argv[1]) else 1)' "$here" 2>/dev/null) \
+   || [ ! -x .venv/bin/pybcv ]; then
   log "installing pybcv into .venv (editable)"
   .venv/bin/python -m pip install -q --no-build-isolation --no-deps --no-index -e . >/dev/null
 else
