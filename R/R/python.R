@@ -40,7 +40,9 @@ search_upward <- function(dir) {
 ## A repository root that holds pybcv/__init__.py above an interpreter's path
 ## (<root>/.venv/bin/python), used when pybcv is not installed in that Python.
 root_of_python <- function(python) {
-  d <- dirname(dirname(dirname(normalizePath(python, mustWork = FALSE))))
+  # not normalizePath(python): a venv's python is a symlink to the system one
+  d <- dirname(dirname(dirname(path.expand(python))))
+  d <- normalizePath(d, mustWork = FALSE)
   if (file.exists(file.path(d, "pybcv", "__init__.py"))) d else NULL
 }
 
