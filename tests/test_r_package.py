@@ -1,0 +1,112 @@
+"""The R package in R/: install it into a temporary library and run its
+testthat suite with Rscript (the worked examples of TESTS_SPEC §6, identity
+with Python, bad input, J48 against kknn on iris through compare_learners).
+
+Skipped, with the reason, only when Rscript or an R package the suite needs
+(reticulate, testthat) is missing on this machine; under CI (CI=true) that
+is a failure, because CI has R.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PKG = REPO / "R"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+NEEDED = ("reticulate", "testthat")
+
+
+@functools.lru_cache(maxsize=None)
+def _problem() -> str | None:
+    rscript = shutil.which("Rscript")
+    if rscript is None or shutil.which("R") is None:
+        return "R (Rscript) is not installed (run: bash scripts/setup.sh)"
+    code = ("p <- commandArgs(TRUE); "
+            "cat(p[!vapply(p, requireNamespace, TRUE, quietly = TRUE)], sep = ' ')")
+    try:
+        out = subprocess.run([rscript, "-e", code, *NEEDED], capture_output=True, text=True,
+                             timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:  # pragma: no cover
+        return f"Rscript does not run: {e}"
+    if out.returncode != 0:
+        return f"Rscript failed: {out.stderr.strip()[-500:]}"
+    missing = out.stdout.split()
+    if missing:
+        return ("R package(s) missing: " + ", ".join(missing)
+                + " (run: bash scripts/setup.sh; Debian: r-cran-reticulate r-cran-testthat)")
+    return None
+
+
+def _require_r():
+    problem = _problem()
+    if problem is None:
+        return
+    if IN_CI:
+        pytest.fail("CI must run the R package tests, but: " + problem)
+    pytest.skip(problem)
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    # The package finds <repo>/.venv by searching upward from the working
+    # directory (Rscript runs in the repo).  Without a .venv, use the Python
+    # running pytest.  The repo goes on PYTHONPATH so pybcv imports either way.
+    if not env.get("PYBCV_PYTHON") and not (REPO / ".venv" / "bin" / "python").exists():
+        env["PYBCV_PYTHON"] = sys.executable
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    # here Python certainly exists: a suite that cannot reach it must fail, not skip
+    env["PYBCV_REQUIRE_PYTHON"] = "true"
+    return env
+
+
+RUNNER = r"""
+args <- commandArgs(TRUE)
+lib <- args[1]; dir <- args[2]
+.libPaths(c(lib, .libPaths()))
+suppressPackageStartupMessages({ library(testthat); library(pybcv, lib.loc = lib) })
+cat("pybcv loaded from", find.package("pybcv"), "\n")
+res <- testthat::test_dir(dir, reporter = testthat::ProgressReporter$new(show_praise = FALSE),
+                          stop_on_failure = FALSE, load_package = "none")
+df <- as.data.frame(res)
+skips <- unique(unlist(lapply(res, function(t) vapply(t$results, function(r)
+  if (inherits(r, "expectation_skip")) conditionMessage(r) else NA_character_, ""))))
+skips <- skips[!is.na(skips)]
+cat(sprintf("PYBCV_R_RESULT tests=%d failed=%d errors=%d skipped=%d passed=%d\n",
+            nrow(df), sum(df$failed), sum(df$error), sum(df$skipped), sum(df$passed)))
+for (s in skips) cat("PYBCV_R_SKIP", s, "\n")
+"""
+
+
+def test_r_package_testthat(tmp_path):
+    _require_r()
+    lib = tmp_path / "rlib"
+    lib.mkdir()
+    env = _env()
+    inst = subprocess.run(["R", "CMD", "INSTALL", f"--library={lib}", str(PKG)], cwd=REPO,
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert inst.returncode == 0, "R CMD INSTALL failed:\n" + inst.stdout[-3000:] + inst.stderr[-3000:]
+    runner = tmp_path / "run_testthat.R"
+    runner.write_text(RUNNER)
+    run = subprocess.run(["Rscript", str(runner), str(lib), str(PKG / "tests" / "testthat")],
+                         cwd=REPO, capture_output=True, text=True, env=env, timeout=1800)
+    log = run.stdout + "\n" + run.stderr
+    m = re.search(r"PYBCV_R_RESULT tests=(\d+) failed=(\d+) errors=(\d+) skipped=(\d+) passed=(\d+)",
+                  run.stdout)
+    assert run.returncode == 0 and m, "the testthat run did not finish:\n" + log[-6000:]
+    tests, failed, errors, skipped, passed = map(int, m.groups())
+    assert failed == 0 and errors == 0, f"testthat: {failed} failed, {errors} errors:\n" + log[-8000:]
+    assert passed > 0, "testthat ran no expectation:\n" + log[-4000:]
+    if skipped:
+        reasons = re.findall(r"PYBCV_R_SKIP (.*)", run.stdout)
+        msg = f"testthat skipped {skipped} test(s): " + "; ".join(reasons)
+        if IN_CI:
+            pytest.fail("CI must run every R test, but " + msg)
+        pytest.skip(msg + f" ({passed} expectations passed)")
