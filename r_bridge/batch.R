@@ -277,13 +277,13 @@ fnn_groups <- function(learner, params, p) {
   if (learner == "fnn-weighted") {
     omega <- as.numeric(params$omega)
     if (p != 2L) stop("fnn-weighted needs exactly 2 predictors, got ", p)
-    list(groups = list(1L, 2L), w = c(omega, 1 / omega), key = paste("w", omega))
+    list(groups = list(1L, 2L), w = c(omega, 1 / omega), key = list("w", omega))
   } else {
     u <- as.numeric(params$upsilon)
     if (p != 16L) stop("fnn-distorted needs the 16 letter predictors, got ", p)
     list(groups = list(c(1L, 3L, 9L, 16L), c(2L, 4L, 6L, 7L, 8L, 10L, 12L, 14L, 15L),
                        c(5L, 11L, 13L)),
-         w = c(u, 1, 1 / u), key = paste("d", u))
+         w = c(u, 1, 1 / u), key = list("d", u))
   }
 }
 
@@ -297,14 +297,14 @@ fit_fnn <- function(learner) {
     lev <- levels(y)
     yi <- as.integer(y)
     list(levels = lev, predict = function(ds2, te) {
-      if (identical(ds2, ds) && nrow(X) <= 4000L) {
+      if (identical(ds2, ds) && nrow(X) <= 2000L) {
         # whole-data distance matrix, computed once per data set and parameter
-        D <- ds$cache[[g$key]]
-        if (is.null(D)) {
-          D <- fnn_dist(X, X, g$groups, g$w)
-          assign(g$key, D, envir = ds$cache)
+        # (only the latest parameter's matrix is kept)
+        if (!identical(ds$cache$fnn_key, g$key)) {
+          assign("fnn_D", fnn_dist(X, X, g$groups, g$w), envir = ds$cache)
+          assign("fnn_key", g$key, envir = ds$cache)
         }
-        D <- D[te, tr, drop = FALSE]
+        D <- ds$cache$fnn_D[te, tr, drop = FALSE]
       } else {
         D <- fnn_dist(ds_matrix(ds2, learner)[te, , drop = FALSE], X[tr, , drop = FALSE],
                       g$groups, g$w)

@@ -46,19 +46,20 @@ class RLearnerError(RuntimeError):
 
 
 def _r_env():
-    """The environment holding batch.R's functions, sourced once per process."""
+    """batch.R's functions (rpy2 low-level closures), sourced once per process."""
     with session._lock:
         if _env["env"] is not None and _env["pid"] == os.getpid():
             return _env["fns"]
-        ro = session.get_r()
-        env = ro.r("new.env()")
-        ro.r["sys.source"](_BATCH_R, envir=env, keep_source=False)
+        session.get_r()
+        import rpy2.rinterface as ri
+        env = ri.baseenv["new.env"]()
+        ri.baseenv["sys.source"](ri.StrSexpVector([_BATCH_R]), envir=env,
+                                 **{"keep.source": ri.BoolSexpVector([False])})
         fns = {name: env.find(name) for name in
                ("register_dataset", "run_batch", "fit_model", "predict_model",
                 "has_dataset", "clear_datasets")}
         fns["env"] = env
-        _env.update(pid=os.getpid(), env=env, fns=fns,
-                    keys=set() if _env["pid"] != os.getpid() else _env["keys"])
+        _env.update(pid=os.getpid(), env=env, fns=fns, keys=set())
         return fns
 
 
@@ -85,26 +86,28 @@ def _columns_to_r(cols: Columns):
 def r_params(params: dict):
     """A Python dict → a named R list of R values (None entries left out)."""
     import rpy2.rinterface as ri
-    import rpy2.robjects as ro
-    items = {}
+    keys, vals = [], []
     for k, v in (params or {}).items():
         if v is None:
             continue
         if isinstance(v, (bool, np.bool_)):
-            items[k] = ri.BoolSexpVector([bool(v)])
+            r = ri.BoolSexpVector([bool(v)])
         elif isinstance(v, (int, np.integer)):
-            items[k] = ri.IntSexpVector([int(v)])
+            r = ri.IntSexpVector([int(v)])
         elif isinstance(v, (float, np.floating)):
-            items[k] = ri.FloatSexpVector([float(v)])
+            r = ri.FloatSexpVector([float(v)])
         elif isinstance(v, str):
-            items[k] = ri.StrSexpVector([v])
+            r = ri.StrSexpVector([v])
         elif isinstance(v, (list, tuple)) and all(isinstance(e, str) for e in v):
-            items[k] = ri.StrSexpVector(list(v))
+            r = ri.StrSexpVector(list(v))
         else:
             raise TypeError(f"parameter {k}={v!r} cannot be sent to R")
-    if not items:
-        return ro.r("list()")
-    return ro.vectors.ListVector(items)
+        keys.append(str(k))
+        vals.append(r)
+    lst = ri.ListSexpVector(vals)
+    if keys:
+        lst.do_slot_assign("names", ri.StrSexpVector(keys))
+    return lst
 
 
 def _check(learner, packages):

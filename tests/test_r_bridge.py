@@ -330,17 +330,25 @@ def test_auto_uses_r_when_available(iris):
 
 
 # --------------------------------------------------------------------- processes
-def _worker(seed):
-    from pybcv.learners import make_learner
-    X, y = six_class_data(n=60, seed=seed)
-    lrn = make_learner("mean", backend="r")
-    out = lrn.predict_splits(X, y, halves(60, 1, seed=seed))
-    return lrn.backend_, [o.tolist() for o in out]
-
-
 def test_spawned_workers_start_their_own_r():
+    """loky workers (fresh processes) each start their own embedded R lazily.
+    backend="r" makes a worker without R fail rather than fall back."""
     joblib = pytest.importorskip("joblib")
-    res = joblib.Parallel(n_jobs=2, backend="loky")(joblib.delayed(_worker)(s) for s in (1, 2))
-    for (backend, out), s in zip(res, (1, 2)):
-        assert backend == "r"
-        assert out == _worker(s)[1]
+    X, y = six_class_data(n=60, seed=1)
+    designs = [halves(60, 1, seed=s) for s in (1, 2)]
+    lrn = make_learner("mean", backend="r")
+    res = joblib.Parallel(n_jobs=2, backend="loky")(
+        joblib.delayed(lrn.predict_splits)(X, y, d) for d in designs)
+    for d, out in zip(designs, res):
+        for a, b in zip(out, lrn.predict_splits(X, y, d)):
+            np.testing.assert_array_equal(a, b)
+    assert lrn.backend_ == "r"
+
+
+def test_jvm_inherited_through_fork_is_refused(monkeypatch):
+    import r_bridge
+    from r_bridge import session
+    monkeypatch.setitem(session._state, "java_pid", -12345)    # "started by a parent"
+    with pytest.raises(r_bridge.RUnavailableError, match="fork"):
+        make_learner("J48", backend="r").predict_splits(
+            *six_class_data(n=40), halves(40, 1, seed=1))

@@ -258,7 +258,7 @@ class MeanClassifier(_PythonLearner):
                 for tr, te in splits]
 
 
-FULL_MATRIX_MAX_N = 4000   # same limit as batch.R
+FULL_MATRIX_MAX_N = 2000   # same limit as batch.R (a 2000 x 2000 matrix is 32 MB)
 
 
 def _fnn_dist(A, B, groups, w):
