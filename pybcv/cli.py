@@ -239,7 +239,7 @@ def cmd_truth(a) -> int:
     if a.out:
         _writable_dir(os.path.dirname(os.path.abspath(a.out)))
     res = tune(ds, grid, n_sets=a.sets, n_train=a.train_n, seed=a.seed, backend=a.backend,
-               progress=not a.quiet)
+               progress=not a.quiet, backend_b=a.backend_b)
     text = json.dumps(res, indent=1)
     if a.out:
         with open(a.out, "w") as f:
@@ -313,6 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--train-n", type=int, help="training-set size (default: the data set's n)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--backend", default="auto", choices=["auto", "r", "python"])
+    t.add_argument("--backend-b", choices=["auto", "r", "python"],
+                   help="backend of B only (the FNNs' Python twins equal the R code)")
     t.add_argument("--out", help="write the result as JSON")
     t.add_argument("--quiet", action="store_true")
     t.set_defaults(fn=cmd_truth)

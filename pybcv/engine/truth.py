@@ -35,7 +35,8 @@ def _train_set(dataset, s, seed, n_train):
 
 def population_errors(dataset: str, learners: Dict[str, dict], n_sets: int = 100,
                       n_train: Optional[int] = None, seed: int = 0, backend: str = "auto",
-                      progress: bool = False) -> Dict[str, np.ndarray]:
+                      progress: bool = False, backends: Optional[Dict[str, str]] = None
+                      ) -> Dict[str, np.ndarray]:
     """{label: errors[n_sets]}: each learner trained on the same n_sets data
     sets of size n_train and scored on the whole population."""
     Xp, yp = _ds.population(dataset)
@@ -48,7 +49,8 @@ def population_errors(dataset: str, learners: Dict[str, dict], n_sets: int = 100
         y = np.concatenate([d.y, yp])
         split = [(np.arange(n_train), np.arange(n_train, n_train + len(yp)))]
         for label, spec in learners.items():
-            pred = core.make(spec, backend).predict_splits(X, y, split)[0]
+            be = (backends or {}).get(label, backend)
+            pred = core.make(spec, be).predict_splits(X, y, split)[0]
             out[label][s] = float(np.mean(pred != yp))
         bar.update(1)
     bar.close()
@@ -71,7 +73,7 @@ def solve(values: Sequence[float], errors: Sequence[float], target: float) -> fl
 
 def tune(dataset: str, grid: Sequence[float], n_sets: int = 100, n_train: Optional[int] = None,
          seed: int = 0, backend: str = "auto", lambdas: Sequence[float] = None,
-         progress: bool = False) -> dict:
+         progress: bool = False, backend_b: Optional[str] = None) -> dict:
     """True errors of A and of B over a grid of B's parameter, the parameter
     of H0 (equal errors) and of every power-curve target."""
     a_spec, b_name, pname, p_end = TUNING[dataset]
@@ -79,7 +81,8 @@ def tune(dataset: str, grid: Sequence[float], n_sets: int = 100, n_train: Option
     learners = {"A": a_spec}
     for g in grid:
         learners[f"B@{g:g}"] = {"name": b_name, pname: g}
-    errs = population_errors(dataset, learners, n_sets, n_train, seed, backend, progress)
+    bb = {k: backend_b for k in learners if k != "A"} if backend_b else None
+    errs = population_errors(dataset, learners, n_sets, n_train, seed, backend, progress, bb)
     mu_a = float(errs["A"].mean())
     curve = [float(errs[f"B@{g:g}"].mean()) for g in grid]
     se = lambda a: float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else float("nan")  # noqa: E731
@@ -91,7 +94,7 @@ def tune(dataset: str, grid: Sequence[float], n_sets: int = 100, n_train: Option
         targets.append({"lambda": lam, "mu_target": t, pname: solve(grid, curve, t)})
     diff_se = {g: se(errs[f"B@{g:g}"] - errs["A"]) for g in grid}
     return {"dataset": dataset, "n_sets": n_sets, "n_train": n_train or _ds.DEFAULT_N[dataset],
-            "seed": seed, "backend": backend, "learner_a": a_spec, "learner_b": b_name,
+            "seed": seed, "backend": backend, "backend_b": backend_b or backend, "learner_a": a_spec, "learner_b": b_name,
             "param": pname, "mu_a": mu_a, "mu_a_se": se(errs["A"]),
             "grid": grid, "mu_b": curve, "mu_b_se": [se(errs[f"B@{g:g}"]) for g in grid],
             "diff_se": [diff_se[g] for g in grid],

@@ -1,0 +1,157 @@
+"""Engine benchmarks, all in one run; prints the figures and writes them to
+benchmarks/engine_results.md.
+
+    .venv/bin/python benchmarks/engine.py [--quick]
+
+1. epsilon column, 14 tests x 1000 repetitions (learner-free, vectorised),
+   1 and 2 processes; target <= 1 s.
+2. simple column (glm vs majority, Python backend): shared designs against
+   each test fitting its own designs (batched per design) and against each
+   test fitting its own designs fold by fold (one fit call per split, the
+   naive loop); target >= 3x.
+3. Python backend time per simple repetition (14 tests, 167 fits per
+   learner); target <= 20 ms.
+4. dask.distributed LocalCluster (processes) with 1 and 2 workers:
+   identical results.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+import warnings
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from pybcv.engine import core, fit_counts, simulate  # noqa: E402
+from pybcv.partitions import DESIGNS  # noqa: E402
+from pybcv.stats import TABLE5_TESTS, designs_for  # noqa: E402
+
+
+def best_of(k, fn):
+    ts = []
+    out = None
+    for _ in range(k):
+        t = time.perf_counter()
+        out = fn()
+        ts.append(time.perf_counter() - t)
+    return min(ts), out
+
+
+class _FoldByFold(core._Counting):
+    def predict_splits(self, X, y, splits):
+        out = []
+        for sp in splits:
+            out += super().predict_splits(X, y, [sp])
+        return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    warnings.simplefilter("ignore")
+    lines = ["# Engine benchmarks", "",
+             f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+             f"numpy {np.__version__}; command: `.venv/bin/python benchmarks/engine.py`; "
+             f"run at {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} "
+             f"(load average at start {os.getloadavg()[0]:.2f}: other jobs shared the 2 cores).", ""]
+
+    def say(s=""):
+        print(s, flush=True)
+        lines.append(s)
+
+    # 1. epsilon
+    simulate("epsilon", reps=50, seed=0)
+    t1, r1 = best_of(3, lambda: simulate("epsilon", tests="table5", reps=1000, seed=1, jobs=1))
+    simulate("epsilon", tests="table5", reps=200, seed=0, jobs=2)          # warm the process pool
+    t2, r2 = best_of(3, lambda: simulate("epsilon", tests="table5", reps=1000, seed=1, jobs=2))
+    same = all(np.array_equal(r1.pvalue[k], r2.pvalue[k]) for k in TABLE5_TESTS)
+    say("## 1. epsilon column, 14 tests x 1000 repetitions (learner-free, vectorised)")
+    say("")
+    say("| processes | seconds (best of 3) | target |")
+    say("|---:|---:|---|")
+    say(f"| 1 | {t1:.2f} | <= 1 s |")
+    say(f"| 2 (joblib, warm pool) | {t2:.2f} | <= 1 s |")
+    say("")
+    say(f"1 and 2 processes give identical p-values: {same}.")
+    say("")
+
+    # 2. shared designs vs own designs
+    reps = 10 if a.quick else 30
+    kw = dict(tests="table5", reps=reps, seed=3, backend="python")
+    simulate("simple", reps=2, seed=0, backend="python")
+    ts, rs = best_of(2, lambda: simulate("simple", **kw))
+    to, ro = best_of(2, lambda: simulate("simple", share_designs=False, **kw))
+    orig = core._Counting
+    core._Counting = _FoldByFold
+    try:
+        tf, rf = best_of(1, lambda: simulate("simple", share_designs=False, **kw))
+    finally:
+        core._Counting = orig
+    say("## 2. simple column (glm vs majority, Python backend), shared designs vs each test its own")
+    say("")
+    say(f"{reps} repetitions, 14 tests, n = 1000.")
+    say("")
+    say("| mode | fits per learner and repetition | ms per repetition | speed-up of shared |")
+    say("|---|---:|---:|---:|")
+    say(f"| shared designs (one `predict_splits` per design) | {rs.fits_per_rep[0]:.0f} | {1000 * ts / reps:.1f} | 1.0x |")
+    say(f"| each test its own designs (one `predict_splits` per test) | {ro.fits_per_rep[0]:.0f} | "
+        f"{1000 * to / reps:.1f} | {to / ts:.1f}x |")
+    say(f"| each test its own designs, fold by fold (one fit call per split) | {rf.fits_per_rep[0]:.0f} | "
+        f"{1000 * tf / reps:.1f} | {tf / ts:.1f}x |")
+    say("")
+    say(f"Fits: {fit_counts('table5', True)} (union of designs) vs {fit_counts('table5', False)} (each test its own).")
+    say("")
+
+    # 3. Python backend per simple repetition, and where the time goes
+    reps3 = 20 if a.quick else 50
+    t3, r3 = best_of(2, lambda: simulate("simple", tests="table5", reps=reps3, seed=4, backend="python"))
+    g = np.random.default_rng(0)
+    tp, _ = best_of(3, lambda: [DESIGNS[d].splits(1000, g) for d in designs_for(TABLE5_TESTS)])
+    say("## 3. Python backend, simple repetition (14 tests, 167 fits per learner, n = 1000)")
+    say("")
+    say(f"- {1000 * t3 / reps3:.1f} ms per repetition (target <= 20 ms), of which "
+        f"{1000 * tp:.1f} ms is drawing the partitions (`Design.splits` for the 8 designs at n = 1000).")
+    say("")
+
+    # 4. dask
+    try:
+        import distributed
+        reps4 = 12 if a.quick else 24
+        kw4 = dict(tests="table5", reps=reps4, seed=6, backend="python", chunk=2)
+        res = {}
+        times = {}
+        for w in (1, 2):
+            with distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True,
+                                          dashboard_address=None) as cl, distributed.Client(cl) as c:
+                simulate("simple", dask_client=c, reps=2, seed=0, backend="python", tests="table5")
+                t = time.perf_counter()
+                res[w] = simulate("simple", dask_client=c, **kw4)
+                times[w] = time.perf_counter() - t
+        ident = all(np.array_equal(res[1].pvalue[k], res[2].pvalue[k], equal_nan=True) for k in TABLE5_TESTS)
+        local = simulate("simple", **{k: v for k, v in kw4.items() if k != "chunk"})
+        ident2 = all(np.array_equal(res[1].pvalue[k], local.pvalue[k], equal_nan=True) for k in TABLE5_TESTS)
+        say("## 4. dask.distributed LocalCluster (processes), simple column, Python backend")
+        say("")
+        say(f"| workers | seconds for {reps4} repetitions |")
+        say("|---:|---:|")
+        say(f"| 1 | {times[1]:.2f} |")
+        say(f"| 2 | {times[2]:.2f} |")
+        say("")
+        say(f"1 and 2 workers give identical statistics and p-values: {ident}; "
+            f"identical to the in-process run: {ident2}.")
+        say("")
+    except ImportError:
+        say("dask.distributed not installed: skipped")
+    with open(os.path.join(HERE, "engine_results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The exact commands of the replication (docs/replication/REPORT.md).
+# Every simulate command resumes (--resume), so the script can be re-run after
+# an interruption and continues where it stopped.  Run from the repo root.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+P="${PYBCV:-.venv/bin/python -m pybcv}"
+R=docs/replication/runs
+POWER_TESTS=t_5x2cv,corrected_rho_t,blocked_t_3x2bcv,combined_f_5x2cv,calibrated_f_5x2bcv,proportion_z,mcnemar_ho,mcnemar_kfold_naive,mcnemar_5x2bcv
+
+# --- Table 5: type-I errors (H0 true) -------------------------------------------
+# epsilon (learner-free), both profiles
+$P simulate --dataset epsilon --tests table5 --reps 1000 --seed 1 --out $R/epsilon_default --resume --quiet
+$P simulate --dataset epsilon --tests table5 --reps 1000 --seed 1 --profile paper --out $R/epsilon_paper --resume --quiet
+# simple, delta = 0, glm vs majority: Python backend (1000 reps) and R backend
+$P simulate --dataset simple --param 0 --tests table5 --reps 1000 --seed 2 --backend python --out $R/simple_python --resume --quiet
+$P simulate --dataset simple --param 0 --tests table5 --reps ${SIMPLE_R_REPS:-1000} --seed 2 --backend r --out $R/simple_r --resume --quiet
+# EXP6 (J48 -U vs FNN omega = 0.29) and letter (tree vs FNN upsilon = 30.09), R learners
+$P simulate --dataset exp6 --tests table5 --reps ${EXP6_REPS:-1000} --seed 3 --backend r --out $R/exp6_typeI --resume --quiet
+$P simulate --dataset letter --tests table5 --reps ${LETTER_REPS:-1000} --seed 4 --backend r --out $R/letter_typeI --resume --quiet
+# (the paper profile of simple/EXP6/letter is re-scored from the stored fold tables:
+#  pybcv report ... --profile paper)
+
+# --- power curves -----------------------------------------------------------------
+# simple: delta = 0, 0.1, ..., 1
+$P simulate --dataset simple --param 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1 --tests table5 \
+   --reps ${SIMPLE_POWER_REPS:-200} --seed 12 --backend python --out $R/simple_power --resume --quiet
+# true error rates -> omega / upsilon for lambda = 0, 0.1, ..., 1 (100 training sets of n = 300)
+mkdir -p $R/exp6_power $R/letter_power
+[ -s $R/exp6_power/truth.json ] || $P truth --dataset exp6 --grid 0.2,0.25,0.29,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1 \
+   --sets ${TRUTH_SETS:-100} --seed 5 --backend r --backend-b python --out $R/exp6_power/truth.json --quiet
+[ -s $R/letter_power/truth.json ] || $P truth --dataset letter --grid 1,2,3,5,8,12,16,20,25,30,35,40,50 \
+   --sets ${TRUTH_SETS:-100} --seed 6 --backend r --backend-b python --out $R/letter_power/truth.json --quiet
+params() { .venv/bin/python -c "import json,sys; t=json.load(open(sys.argv[1])); print(','.join(f'{x[t[\"param\"]]:.4f}' for x in t['targets']))" "$1"; }
+$P simulate --dataset exp6 --param "$(params $R/exp6_power/truth.json)" --tests $POWER_TESTS \
+   --reps ${EXP6_POWER_REPS:-40} --seed 13 --backend r --out $R/exp6_power --resume --quiet
+$P simulate --dataset letter --param "$(params $R/letter_power/truth.json)" --tests $POWER_TESTS \
+   --reps ${LETTER_POWER_REPS:-60} --seed 14 --backend r --out $R/letter_power --resume --quiet
+
+# --- reports ------------------------------------------------------------------------
+$P report $R/epsilon_default $R/simple_python $R/simple_r $R/exp6_typeI $R/letter_typeI \
+   $R/simple_power $R/exp6_power $R/letter_power --out docs/replication/report_default.md --profile default
+$P report $R/epsilon_paper $R/simple_python $R/simple_r $R/exp6_typeI $R/letter_typeI \
+   $R/simple_power $R/exp6_power $R/letter_power --out docs/replication/report_paper.md --profile paper
