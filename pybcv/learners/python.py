@@ -346,8 +346,12 @@ _MTHRESH = -30.0
 
 def _linkinv(eta):
     """binomial()$linkinv of R: exp(eta) / (1 + exp(eta)), eta clamped to ±30."""
-    e = np.exp(np.clip(eta, _MTHRESH, _THRESH))
-    return e / (1 + e)
+    e = np.minimum(eta, _THRESH)
+    np.maximum(e, _MTHRESH, out=e)
+    np.exp(e, out=e)
+    d = e + 1
+    e /= d
+    return e
 
 
 def _deviance(ysel, mu, w):
@@ -379,6 +383,7 @@ def irls_logistic(Z, y, train_sets, maxit=25, epsilon=1e-8):
         raise ValueError("empty training set")
     idx = np.concatenate([np.asarray(t, dtype=np.intp) for t in train_sets])
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    fold = np.repeat(np.arange(F), lens)
     ZT = np.ascontiguousarray(Z.T)[:, idx]     # (p, T): row i = column i of the stacked design
     ones = [bool(np.all(Z[:, i] == 1.0)) for i in range(p)]
     yt = np.asarray(y, dtype=float)[idx]
@@ -400,7 +405,8 @@ def irls_logistic(Z, y, train_sets, maxit=25, epsilon=1e-8):
     H = np.empty((F, p, p))
     g = np.empty((F, p))
     for _ in range(maxit):
-        v = mu * (1 - mu)                      # mu.eta = variance (logit link)
+        v = 1 - mu
+        v *= mu                                # mu.eta = variance (logit link)
         r = v * eta
         r += yt
         r -= mu                                # w z, with z = eta + (y - mu) / mu.eta
@@ -413,10 +419,13 @@ def irls_logistic(Z, y, train_sets, maxit=25, epsilon=1e-8):
         beta = b
         eta = np.zeros(idx.size)
         for i in range(p):
-            bi = np.repeat(b[:, i], lens)
-            eta += bi if ones[i] else bi * ZT[i]
+            bi = b[:, i][fold]
+            if not ones[i]:
+                bi *= ZT[i]
+            eta += bi
         mu = _linkinv(eta)
-        dev = red(np.log(np.where(ysel, mu, 1 - mu)), starts) * -2.0
+        q = np.where(ysel, mu, 1 - mu)
+        dev = red(np.log(q, out=q), starts) * -2.0
         done |= np.abs(dev - dev_old) / (np.abs(dev) + 0.1) < epsilon
         dev_old = dev
         if done.all():
