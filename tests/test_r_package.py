@@ -110,3 +110,63 @@ def test_r_package_testthat(tmp_path):
         if IN_CI:
             pytest.fail("CI must run every R test, but " + msg)
         pytest.skip(msg + f" ({passed} expectations passed)")
+
+
+XCHECK = r"""
+args <- commandArgs(TRUE)
+lib <- args[1]; out <- args[2]; tests <- args[3]
+suppressPackageStartupMessages(library(pybcv, lib.loc = lib))
+utils::write.csv(iris, file.path(out, "iris.csv"), row.names = FALSE)
+res <- compare_learners("J48", "kknn", iris, "Species", tests = strsplit(tests, ",")[[1]], seed = 1)
+r <- res$results
+writeLines(sprintf("%s,%.17g,%.17g", r$test, r$statistic, r$p.value), file.path(out, "results.csv"))
+for (d in names(res$tables))
+  utils::write.csv(res$tables[[d]], file.path(out, paste0("tables_", d, ".csv")), row.names = FALSE)
+"""
+
+XTESTS = ("mcnemar_5x2bcv,calibrated_f_5x2bcv,kfold_t,cvci_z,mcnemar_kfold_naive,t_5x2cv,"
+          "combined_t_5x2cv,blocked_t_3x2bcv,mcnemar_ho,proportion_z")
+
+
+def test_r_compare_learners_equals_python_engine(tmp_path):
+    """J48 against kknn on iris: R's compare_learners (learners fitted in R,
+    partitions and statistics from Python) gives exactly the tables and
+    p-values of Python's pybcv.engine.compare with the R backend."""
+    _require_r()
+    from conftest import _r_problem  # the project's R check (rpy2, R, packages)
+    problem = _r_problem(("RWeka", "kknn"))
+    if problem:
+        if IN_CI:
+            pytest.fail("CI must run the R package tests, but: " + problem)
+        pytest.skip(problem)
+    import numpy as np
+    import pandas as pd
+    from pybcv.engine import compare
+
+    lib = tmp_path / "rlib"
+    lib.mkdir()
+    env = _env()
+    inst = subprocess.run(["R", "CMD", "INSTALL", f"--library={lib}", str(PKG)], cwd=REPO,
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert inst.returncode == 0, "R CMD INSTALL failed:\n" + inst.stdout[-3000:] + inst.stderr[-3000:]
+    script = tmp_path / "xcheck.R"
+    script.write_text(XCHECK)
+    run = subprocess.run(["Rscript", str(script), str(lib), str(tmp_path), XTESTS], cwd=REPO,
+                         capture_output=True, text=True, env=env, timeout=900)
+    assert run.returncode == 0, "R compare_learners failed:\n" + run.stdout[-3000:] + run.stderr[-3000:]
+
+    iris = pd.read_csv(tmp_path / "iris.csv")
+    X, y = iris.drop(columns="Species"), iris["Species"].astype(str)
+    cmp = compare(X, y, "J48", "kknn", tests=XTESTS, seed=1, backend="r")
+    for d in cmp.tables:
+        f = tmp_path / f"tables_{d}.csv"
+        if not f.exists():
+            continue
+        r_tab = pd.read_csv(f)[["n00", "n01", "n10", "n11"]].to_numpy()
+        np.testing.assert_array_equal(r_tab, np.asarray(cmp.tables[d]).reshape(-1, 4), err_msg=d)
+    rows = [line.split(",") for line in (tmp_path / "results.csv").read_text().split()]
+    assert [r[0] for r in rows] == XTESTS.split(",")
+    for key, stat, p in rows:
+        res = cmp.results[key]
+        assert float(stat) == res.statistic, key
+        assert float(p) == res.pvalue, key

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import zlib
 
 import numpy as np
 
@@ -138,12 +139,24 @@ def bcv_splits(n, m=5, seed=None, extra_rule="balanced", shuffle=True):
 
 
 def design_seed(seed, design):
-    """The seed of one design in compare_learners: an independent stream per
-    design, fixed by (seed, the design's position in pybcv.partitions.DESIGNS),
-    so a design's partitions do not depend on which other tests were asked for."""
-    from pybcv import partitions
-    pos = list(partitions.DESIGNS).index(design)
-    return np.random.default_rng(np.random.SeedSequence([int(seed), pos]))
+    """The random stream of one design in compare_learners: the stream of
+    ``pybcv.engine.compare`` (repetition 0 of the run with this seed,
+    ``SeedSequence(seed, spawn_key=(0, 1, crc32(design)))``), so R and Python
+    use the same partitions for the same seed, and a design's partition does
+    not depend on which other tests were asked for.  The formula is repeated
+    here for when the engine cannot be imported; a test checks both agree."""
+    try:
+        from pybcv.engine import seeds
+    except Exception:
+        crc = zlib.crc32(design.encode("utf-8")) & 0x7FFFFFFF
+        return np.random.Generator(np.random.PCG64(
+            np.random.SeedSequence(int(seed), spawn_key=(0, 1, crc))))
+    return seeds.rng(seeds.design_seq(int(seed), 0, design))
+
+
+def design_seed_fallback(seed, design):
+    crc = zlib.crc32(design.encode("utf-8")) & 0x7FFFFFFF
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(int(seed), spawn_key=(0, 1, crc))))
 
 
 def design_splits(design, n, seed):

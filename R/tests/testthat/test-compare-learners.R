@@ -64,6 +64,25 @@ test_that("R functions as learners; the pipeline equals Python's for the same se
     expect_identical(unname(res$tables[[d]][, 1:4, drop = FALSE]),
                      unname(cbind(tabs[, 1, 1], tabs[, 1, 2], tabs[, 2, 1], tabs[, 2, 2]) + 0))
   }
+  # the same battery from Python's engine (learner-free, fixed losses), same seed
+  eng <- tryCatch(reticulate::import("pybcv.engine", convert = FALSE), error = function(e) NULL)
+  if (!is.null(eng)) {
+    cmp <- eng$compare_losses(np()$array(lA), np()$array(lB), tests = as.list(keys), seed = 11L)
+    for (k in keys) {
+      py <- reticulate::py_to_r(reticulate::py_get_item(cmp$results, k))
+      expect_same_result(res$htests[[k]], py)
+    }
+    for (d in names(res$tables)) {
+      tabs <- reticulate::py_to_r(reticulate::py_get_item(cmp$tables, d))
+      expect_identical(unname(res$tables[[d]][, 1:4, drop = FALSE]),
+                       unname(cbind(tabs[, 1, 1], tabs[, 1, 2], tabs[, 2, 1], tabs[, 2, 2]) + 0))
+    }
+    # the design streams are the engine's
+    for (d in c("bcv5x2", "cv10", "holdout")) {
+      g1 <- hp$design_seed(7L, d); g2 <- hp$design_seed_fallback(7L, d)
+      expect_identical(g1$integers(0L, 1000000L, 5L), g2$integers(0L, 1000000L, 5L))
+    }
+  }
   # named learner = the same learner written as an R function
   j48 <- function(train, test) predict(RWeka::J48(Species ~ ., data = train), newdata = test)
   need_r_packages("RWeka")
