@@ -253,3 +253,19 @@ def test_compare_losses_reads_fixed_losses():
     assert np.isclose(cmp.averaged_table.sum(), 150)
     res = simulate("epsilon", reps=1, seed=0)
     assert set(res.pvalue) == set(TABLE5_TESTS)
+
+
+@pytest.mark.parametrize("design", sorted(DESIGNS))
+@pytest.mark.parametrize("n", [40, 301, 1000])
+def test_fast_splits_equal_design_splits(design, n):
+    from pybcv.outcomes import tables_from_predictions
+    for s in range(2):
+        a = DESIGNS[design].splits(n, np.random.default_rng(s))
+        b = fast.splits(design, n, np.random.default_rng(s))
+        assert len(a) == len(b)
+        assert all(np.array_equal(x[0], u[0]) and np.array_equal(x[1], u[1]) for x, u in zip(a, b))
+    rng = np.random.default_rng(n)
+    y = rng.integers(0, 3, n)
+    pa = [rng.integers(0, 3, len(te)) for _, te in a]
+    pb = [rng.integers(0, 3, len(te)) for _, te in a]
+    assert np.array_equal(fast.tables_from_predictions(y, pa, pb, a), tables_from_predictions(y, pa, pb, a))
