@@ -103,6 +103,7 @@ compare_learners <- function(a, b, data, target, tests = "all", seed = 1, alpha 
   if (!is.list(options) || (length(options) && is.null(names(options))))
     stop("options must be a named list: test key -> list of options", call. = FALSE)
   if (!is.character(tests) || !length(tests)) stop("tests must be \"all\", \"table5\" or test keys", call. = FALSE)
+  pybcv_helper()
   data <- as.data.frame(data)
   rownames(data) <- NULL
   n <- nrow(data)

@@ -24,6 +24,7 @@ as_numeric_data <- function(x, name) {
 ## A numeric array for numpy, float64, keeping the R shape (a vector is 1-d).
 np_float <- function(x, name) {
   x <- as_numeric_data(x, name)
+  pybcv_helper()   # bind reticulate to pybcv's Python before any conversion
   reticulate::np_array(x, dtype = "float64")
 }
 
@@ -33,6 +34,7 @@ py_int <- function(x, name) {
   if (is.null(x)) return(NULL)
   if (is.numeric(x) && length(x) == 1L && is.finite(x) && x == round(x)) {
     if (abs(x) <= .Machine$integer.max) return(as.integer(x))
+    pybcv_helper()
     return(reticulate::import_builtins(convert = FALSE)$int(reticulate::r_to_py(format(x, scientific = FALSE))))
   }
   if (!is.numeric(x) || length(x) != 1L)

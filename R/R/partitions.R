@@ -7,6 +7,7 @@ bcv_partitions <- function(n, m = 5, seed = NULL, extra_rule = c("balanced", "fi
   if (!is.null(seed) && !(is.numeric(seed) && length(seed) == 1L && is.finite(seed) &&
                           seed == round(seed) && seed >= 0))
     stop("seed must be NULL or a single non-negative whole number", call. = FALSE)
+  pybcv_helper()
   v <- py_call("bcv_splits", py_int(n, "n"), py_int(m, "m"), py_int(seed, "seed"), extra_rule,
                shuffle, call = sys.call())
   m <- length(v$train) %/% 2L

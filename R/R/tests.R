@@ -3,6 +3,7 @@
 
 run_stats <- function(fname, key, args, kwargs = list(), data.name, method = NULL, warn = TRUE) {
   call <- sys.call(-1L)
+  pybcv_helper()   # first: reticulate must not start a Python of its own choosing
   names(args) <- NULL
   if (!length(kwargs)) kwargs <- reticulate::dict() else kwargs <- do.call(reticulate::dict, kwargs)
   v <- py_call("run_test", fname, args, kwargs, key, call = call)
@@ -136,6 +137,7 @@ cvci_z_test <- function(loss_diff, alternative = c("two.sided", "less", "greater
 pybcv_test <- function(key, tables, n_train = NULL, n_test = NULL, ..., warn = TRUE) {
   dn <- dname(substitute(tables))
   if (!is.character(key) || length(key) != 1L) stop("key must be one test key (a string)", call. = FALSE)
+  pybcv_helper()
   opts <- list(...)
   if (!is.null(opts$alternative)) opts$alternative <- alt_to_py(opts$alternative)
   tab <- as_fold_tables(tables, "tables")
