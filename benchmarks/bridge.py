@@ -16,7 +16,7 @@ Three ways, same data, same splits, same R code per fit:
            its own loop internally (start-up and data reading excluded);
   per-fit  one rpy2 call per fit: the training and test rows converted to
            R data frames for every fit, then the same R fit + predict.
-One untimed warm-up design per learner and way (JVM JIT, package loading).
+Three untimed warm-up designs per learner and way (JVM JIT, package loading).
 
 Run:  .venv/bin/python benchmarks/bridge.py [--reps 20] [--out benchmarks/bridge_results.md]
 """
@@ -36,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 N = 300
+WARMUP = 3            # untimed designs before timing, in every way (JVM JIT, packages)
 LEARNERS = ["J48", "glm", "kknn"]
 
 
@@ -77,7 +78,8 @@ def run_bridge(name, sets):
     from pybcv.learners import make_learner
     lrn = make_learner(name, backend="r")
     X, y, splits = sets[0]
-    lrn.predict_splits(X, y, splits)                   # warm-up
+    for _ in range(WARMUP):                            # warm-up (JVM JIT, packages)
+        lrn.predict_splits(X, y, splits)
     t = time.perf_counter()
     for X, y, splits in sets[1:]:
         lrn.predict_splits(X, y, splits)
@@ -121,7 +123,8 @@ def run_per_fit(name, sets):
             out.append(np.asarray(p))
         return out
 
-    one_design(*sets[0])
+    for _ in range(WARMUP):
+        one_design(*sets[0])
     t = time.perf_counter()
     for s in sets[1:]:
         one_design(*s)
@@ -162,7 +165,7 @@ for (learner in learners) {
       p <- fit_predict(learner, train, d[te, , drop = FALSE])
     }
   }
-  run(sets[[1]])                                   # warm-up
+  for (w in 1:3) run(sets[[1]])                    # warm-up (same as the other ways)
   t0 <- proc.time()[["elapsed"]]
   for (i in seq_along(sets)[-1]) run(sets[[i]])
   cat(learner, proc.time()[["elapsed"]] - t0, "\n")
@@ -181,7 +184,7 @@ for (learner in learners) {
                        as.vector(table(s$fold[s$part == "test"])), params)
     if (!r$ok) stop(r$message)
   }
-  run_b(1L)
+  for (w in 1:3) run_b(1L)
   t0 <- proc.time()[["elapsed"]]
   for (i in seq_along(sets)[-1]) run_b(i)
   cat(paste0(learner, "_batchR"), proc.time()[["elapsed"]] - t0, "\n")
@@ -241,34 +244,39 @@ def main(argv=None):
     print(table)
     rver = subprocess.run(["Rscript", "-e", "cat(R.version.string)"], capture_output=True,
                           text=True).stdout.strip()
+    load = os.getloadavg()[0]
     md = f"""# r_bridge benchmark
 
 Command: `.venv/bin/python benchmarks/bridge.py --reps {args.reps}`
 
-Workload: EXP6-like data, n = {N}, 2 numeric predictors, 6 classes (J48, kknn with
-k = 5 and the triangular kernel) or 2 classes (glm); the 10 fits of a 5x2
-half/half design per data set; {args.reps} data sets ({nfits} fits per learner and way),
-after one untimed warm-up design.  Rates are fits (fit + predict of the test
-half) per second of wall time; the table's first four columns are fits/s.  The pure-R loop runs in a separate `Rscript`
-process and times its own loop (start-up and data reading excluded); the bridge
-figure includes sending every data set to R and mapping predictions back.
+Workload: EXP6-like data, n = {N}, 2 numeric predictors, 6 classes (J48;
+kknn with k = 5 and the triangular kernel) or 2 classes (glm); the 10 fits
+of a 5x2 half/half design per data set; {args.reps} data sets ({nfits} fits per
+learner and way), after three untimed warm-up designs.  The first four columns
+are fits per second of wall time (a fit = fit + predict of the test half).
 
 {table}
 
-- "pure Rscript loop": the plain script (`J48(y ~ ., d[tr, ])` + `predict`,
-  `glm()` + `predict()`, `kknn()`); "batch.R in Rscript": the bridge's own R
-  loop driven from R, so "bridge / batch.R in R" is the cost of Python, rpy2
-  and data conversion.
-- bridge / pure R >= 0.95 is the target.  For the Weka learners the bridge
-  builds the same Weka model but selects each fold's rows inside Java and
-  skips RWeka's per-call reflection (`.has_method`) and its predictions on
-  the training set, hence the large factor (identical predictions, tested).  For glm the bridge uses `glm.fit` on
-  a model matrix built once per data set (same predictions as `glm()` +
-  `predict()`, tested), so it exceeds the plain `glm()` loop.
-- Machine: {platform.machine()}, {os.cpu_count()} CPUs, load average
-  {os.getloadavg()[0]:.1f} at the end of the run (other jobs were running; the
-  ratios come from one run, so they share the load), Python
-  {platform.python_version()}, {rver}.
+- "pure Rscript loop": a plain R script in a separate `Rscript` process,
+  timing its own loop (start-up and data reading excluded):
+  `J48(y ~ ., d[tr, ])` + `predict`, `glm(y ~ ., binomial)` +
+  `predict(type = "response") > 0.5`, `kknn(y ~ ., train, test, k = 5,
+  kernel = "triangular")`.
+- "batch.R in Rscript": the bridge's own R loop (`r_bridge/batch.R`) driven
+  from R, so "bridge / batch.R in R" is the cost of Python, rpy2 and data
+  conversion.  "bridge": `make_learner(name, backend="r").predict_splits`,
+  including sending every data set to R and mapping predictions back.
+  "one rpy2 call per fit": training and test rows converted to R data frames
+  for every fit, then the same R code as the pure loop.
+- Target: bridge / pure R >= 0.95.  For J48 the bridge builds the same Weka
+  model but selects each fold's rows inside Java and skips RWeka's per-call
+  reflection (`.has_method`) and its predictions on the training set, hence
+  the factor > 1 (identical predictions to RWeka's interface, tested).  For
+  glm the bridge calls `glm.fit` on a model matrix built once per data set
+  (same predictions as `glm()` + `predict()`, tested).
+- Machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {load:.1f} at the end
+  of the run (other jobs were running; all columns come from the same run),
+  Python {platform.python_version()}, {rver}.  Repeat runs vary by about ±15 %.
 """
     with open(args.out, "w") as fh:
         fh.write(md)

@@ -3,7 +3,15 @@
 Embedded R (rpy2) does not apply R's ``ldpaths``, so rJava (and RWeka) cannot
 find ``libjvm.so``.  Before R starts we load ``libjvm.so`` ourselves with
 ``RTLD_GLOBAL`` from the JVM that R was configured with (``JAVA_HOME`` or the
-Debian default), so that rJava's later ``dlopen`` succeeds.
+Debian default), so that rJava's later ``dlopen`` succeeds (verified: without
+the preload ``library(RWeka)`` fails in a fresh Python process with "unable to
+load shared object ... libjvm.so").
+
+Processes: nothing starts at import.  A spawned worker (joblib's loky,
+multiprocessing "spawn") starts its own R on first use.  A forked child
+inherits the parent's R, which keeps working for the base-R, tree, kknn and
+glm learners; a JVM does not survive fork, so Weka learners in a child whose
+parent had started the JVM raise :class:`RUnavailableError` instead of hanging.
 """
 from __future__ import annotations
 
