@@ -397,9 +397,10 @@ def irls_logistic(Z, y, train_sets, maxit=25, epsilon=1e-8):
     def wsum(w, col):
         return red(w if col is None else w * col, starts)
 
-    mu = (yt + 0.5) / 2.0
-    eta = np.log(mu / (1 - mu))
-    dev_old = red(np.log(np.where(ysel, mu, 1 - mu)), starts) * -2.0
+    # glm.fit's start for 0/1 data: mustart = (y + 0.5) / 2, i.e. 0.75 or 0.25
+    mu = np.where(ysel, 0.75, 0.25)
+    eta = np.where(ysel, np.log(3.0), -np.log(3.0))
+    dev_old = -2.0 * np.log(0.75) * lens
     beta = np.zeros((F, p))
     done = np.zeros(F, dtype=bool)
     H = np.empty((F, p, p))
@@ -520,12 +521,23 @@ class GLMClassifier(_PythonLearner):
                     fs = [f for f in two if (lo[f], hi[f]) == pair]
                     beta[fs] = irls_logistic(Z, codes == pair[1], [splits[f][0] for f in fs])
         te_all = np.concatenate([te for _, te in splits])
-        nte = [te.size for _, te in splits]
+        nte = np.fromiter((te.size for _, te in splits), dtype=np.intp, count=F)
         fold_te = np.repeat(np.arange(F), nte)
-        eta = np.einsum("ti,ti->t", beta[fold_te], Z[te_all])
-        upper = _linkinv(eta) > self.threshold
-        pred = np.where(upper & (npresent[fold_te] == 2), hi[fold_te], lo[fold_te])
-        return np.split(classes[pred], np.cumsum(nte)[:-1])
+        eta = np.zeros(te_all.size)
+        for i in range(Z.shape[1]):
+            bi = beta[:, i][fold_te]
+            if i > 0:                       # column 0 is the intercept
+                bi *= Z[:, i][te_all]
+            eta += bi
+        # linkinv(eta) > threshold  <=>  eta > logit(threshold)
+        thr = float(self.threshold)
+        upper = eta > np.log(thr / (1 - thr))
+        if two.size < F:
+            upper &= (npresent == 2)[fold_te]
+        pred = np.where(upper, hi[fold_te], lo[fold_te])
+        labels = classes[pred]
+        ends = np.cumsum(nte)
+        return [labels[e - k:e] for e, k in zip(ends.tolist(), nte.tolist())]
 
 
 # --------------------------------------------------------------------- kknn
