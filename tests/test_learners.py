@@ -309,3 +309,11 @@ def test_pickle_roundtrip_of_python_learner():
     lrn = make_learner("kknn", backend="python").fit(X, y)
     again = pickle.loads(pickle.dumps(lrn))
     np.testing.assert_array_equal(again.predict(X), lrn.predict(X))
+
+
+def test_weka_options_string_or_list():
+    from pybcv.learners.base import weka_options
+    assert weka_options("-C 0.1 -M 5") == ["-C", "0.1", "-M", "5"]
+    assert weka_options(["-M", 5]) == ["-M", "5"]
+    assert weka_options(None) == []
+    assert make_learner("J48-unpruned", options="-M 5")._r_params() == {"options": ["-U", "-M", "5"]}

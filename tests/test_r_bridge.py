@@ -247,6 +247,17 @@ def test_options_are_values_not_code(iris, r_session):
     assert r_session.r("pybcv_canary")[0] == 1
 
 
+def test_weka_options_reach_weka(iris):
+    X, y = iris
+    splits = halves(len(y), 1, seed=3)
+    big_leaves = make_learner("J48", options="-M 40", backend="r").predict_splits(X, y, splits)
+    default = make_learner("J48", backend="r").predict_splits(X, y, splits)
+    listed = make_learner("J48", options=["-M", "40"], backend="r").predict_splits(X, y, splits)
+    for a, b in zip(big_leaves, listed):
+        np.testing.assert_array_equal(a, b)
+    assert any((a != b).any() for a, b in zip(big_leaves, default))
+
+
 def test_single_fit_error_is_reported():
     import r_bridge
     X = np.random.default_rng(0).normal(size=(30, 2))

@@ -136,9 +136,20 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
 
 
 # --------------------------------------------------------------------- the named learners
+def weka_options(options):
+    """Weka options as a list of strings: a sequence, or one string split like a
+    shell command line (``"-C 0.1 -M 5"``)."""
+    if options is None:
+        return []
+    if isinstance(options, str):
+        import shlex
+        return shlex.split(options)
+    return [str(o) for o in options]
+
+
 class _WekaLearner(NamedLearner):
     def _r_params(self):
-        return {"options": [str(o) for o in (self.options or ())]}
+        return {"options": weka_options(self.options)}
 
     def _fallback(self):
         return self._spec().python_fallback(options=self.options)
@@ -164,8 +175,7 @@ class J48(_WekaLearner):
         return "J48"
 
     def _r_params(self):
-        return {"options": (["-U"] if self.unpruned else [])
-                + [str(o) for o in (self.options or ())]}
+        return {"options": (["-U"] if self.unpruned else []) + weka_options(self.options)}
 
     def _fallback(self):
         return _py.J48Fallback(unpruned=self.unpruned, options=self.options)
