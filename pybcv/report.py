@@ -98,15 +98,23 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     lam = {}
     if truth:
         for t in truth["targets"]:
-            lam[round(t[pname], 2)] = t["lambda"]
+            lam[round(t[pname], 3)] = t["lambda"]
     tests = cfg.tests
     xs = [v for v, _ in runs]
     reps = [len(r.reps) for _, r in runs]
     lines = [f"### {cfg.dataset}: power curve along {pname} ({d})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
              f"{_fmt_param(cfg)}; backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}", ""]
-    head = "| test | " + " | ".join(f"{pname}={x:g}" + (f" (λ={lam[round(x, 2)]:.1f})" if round(x, 2) in lam else "")
-                                    for x in xs) + " |"
+    lams = [lam.get(round(x, 3)) for x in xs]
+    head = "| test | " + " | ".join(f"{pname}={x:g}" + (f" (λ={lv:.1f})" if lv is not None else "")
+                                    for x, lv in zip(xs, lams)) + " |"
+    if truth:
+        g = [float(v) for v in truth["grid"]]
+        mu_end = truth["mu_b"][g.index(1.0)] if 1.0 in g else float("nan")
+        lines += [f"- true errors on the population ({truth['n_sets']} training sets of n = {truth['n_train']}, "
+                  f"seed {truth['seed']}): mu_A = {truth['mu_a']:.4f}, mu_B({pname} = 1) = {mu_end:.4f}; "
+                  f"{pname} at H0 (lambda = 0) = {truth['param_h0']:.4f}; "
+                  f"mu_target = mu_A - lambda (mu_A - mu_B({pname} = 1))", ""]
     lines += [head, "|---|" + "---:|" * len(xs)]
     curves = {}
     for k in tests:
@@ -118,11 +126,13 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(7, 4.5))
+        use_lam = all(lv is not None for lv in lams)
+        xplot = lams if use_lam else xs
         for k in tests:
             style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(lw=1)
-            ax.plot(xs, curves[k], marker="o", ms=3, label=TESTS[k].name, **style)
+            ax.plot(xplot, curves[k], marker="o", ms=3, label=TESTS[k].name, **style)
         ax.axhline(ALPHA, ls=":", color="grey")
-        ax.set_xlabel(pname)
+        ax.set_xlabel(f"lambda ({pname} from the true-error curve)" if use_lam else pname)
         ax.set_ylabel(f"rejection rate (alpha = {ALPHA})")
         ax.set_title(f"{cfg.dataset}: power ({min(reps)} reps per point, profile {cfg.profile})")
         ax.legend(fontsize=6, ncol=2)
