@@ -11,8 +11,35 @@ learner_packages <- function(name) {
          "kknn" = "kknn", "tree" = "tree", character())
 }
 
-## A named learner as function(train, test, target) -> predicted labels.
-named_learner <- function(name) {
+## "name" or "name:param=value,param=value" (the engine's learner spec syntax).
+parse_learner_spec <- function(spec) {
+  parts <- regmatches(spec, regexpr(":", spec), invert = TRUE)[[1]]
+  name <- trimws(parts[1])
+  params <- list()
+  if (length(parts) > 1L && nzchar(trimws(parts[2]))) {
+    for (kv in trimws(strsplit(parts[2], ",", fixed = TRUE)[[1]])) {
+      if (!nzchar(kv)) next
+      eq <- regexpr("=", kv, fixed = TRUE)
+      if (eq < 0) stop("learner parameter \"", kv, "\": write name:param=value", call. = FALSE)
+      params[[trimws(substr(kv, 1L, eq - 1L))]] <- trimws(substring(kv, eq + 1L))
+    }
+  }
+  list(name = name, params = params)
+}
+
+check_params <- function(name, params, allowed) {
+  bad <- setdiff(names(params), allowed)
+  if (length(bad))
+    stop("learner \"", name, "\" takes ",
+         if (length(allowed)) paste0("the parameter(s) ", paste(allowed, collapse = ", ")) else "no parameters",
+         "; got ", paste(bad, collapse = ", "), call. = FALSE)
+}
+
+## A named learner as function(train, test, formula) -> predicted labels.
+named_learner <- function(spec) {
+  ps <- parse_learner_spec(spec)
+  name <- ps$name
+  params <- ps$params
   if (!name %in% LEARNERS)
     stop("unknown learner \"", name, "\"; known: ", paste(LEARNERS, collapse = ", "),
          ", or pass an R function(train, test) returning predicted labels", call. = FALSE)
@@ -20,18 +47,30 @@ named_learner <- function(name) {
     if (!requireNamespace(p, quietly = TRUE))
       stop("learner \"", name, "\" needs the R package ", p, ", which is not installed ",
            "(bash scripts/setup.sh installs it)", call. = FALSE)
-  weka <- function(fname, control = NULL) function(train, test, fo) {
-    fun <- getExportedValue("RWeka", fname)
-    m <- if (is.null(control)) fun(fo, data = train) else fun(fo, data = train, control = control)
-    stats::predict(m, newdata = test, type = "class")
+  weka <- function(fname, control = character()) {
+    check_params(name, params, "options")
+    if (!is.null(params$options)) control <- c(control, strsplit(params$options, "[[:space:]]+")[[1]])
+    control <- control[nzchar(control)]
+    function(train, test, fo) {
+      fun <- getExportedValue("RWeka", fname)
+      m <- if (!length(control)) fun(fo, data = train) else fun(fo, data = train, control = control)
+      stats::predict(m, newdata = test, type = "class")
+    }
   }
+  if (!name %in% c("J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn")) check_params(name, params, character())
   switch(name,
     "J48" = weka("J48"),
-    "J48-unpruned" = weka("J48", c("-U")),
+    "J48-unpruned" = weka("J48", "-U"),
     "JRip" = weka("JRip"), "SMO" = weka("SMO"), "Logistic" = weka("Logistic"),
-    "kknn" = function(train, test, fo) {
-      fit <- kknn::kknn(fo, train, test, k = 5, kernel = "triangular")
-      stats::fitted(fit)
+    "kknn" = {
+      check_params(name, params, c("k", "kernel"))
+      k <- if (is.null(params$k)) 5L else suppressWarnings(as.integer(params$k))
+      if (is.na(k) || k < 1L) stop("learner kknn: k must be a positive integer", call. = FALSE)
+      kernel <- if (is.null(params$kernel)) "triangular" else params$kernel
+      function(train, test, fo) {
+        fit <- kknn::kknn(fo, train, test, k = k, kernel = kernel)
+        stats::fitted(fit)
+      }
     },
     "tree" = function(train, test, fo) {
       m <- tree::tree(fo, data = train)

@@ -90,6 +90,16 @@ test_that("R functions as learners; the pipeline equals Python's for the same se
   r2 <- compare_learners(j48, "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 3)
   expect_identical(r1$tables, r2$tables)
   expect_identical(r2$learners[["a"]], "j48")
+  # learner parameters in the engine's syntax
+  need_r_packages("kknn")
+  k7 <- function(train, test) fitted(kknn::kknn(Species ~ ., train, test, k = 7, kernel = "rectangular"))
+  r3 <- compare_learners("kknn:k=7,kernel=rectangular", "majority", iris, "Species", tests = "kfold_t", seed = 3)
+  r4 <- compare_learners(k7, "majority", iris, "Species", tests = "kfold_t", seed = 3)
+  expect_identical(r3$tables, r4$tables)
+  r5 <- compare_learners("J48:options=-M 20", "J48", iris, "Species", tests = "kfold_t", seed = 3)
+  r6 <- compare_learners(function(train, test) predict(RWeka::J48(Species ~ ., train, control = c("-M", "20")), test),
+                         "J48", iris, "Species", tests = "kfold_t", seed = 3)
+  expect_identical(r5$tables, r6$tables)
 })
 
 test_that("profile and options reach the tests", {

@@ -56,6 +56,10 @@ test_that("partitions and compare_learners reject bad arguments", {
   expect_clean_error(compare_learners("majority", "majority", as.list(iris), "Species"), "data must be a data frame")
   expect_clean_error(compare_learners("majority", "majority", iris, "Species", tests = "nope"),
                      "unknown test key 'nope'")
+  expect_clean_error(compare_learners("kknn:q=3", "majority", iris, "Species"),
+                     "learner \"kknn\" takes the parameter\\(s\\) k, kernel; got q")
+  expect_clean_error(compare_learners("majority:k=3", "majority", iris, "Species"),
+                     "learner \"majority\" takes no parameters")
   short <- function(train, test) rep("setosa", 3)
   expect_clean_error(compare_learners(short, "majority", iris, "Species", tests = "mcnemar_ho"),
                      "learner short returned 3 predictions for 50 validation records")
