@@ -128,8 +128,9 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
         fig, ax = plt.subplots(figsize=(7, 4.5))
         use_lam = all(lv is not None for lv in lams)
         xplot = lams if use_lam else xs
-        for k in tests:
-            style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(lw=1)
+        for i, k in enumerate(tests):
+            style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(
+                lw=1, color=plt.cm.tab20(i % 20), ls=("-", "--")[i % 2])
             ax.plot(xplot, curves[k], marker="o", ms=3, label=TESTS[k].name, **style)
         ax.axhline(ALPHA, ls=":", color="grey")
         ax.set_xlabel(f"lambda ({pname} from the true-error curve)" if use_lam else pname)
