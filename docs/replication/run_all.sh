@@ -29,8 +29,8 @@ $P simulate --dataset simple --param 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1 --t
 mkdir -p $R/exp6_power $R/letter_power
 [ -s $R/exp6_power/truth.json ] || $P truth --dataset exp6 --grid 0.2,0.25,0.29,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1 \
    --sets ${TRUTH_SETS:-100} --seed 5 --backend r --backend-b python --out $R/exp6_power/truth.json --quiet
-[ -s $R/letter_power/truth.json ] || $P truth --dataset letter --grid 1,2,3,5,8,12,16,20,25,30,35,40,50 \
-   --sets ${TRUTH_SETS:-100} --seed 6 --backend r --backend-b python --out $R/letter_power/truth.json --quiet
+[ -s $R/letter_power/truth.json ] || $P truth --dataset letter --grid 1,3,8,16,25,30,35,50 \
+   --sets ${LETTER_TRUTH_SETS:-50} --seed 6 --backend r --backend-b python --out $R/letter_power/truth.json --quiet
 params() { .venv/bin/python -c "import json,sys; t=json.load(open(sys.argv[1])); print(','.join(f'{x[t[\"param\"]]:.4f}' for x in t['targets']))" "$1"; }
 $P simulate --dataset exp6 --param "$(params $R/exp6_power/truth.json)" --tests $POWER_TESTS \
    --reps ${EXP6_POWER_REPS:-40} --seed 13 --backend r --out $R/exp6_power --resume --quiet
