@@ -19,27 +19,28 @@ CHI2_1 = "chi2(1)"
 # --------------------------------------------------------------------------
 # kernels (leading batch dimensions allowed)
 # --------------------------------------------------------------------------
-def _ho_kernel(b, c, correction=True):
+def _terms(b, c, correction=True):
+    """McNemar terms (|b - c| - 1)^2 / (b + c) (or (b - c)^2 / (b + c)); 0
+    where b + c = 0 (no discordant record: no evidence)."""
     b = np.asarray(b, float)
     c = np.asarray(c, float)
     s = b + c
     num = (np.abs(b - c) - 1.0) ** 2 if correction else (b - c) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
-        M = np.where(s > 0, num / np.where(s > 0, s, 1.0), 0.0)
+        return np.where(s > 0, num / np.where(s > 0, s, 1.0), 0.0), s
+
+
+def _ho_kernel(b, c, correction=True):
+    M, s = _terms(b, c, correction)
     p = np.where(s > 0, _st.chi2.sf(M, 1), 1.0)
     return M, p
 
 
 def _naive_kernel(b, c, empty_fold="zero", correction=True):
     """b, c: (..., K).  Returns M, p, df."""
-    b = np.asarray(b, float)
-    c = np.asarray(c, float)
-    s = b + c
-    num = (np.abs(b - c) - 1.0) ** 2 if correction else (b - c) ** 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(s > 0, num / np.where(s > 0, s, 1.0), 0.0)
+    terms, s = _terms(b, c, correction)
     M = terms.sum(-1)
-    K = b.shape[-1]
+    K = terms.shape[-1]
     if empty_fold == "zero":
         df = np.full(M.shape, float(K))
     else:
@@ -144,9 +145,7 @@ def naive_kfold_mcnemar(tables, empty_fold="zero", correction=True) -> TestResul
         raise ValueError("tables: every fold's table must contain at least one record")
     b, c = C[:, 0, 1], C[:, 1, 0]
     M, p, df = _naive_kernel(b, c, empty_fold, correction)
-    s = b + c
-    num = (np.abs(b - c) - 1.0) ** 2 if correction else (b - c) ** 2
-    terms = np.where(s > 0, num / np.where(s > 0, s, 1.0), 0.0)
+    terms, s = _terms(b, c, correction)
     n_empty = int((s == 0).sum())
     warnings = []
     if n_empty == len(s):

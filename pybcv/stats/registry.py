@@ -87,6 +87,15 @@ class TestSpec:
 J15 = 15
 
 
+def _paired(key, name, design, source, n_folds):
+    """A plain paired t-test over the design's fold differences."""
+    return dict(key=key, name=name, family="t", design=design, function=_t.paired_t, source=source,
+                options=("alternative",), n_folds=n_folds,
+                _single=lambda C, a, b, **o: _t.paired_t(differences(C), **o),
+                _batch=lambda C, a, b, alternative="two-sided": _t._paired_t_kernel(
+                    differences(C), 0.0, alternative))
+
+
 def _mk():
     S = []
 
@@ -94,15 +103,9 @@ def _mk():
         S.append(TestSpec(**kw))
 
     # t-test family
-    add(key="rho_t", name="RHO paired t-test", family="t", design="rho15_2of3",
-        function=_t.paired_t, source="Dietterich (1998), resampled paired t; J = 15, n1 = 2n/3",
-        options=("alternative",), n_folds=15,
-        _single=lambda C, a, b, **o: _t.paired_t(differences(C), **o),
-        _batch=lambda C, a, b, alternative="two-sided": _t._paired_t_kernel(differences(C), 0.0, alternative))
-    add(key="kfold_t", name="K-fold CV paired t-test", family="t", design="cv10",
-        function=_t.paired_t, source="Dietterich (1998); K = 10", options=("alternative",), n_folds=10,
-        _single=lambda C, a, b, **o: _t.paired_t(differences(C), **o),
-        _batch=lambda C, a, b, alternative="two-sided": _t._paired_t_kernel(differences(C), 0.0, alternative))
+    add(**_paired("rho_t", "RHO paired t-test", "rho15_2of3",
+                   "Dietterich (1998), resampled paired t; J = 15, n1 = 2n/3", 15))
+    add(**_paired("kfold_t", "K-fold CV paired t-test", "cv10", "Dietterich (1998); K = 10", 10))
     add(key="t_5x2cv", name="5x2 CV paired t-test", family="t", design="rcv5x2",
         function=_t.t_5x2cv, source="Dietterich (1998)", options=("alternative",), n_folds=10,
         _single=lambda C, a, b, **o: _t.t_5x2cv(differences(C).reshape(5, 2), **o),
