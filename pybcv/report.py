@@ -103,17 +103,18 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     tpath = os.path.join(d, "truth.json")
     if os.path.exists(tpath):
         truth = json.load(open(tpath))
-    lam = {}
-    if truth:
-        for t in truth["targets"]:
-            lam[round(t[pname], 3)] = t["lambda"]
+    def lam_of(x):
+        if not truth:
+            return None
+        best = min(truth["targets"], key=lambda t: abs(t[pname] - x))
+        return best["lambda"] if abs(best[pname] - x) <= 1e-3 * max(1.0, abs(x)) else None
     tests = cfg.tests
     xs = [v for v, _ in runs]
     reps = [len(r.reps) for _, r in runs]
     lines = [f"### {cfg.dataset}: power curve along {pname} ({d})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
-             f"{_fmt_param(cfg)}; backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}", ""]
-    lams = [lam.get(round(x, 3)) for x in xs]
+             f"{_fmt_param(cfg).split('(')[0]} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}", ""]
+    lams = [lam_of(x) for x in xs]
     head = "| test | " + " | ".join(f"{pname}={x:g}" + (f" (λ={lv:.1f})" if lv is not None else "")
                                     for x, lv in zip(xs, lams)) + " |"
     if truth:
