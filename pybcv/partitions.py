@@ -118,53 +118,77 @@ def _perm(n, rng, shuffle):
     return as_generator(rng).permutation(n)
 
 
+def _complement_splits(n: int, tests: List[np.ndarray]) -> List[Split]:
+    """(train, test) pairs, train = every record not in test; both sorted."""
+    out = []
+    for t in tests:
+        mask = np.ones(n, dtype=bool)
+        mask[t] = False
+        out.append((np.flatnonzero(mask), np.sort(t)))
+    return out
+
+
 # --------------------------------------------------------------------------
-# P1 - P5
+# P1 - P5.  Each scheme says only how it chooses its validation (test)
+# indices (``*_test_sets``, unsorted); the training set of every fold is the
+# complement (``_complement_splits``), except in the conservative-Z design.
 # --------------------------------------------------------------------------
+def holdout_test_sets(n, g, n1, n_repeats=1, shuffle=True):
+    """P1/P2: the last n - n1 records of each of ``n_repeats`` permutations."""
+    return [_perm(n, g, shuffle)[n1:] for _ in range(n_repeats)]
+
+
+def kfold_test_sets(n, g, k, n_repeats=1, shuffle=True):
+    """P3/P4: per run, one permutation cut into k contiguous folds (the first
+    ``n mod k`` folds one record larger)."""
+    sizes = np.full(k, n // k)
+    sizes[: n % k] += 1
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    out = []
+    for _ in range(n_repeats):
+        p = _perm(n, g, shuffle)
+        out += [p[bounds[i]:bounds[i + 1]] for i in range(k)]
+    return out
+
+
+def random_mx2_test_sets(n, g, m, shuffle=True):
+    """P5: per replication a permutation; fold k = 1 validates T_i (records
+    floor(n/2)..n-1 of it), fold k = 2 validates S_i (the first floor(n/2))."""
+    out = []
+    h = n // 2
+    for _ in range(m):
+        p = _perm(n, g, shuffle)
+        out += [p[h:], p[:h]]
+    return out
+
+
 def holdout(n, rng=None, train_size=2 / 3, shuffle=True) -> List[Split]:
     """P1: one hold-out split; the first n1 permuted records train."""
-    n = _check_n(n, 2, "hold-out")
-    n1 = train_size_of(n, train_size)
-    p = _perm(n, rng, shuffle)
-    return [(np.sort(p[:n1]), np.sort(p[n1:]))]
+    return repeated_holdout(n, rng, 1, train_size, shuffle)
 
 
 def repeated_holdout(n, rng=None, n_repeats=15, train_size=2 / 3, shuffle=True) -> List[Split]:
     """P2: J independent hold-out splits, each from a fresh permutation."""
-    n = _check_n(n, 2, "repeated hold-out")
+    n = _check_n(n, 2, "hold-out")
     J = _check_int("n_repeats", n_repeats, 1)
-    g = as_generator(rng)
-    out = []
-    for _ in range(J):
-        out += holdout(n, g, train_size, shuffle)
-    return out
+    n1 = train_size_of(n, train_size)
+    g = as_generator(rng) if shuffle else None
+    return _complement_splits(n, holdout_test_sets(n, g, n1, J, shuffle))
 
 
 def kfold(n, rng=None, k=10, shuffle=True) -> List[Split]:
     """P3: one permutation cut into k contiguous folds (sizes differ by <= 1,
     the first ``n mod k`` folds get the extra record); fold i validates."""
-    k = _check_int("k", k, 2)
-    n = _check_n(n, k, f"{k}-fold CV")
-    p = _perm(n, rng, shuffle)
-    sizes = np.full(k, n // k)
-    sizes[: n % k] += 1
-    bounds = np.concatenate([[0], np.cumsum(sizes)])
-    out = []
-    for i in range(k):
-        test = p[bounds[i]:bounds[i + 1]]
-        train = np.concatenate([p[:bounds[i]], p[bounds[i + 1]:]])
-        out.append((np.sort(train), np.sort(test)))
-    return out
+    return repeated_kfold(n, rng, k, 1, shuffle)
 
 
 def repeated_kfold(n, rng=None, k=10, n_repeats=10, shuffle=True) -> List[Split]:
     """P4: r independent k-fold partitions (fold order: run 1 folds 1..k, run 2 ...)."""
+    k = _check_int("k", k, 2)
+    n = _check_n(n, k, f"{k}-fold CV")
     r = _check_int("n_repeats", n_repeats, 1)
-    g = as_generator(rng)
-    out = []
-    for _ in range(r):
-        out += kfold(n, g, k, shuffle)
-    return out
+    g = as_generator(rng) if shuffle else None
+    return _complement_splits(n, kfold_test_sets(n, g, k, r, shuffle))
 
 
 def random_mx2(n, rng=None, m=5, shuffle=True) -> List[Split]:
@@ -172,13 +196,8 @@ def random_mx2(n, rng=None, m=5, shuffle=True) -> List[Split]:
     permutation, S_i = the first floor(n/2) records, T_i = the rest."""
     m = _check_int("m", m, 1)
     n = _check_n(n, 2, f"{m}x2 CV")
-    g = as_generator(rng)
-    out = []
-    for _ in range(m):
-        p = _perm(n, g, shuffle)
-        S, T = np.sort(p[: n // 2]), np.sort(p[n // 2:])
-        out += [(S, T), (T, S)]
-    return out
+    g = as_generator(rng) if shuffle else None
+    return _complement_splits(n, random_mx2_test_sets(n, g, m, shuffle))
 
 
 # --------------------------------------------------------------------------
@@ -290,6 +309,44 @@ def bcv_blocks(n, rng=None, n_blocks=8, extra_rule="balanced", shuffle=True, m=N
     return [p[bounds[b]:bounds[b + 1]] for b in range(B)]
 
 
+@lru_cache(maxsize=256)
+def bcv_test_positions(n: int, m: int, extra_rule: str = "balanced") -> np.ndarray:
+    """Positions, in the design's permutation, of the concatenated test sets
+    T_1, S_1, T_2, S_2, ... of an m x 2 BCV of n records (the fold order)."""
+    B = bcv_n_blocks(m)
+    sizes = bcv_block_sizes(n, B, extra_rule, m)
+    block_of = np.repeat(np.arange(B), sizes)
+    M = bcv_design_matrix(m)
+    out = []
+    for j in range(m):
+        in_S = M[j][block_of]
+        out += [np.flatnonzero(~in_S), np.flatnonzero(in_S)]
+    pos = np.concatenate(out)
+    pos.setflags(write=False)
+    return pos
+
+
+def bcv_test_sets(n, g, m, extra_rule="balanced", shuffle=True):
+    """P7-P9: the 2m validation sets T_1, S_1, ..., T_m, S_m (unsorted)."""
+    p = _perm(n, g, shuffle)
+    pos = bcv_test_positions(n, m, extra_rule)
+    half = np.cumsum([0] + [len(x) for x in np.split(pos, _bcv_cuts(n, m, extra_rule))])
+    flat = p[pos]
+    return [flat[half[i]:half[i + 1]] for i in range(2 * m)]
+
+
+@lru_cache(maxsize=256)
+def _bcv_cuts(n, m, extra_rule):
+    B = bcv_n_blocks(m)
+    sizes = bcv_block_sizes(n, B, extra_rule, m)
+    M = bcv_design_matrix(m)
+    lens = []
+    for j in range(m):
+        s = int(sizes[M[j]].sum())
+        lens += [n - s, s]
+    return tuple(np.cumsum(lens)[:-1])
+
+
 def bcv_mx2(n, rng=None, m=5, extra_rule="balanced", shuffle=True) -> List[Split]:
     """P7-P9: m x 2 block-regularized CV (1 <= m <= 15).
 
@@ -299,14 +356,9 @@ def bcv_mx2(n, rng=None, m=5, extra_rule="balanced", shuffle=True) -> List[Split
     Needs n >= B.  Returns 2m splits in the order (j,1), (j,2)."""
     m = _check_int("m", m, 1, MAX_BCV_M)
     B = bcv_n_blocks(m)
-    blocks = bcv_blocks(n, rng, B, extra_rule, shuffle, m)
-    M = bcv_design_matrix(m)
-    out = []
-    for j in range(m):
-        S = np.sort(np.concatenate([blocks[b] for b in range(B) if M[j, b]]))
-        T = np.sort(np.concatenate([blocks[b] for b in range(B) if not M[j, b]]))
-        out += [(S, T), (T, S)]
-    return out
+    n = _check_n(n, B, f"block-regularized CV with {B} blocks")
+    g = as_generator(rng) if shuffle else None
+    return _complement_splits(n, bcv_test_sets(n, g, m, extra_rule, shuffle))
 
 
 # --------------------------------------------------------------------------
@@ -359,9 +411,18 @@ class Design:
     function: Callable[..., List[Split]] = field(repr=False)
     params: Dict = field(default_factory=dict)
     min_n: int = 2
+    test_function: Callable = field(default=None, repr=False)
 
     def splits(self, n, rng=None, **overrides) -> List[Split]:
         return self.function(n, rng, **{**self.params, **overrides})
+
+    def test_sets(self, n, rng=None) -> List[np.ndarray]:
+        """The validation index sets (unsorted) of ``splits(n, rng)``, drawn
+        with the same random numbers; enough for learner-free outcomes."""
+        if self.test_function is None:
+            return [te for _, te in self.splits(n, rng)]
+        n = _check_n(n, self.min_n, self.description)
+        return self.test_function(n, as_generator(rng), **self.params)
 
     def n_splits(self, n: int) -> int:
         return len(self.sizes(n)[0])
@@ -369,6 +430,10 @@ class Design:
     def sizes(self, n: int) -> Tuple[np.ndarray, np.ndarray]:
         """(n_train, n_test) of every fold; they depend on n only."""
         return _sizes(self.key, n)
+
+
+def _ho_tests(n, g, train_size, n_repeats=1):
+    return holdout_test_sets(n, g, train_size_of(n, train_size), n_repeats)
 
 
 @lru_cache(maxsize=256)
@@ -381,18 +446,22 @@ def _sizes(key, n):
 
 
 DESIGNS: Dict[str, Design] = {d.key: d for d in [
-    Design("holdout", "hold-out, n1 = 2n/3 (P1)", holdout, {"train_size": 2 / 3}),
+    Design("holdout", "hold-out, n1 = 2n/3 (P1)", holdout, {"train_size": 2 / 3}, 2, _ho_tests),
     Design("rho15_2of3", "15 repeated hold-outs, n1 = 2n/3 (P2)", repeated_holdout,
-           {"n_repeats": 15, "train_size": 2 / 3}),
+           {"n_repeats": 15, "train_size": 2 / 3}, 2, _ho_tests),
     Design("rho15_9of10", "15 repeated hold-outs, n1 = 9n/10 (P2)", repeated_holdout,
-           {"n_repeats": 15, "train_size": 0.9}),
-    Design("cv10", "10-fold CV (P3)", kfold, {"k": 10}, 10),
-    Design("cv10x10", "10 x 10-fold CV (P4)", repeated_kfold, {"k": 10, "n_repeats": 10}, 10),
-    Design("rcv5x2", "5x2 random CV (P5)", random_mx2, {"m": 5}),
-    Design("bcv3x2", "3x2 block-regularized CV, L4 (P7)", bcv_mx2, {"m": 3}, 4),
-    Design("bcv5x2", "5x2 block-regularized CV, [YWSL] table (P8)", bcv_mx2, {"m": 5}, 8),
+           {"n_repeats": 15, "train_size": 0.9}, 2, _ho_tests),
+    Design("cv10", "10-fold CV (P3)", kfold, {"k": 10}, 10, kfold_test_sets),
+    Design("cv10x10", "10 x 10-fold CV (P4)", repeated_kfold, {"k": 10, "n_repeats": 10}, 10,
+           kfold_test_sets),
+    Design("rcv5x2", "5x2 random CV (P5)", random_mx2, {"m": 5}, 2, random_mx2_test_sets),
+    Design("bcv3x2", "3x2 block-regularized CV, L4 (P7)", bcv_mx2, {"m": 3}, 4, bcv_test_sets),
+    Design("bcv5x2", "5x2 block-regularized CV, [YWSL] table (P8)", bcv_mx2, {"m": 5}, 8,
+           bcv_test_sets),
     Design("pseudo_bootstrap", "(R+1)J = 240 hold-outs, n1 = 9n/10 (P10)", pseudo_bootstrap,
-           {"n_repeats": 15, "n_replicates": 15, "train_size": 0.9}),
+           {"n_repeats": 15, "n_replicates": 15, "train_size": 0.9}, 2,
+           lambda n, g, n_repeats, n_replicates, train_size: holdout_test_sets(
+               n, g, train_size_of(n, train_size), (n_replicates + 1) * n_repeats)),
     Design("conservative_z", "J(1+2M) = 315 hold-outs on all data and half-splits (P10)",
            conservative_z, {"n_repeats": 15, "n_halvings": 10, "train_size": 0.9}, 4),
 ]}

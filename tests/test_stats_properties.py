@@ -83,6 +83,16 @@ def test_other_schemes_sizes_and_seed():
     assert DESIGNS["cv10x10"].n_splits(300) == 100
 
 
+@pytest.mark.parametrize("key", list(DESIGNS))
+def test_design_test_sets_equal_split_test_sets(key):
+    """Design.test_sets draws the same numbers as Design.splits."""
+    d = DESIGNS[key]
+    for n in (40, 301):
+        a = [np.sort(t) for t in d.test_sets(n, 9)]
+        b = [te for _, te in d.splits(n, 9)]
+        assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
 def test_sklearn_splitter():
     sklearn = pytest.importorskip("sklearn")
     from sklearn.datasets import make_classification
