@@ -24,7 +24,7 @@ $P simulate --dataset letter --tests table5 --reps ${LETTER_REPS:-1000} --seed 4
 # --- power curves -----------------------------------------------------------------
 # simple: delta = 0, 0.1, ..., 1
 $P simulate --dataset simple --param 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1 --tests table5 \
-   --reps ${SIMPLE_POWER_REPS:-200} --seed 12 --backend python --out $R/simple_power --resume --quiet
+   --reps ${SIMPLE_POWER_REPS:-1000} --seed 12 --backend python --out $R/simple_power --resume --quiet
 # true error rates -> omega / upsilon for lambda = 0, 0.1, ..., 1 (100 training sets of n = 300)
 mkdir -p $R/exp6_power $R/letter_power
 [ -s $R/exp6_power/truth.json ] || $P truth --dataset exp6 --grid 0.2,0.25,0.29,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1 \
@@ -33,9 +33,9 @@ mkdir -p $R/exp6_power $R/letter_power
    --sets ${LETTER_TRUTH_SETS:-50} --seed 6 --backend r --backend-b python --out $R/letter_power/truth.json --quiet
 params() { .venv/bin/python -c "import json,sys; t=json.load(open(sys.argv[1])); print(','.join(f'{x[t[\"param\"]]:.4f}' for x in t['targets']))" "$1"; }
 $P simulate --dataset exp6 --param "$(params $R/exp6_power/truth.json)" --tests $POWER_TESTS \
-   --reps ${EXP6_POWER_REPS:-40} --seed 13 --backend r --out $R/exp6_power --resume --quiet
+   --reps ${EXP6_POWER_REPS:-200} --seed 13 --backend r --out $R/exp6_power --resume --quiet
 $P simulate --dataset letter --param "$(params $R/letter_power/truth.json)" --tests $POWER_TESTS \
-   --reps ${LETTER_POWER_REPS:-60} --seed 14 --backend r --out $R/letter_power --resume --quiet
+   --reps ${LETTER_POWER_REPS:-400} --seed 14 --backend r --out $R/letter_power --resume --quiet
 
 # --- reports ------------------------------------------------------------------------
 $P report $R/epsilon_default $R/simple_python $R/simple_r $R/exp6_typeI $R/letter_typeI \
