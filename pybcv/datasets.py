@@ -24,8 +24,6 @@ most 0.08 points).  Class Y2 has 67 grid points.
 """
 from __future__ import annotations
 
-import gzip
-import math
 import numbers
 import os
 from dataclasses import dataclass, field

@@ -18,7 +18,6 @@ import math
 import os
 from typing import List, Optional
 
-import numpy as np
 
 from . import paper
 from .stats import TESTS, PROFILES

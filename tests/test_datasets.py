@@ -1,7 +1,6 @@
 """Data sets of the experiments: determinism from a seed, the EXP6 rules,
 and load_csv's error messages."""
 import gzip
-import os
 
 import numpy as np
 import pytest

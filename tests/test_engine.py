@@ -16,7 +16,7 @@ from pybcv.engine import (ConfigMismatch, RunConfig, compare, compare_losses, fa
                           load_result, run_chunk, seeds, simulate)
 from pybcv.outcomes import tables_from_losses
 from pybcv.partitions import DESIGNS
-from pybcv.stats import TABLE5_TESTS, TESTS, profile_options
+from pybcv.stats import TABLE5_TESTS, TESTS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

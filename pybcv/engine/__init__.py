@@ -3,8 +3,8 @@ from .core import (ALPHA, PAPER_LEARNERS, Comparison, RunConfig, SimulationResul
                    compare_losses, fit_counts, learner_spec, load_result, run_chunk, simulate,
                    write_summary)
 from .store import ConfigMismatch, Store
-from . import fast, seeds
+from . import fast, seeds, truth
 
 __all__ = ["ALPHA", "PAPER_LEARNERS", "Comparison", "RunConfig", "SimulationResult", "compare",
            "compare_losses", "fit_counts", "learner_spec", "load_result", "run_chunk", "simulate",
-           "write_summary", "ConfigMismatch", "Store", "fast", "seeds"]
+           "write_summary", "ConfigMismatch", "Store", "fast", "seeds", "truth"]

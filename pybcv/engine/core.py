@@ -25,7 +25,7 @@ from ..outcomes import tables_from_predictions
 from ..partitions import DESIGNS
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
 from . import fast, seeds
-from .store import ConfigMismatch, Store
+from .store import ConfigMismatch, Store  # noqa: F401  (ConfigMismatch re-exported)
 
 ALPHA = 0.05
 
