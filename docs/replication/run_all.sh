@@ -38,7 +38,8 @@ $P simulate --dataset letter --param "$(params $R/letter_power/truth.json)" --te
    --reps ${LETTER_POWER_REPS:-400} --seed 14 --backend r --out $R/letter_power --resume --quiet
 
 # --- reports ------------------------------------------------------------------------
-$P report $R/epsilon_default $R/simple_python $R/simple_r $R/exp6_typeI $R/letter_typeI \
+# (simple: the R run; runs/simple_python holds the identical Python run)
+$P report $R/epsilon_default $R/simple_r $R/exp6_typeI $R/letter_typeI \
    $R/simple_power $R/exp6_power $R/letter_power --out docs/replication/report_default.md --profile default
-$P report $R/epsilon_paper $R/simple_python $R/simple_r $R/exp6_typeI $R/letter_typeI \
+$P report $R/epsilon_paper $R/simple_r $R/exp6_typeI $R/letter_typeI \
    $R/simple_power $R/exp6_power $R/letter_power --out docs/replication/report_paper.md --profile paper
