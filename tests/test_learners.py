@@ -5,6 +5,8 @@ import time
 import warnings
 
 import numpy as np
+
+from pybcv.partitions import random_mx2
 import pytest
 
 sklearn = pytest.importorskip("sklearn")
@@ -19,13 +21,8 @@ NAMES = ["J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn", "tree", "glm"
 
 
 def halves(n, reps, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(reps):
-        p = rng.permutation(n)
-        a, b = np.sort(p[: n // 2]), np.sort(p[n // 2:])
-        out += [(a, b), (b, a)]
-    return out
+    """``reps`` random half/half splits and their swaps (an m x 2 random CV)."""
+    return random_mx2(n, seed, m=reps)
 
 
 def data(n=200, p=2, k=3, seed=0):

@@ -7,6 +7,8 @@ import dataclasses
 import warnings
 
 import numpy as np
+
+from pybcv.partitions import random_mx2
 import pytest
 
 from conftest import requires_r
@@ -19,14 +21,8 @@ pytestmark = requires_r("RWeka", "kknn", "tree", "mlbench")
 
 # --------------------------------------------------------------------- data
 def halves(n, reps, seed):
-    """``reps`` random half/half splits and their swaps (a 5x2-like design)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(reps):
-        p = rng.permutation(n)
-        a, b = np.sort(p[: n // 2]), np.sort(p[n // 2:])
-        out += [(a, b), (b, a)]
-    return out
+    """``reps`` random half/half splits and their swaps (an m x 2 random CV)."""
+    return random_mx2(n, seed, m=reps)
 
 
 def r_matrix(ro, expr):
