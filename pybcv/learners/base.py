@@ -273,44 +273,47 @@ class Mean(NamedLearner):
         self.backend = backend
 
 
-class FNNWeighted(NamedLearner):
+class _FNN(NamedLearner):
+    """1-NN with one positive distance parameter (named by ``_param``)."""
+    _param = ""
+    _python_class = None
+
+    def _value(self):
+        return getattr(self, self._param)
+
+    def _validate(self):
+        if not float(self._value()) > 0:
+            raise ValueError(f"{self._param} must be > 0, got {self._value()!r}")
+
+    def _r_params(self):
+        return {self._param: float(self._value())}
+
+    def _fallback(self):
+        return getattr(_py, self._python_class)(**{self._param: self._value()})
+
+
+class FNNWeighted(_FNN):
     """EXP6's FNN: 1-NN with d = ω(x1−x1')² + ω⁻¹(x2−x2')², ``omega`` > 0
     (ties → the first training row)."""
     _registry_name = "fnn-weighted"
+    _param = "omega"
+    _python_class = "WeightedFNN"
 
     def __init__(self, omega=1.0, backend="auto"):
         self.omega = omega
         self.backend = backend
 
-    def _validate(self):
-        if not float(self.omega) > 0:
-            raise ValueError(f"omega must be > 0, got {self.omega!r}")
 
-    def _r_params(self):
-        return {"omega": float(self.omega)}
-
-    def _fallback(self):
-        return _py.WeightedFNN(omega=self.omega)
-
-
-class FNNDistorted(NamedLearner):
+class FNNDistorted(_FNN):
     """letter's FNN: 1-NN with the distorted distance of parameter
     ``upsilon`` > 0 (ties → the first training row)."""
     _registry_name = "fnn-distorted"
+    _param = "upsilon"
+    _python_class = "DistortedFNN"
 
     def __init__(self, upsilon=1.0, backend="auto"):
         self.upsilon = upsilon
         self.backend = backend
-
-    def _validate(self):
-        if not float(self.upsilon) > 0:
-            raise ValueError(f"upsilon must be > 0, got {self.upsilon!r}")
-
-    def _r_params(self):
-        return {"upsilon": float(self.upsilon)}
-
-    def _fallback(self):
-        return _py.DistortedFNN(upsilon=self.upsilon)
 
 
 # --------------------------------------------------------------------- registry
