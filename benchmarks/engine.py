@@ -113,12 +113,10 @@ def main():
     reps3 = 20 if a.quick else 50
     t3, r3 = best_of(2, lambda: simulate("simple", tests="table5", reps=reps3, seed=4, backend="python"))
     from pybcv import datasets as D
-    from pybcv.engine import fast
     from pybcv.engine.core import make
     g = np.random.default_rng(0)
     des = designs_for(TABLE5_TESTS)
-    tp, sp = best_of(3, lambda: {d: fast.splits(d, 1000, g) for d in des})
-    tg, _ = best_of(3, lambda: {d: DESIGNS[d].splits(1000, g) for d in des})
+    tp, sp = best_of(3, lambda: {d: DESIGNS[d].splits(1000, g) for d in des})
     d0 = D.simple(1)
     tl = {}
     for nm in ("glm", "majority"):
@@ -128,8 +126,8 @@ def main():
     say("")
     say(f"- **{1000 * t3 / reps3:.1f} ms per repetition** (target <= 20 ms). Where it goes: "
         f"glm `predict_splits` over the 8 designs {1000 * tl['glm']:.1f} ms, majority {1000 * tl['majority']:.1f} ms, "
-        f"drawing the partitions {1000 * tp:.1f} ms (the engine's `fast.splits`, identical to "
-        f"`Design.splits`, which takes {1000 * tg:.1f} ms); the rest (data, tables, 14 tests) is the remainder.")
+        f"drawing the partitions {1000 * tp:.1f} ms (`Design.splits` of the 8 designs); "
+        f"the rest (data, tables, 14 tests) is the remainder.")
     say("")
 
     # 4. dask

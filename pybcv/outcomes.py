@@ -56,18 +56,28 @@ def tables_from_losses(loss_a, loss_b, splits: Sequence) -> np.ndarray:
 
 
 def tables_from_predictions(y, pred_a: Sequence, pred_b: Sequence, splits: Sequence) -> np.ndarray:
-    """(F, 2, 2) tables from per-fold predictions of A and B on each test set."""
+    """(F, 2, 2) tables from per-fold predictions of A and B on each test set
+    (one ``bincount`` over all folds)."""
     y = np.asarray(y)
     if not (len(pred_a) == len(pred_b) == len(splits)):
         raise ValueError("pred_a, pred_b and splits must have one entry per fold")
-    out = []
-    for f, ((_, te), pa, pb) in enumerate(zip(splits, pred_a, pred_b)):
-        pa = np.asarray(pa)
-        pb = np.asarray(pb)
-        if pa.shape != (len(te),) or pb.shape != (len(te),):
-            raise ValueError(f"fold {f}: predictions must have one label per test record ({len(te)})")
-        out.append(contingency_table(pa != y[te], pb != y[te]))
-    return np.stack(out)
+    F = len(splits)
+    if F == 0:
+        return np.zeros((0, 2, 2), dtype=np.int64)
+    sizes = [len(te) for _, te in splits]
+    for f, (pa, pb, k) in enumerate(zip(pred_a, pred_b, sizes)):
+        if np.shape(pa) != (k,) or np.shape(pb) != (k,):
+            raise ValueError(f"fold {f}: predictions must have one label per test record ({k})")
+        if k == 0:
+            raise ValueError(f"fold {f}: a fold must contain at least one validation record")
+    te = np.concatenate([np.asarray(t) for _, t in splits])
+    yt = y[te]
+    code = 2 * (np.concatenate([np.asarray(p) for p in pred_a]) != yt).astype(np.int64) \
+        + (np.concatenate([np.asarray(p) for p in pred_b]) != yt)
+    fid = np.repeat(np.arange(F), sizes)
+    cnt = np.bincount(fid * 4 + code, minlength=F * 4).reshape(F, 4)
+    # code 3 = both wrong (n00), 2 = A wrong only (n01), 1 = B wrong only (n10), 0 = n11
+    return cnt[:, ::-1].reshape(F, 2, 2)
 
 
 def differences(tables) -> np.ndarray:

@@ -206,10 +206,10 @@ def _rep_learners(cfg: RunConfig, r: int, store_tables: bool = True) -> dict:
     lb = _Counting(make(cfg.learner_b, cfg.backend))
     tables = {}
     for unit, des in cfg.units():
-        splits = fast.splits(des, d.n, cfg.unit_rng(r, unit))      # == DESIGNS[des].splits
+        splits = DESIGNS[des].splits(d.n, cfg.unit_rng(r, unit))
         pa = la.predict_splits(d.X, d.y, splits)
         pb = lb.predict_splits(d.X, d.y, splits)
-        tables[unit] = fast.tables_from_predictions(d.y, pa, pb, splits)
+        tables[unit] = tables_from_predictions(d.y, pa, pb, splits)
     res = _score(cfg, {u: t[None] for u, t in tables.items()})
     return {"rep": int(r), "results": {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
             "seconds": time.perf_counter() - t0, "fits_a": la.fits, "fits_b": lb.fits,

@@ -39,25 +39,3 @@ def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     cnt = np.bincount(key.ravel(), minlength=R * F * 4).reshape(R, F, 4)
     # code 3 = both wrong (n00), 2 = A wrong only (n01), 1 = B wrong only (n10), 0 = n11
     return cnt[..., ::-1].reshape(R, F, 2, 2)
-
-
-def splits(design: str, n: int, g: np.random.Generator):
-    """``DESIGNS[design].splits(n, g)`` (kept for callers of the engine)."""
-    return DESIGNS[design].splits(n, g)
-
-
-def tables_from_predictions(y, pred_a, pred_b, split_list) -> np.ndarray:
-    """(F, 2, 2) tables, as :func:`pybcv.outcomes.tables_from_predictions`,
-    with one bincount for all folds."""
-    y = np.asarray(y)
-    te = np.concatenate([t for _, t in split_list])
-    pa = np.concatenate([np.asarray(p) for p in pred_a])
-    pb = np.concatenate([np.asarray(p) for p in pred_b])
-    if pa.shape != te.shape or pb.shape != te.shape:
-        raise ValueError("predictions must have one label per test record of every fold")
-    yt = y[te]
-    code = 2 * (pa != yt).astype(np.int64) + (pb != yt)
-    F = len(split_list)
-    fid = np.repeat(np.arange(F), [len(t) for _, t in split_list])
-    cnt = np.bincount(fid * 4 + code, minlength=F * 4).reshape(F, 4)
-    return cnt[:, ::-1].reshape(F, 2, 2)
