@@ -329,10 +329,7 @@ def bcv_test_positions(n: int, m: int, extra_rule: str = "balanced") -> np.ndarr
 def bcv_test_sets(n, g, m, extra_rule="balanced", shuffle=True):
     """P7-P9: the 2m validation sets T_1, S_1, ..., T_m, S_m (unsorted)."""
     p = _perm(n, g, shuffle)
-    pos = bcv_test_positions(n, m, extra_rule)
-    half = np.cumsum([0] + [len(x) for x in np.split(pos, _bcv_cuts(n, m, extra_rule))])
-    flat = p[pos]
-    return [flat[half[i]:half[i + 1]] for i in range(2 * m)]
+    return np.split(p[bcv_test_positions(n, m, extra_rule)], _bcv_cuts(n, m, extra_rule))
 
 
 @lru_cache(maxsize=256)
