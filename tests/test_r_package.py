@@ -67,6 +67,17 @@ def _env() -> dict:
     return env
 
 
+@pytest.fixture(scope="module")
+def installed_lib(tmp_path_factory):
+    """The package installed once (R CMD INSTALL) into a temporary library."""
+    _require_r()
+    lib = tmp_path_factory.mktemp("rlib")
+    inst = subprocess.run(["R", "CMD", "INSTALL", f"--library={lib}", str(PKG)], cwd=REPO,
+                          capture_output=True, text=True, env=_env(), timeout=600)
+    assert inst.returncode == 0, "R CMD INSTALL failed:\n" + inst.stdout[-3000:] + inst.stderr[-3000:]
+    return lib
+
+
 RUNNER = r"""
 args <- commandArgs(TRUE)
 lib <- args[1]; dir <- args[2]
@@ -85,14 +96,9 @@ for (s in skips) cat("PYBCV_R_SKIP", s, "\n")
 """
 
 
-def test_r_package_testthat(tmp_path):
-    _require_r()
-    lib = tmp_path / "rlib"
-    lib.mkdir()
+def test_r_package_testthat(tmp_path, installed_lib):
+    lib = installed_lib
     env = _env()
-    inst = subprocess.run(["R", "CMD", "INSTALL", f"--library={lib}", str(PKG)], cwd=REPO,
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert inst.returncode == 0, "R CMD INSTALL failed:\n" + inst.stdout[-3000:] + inst.stderr[-3000:]
     runner = tmp_path / "run_testthat.R"
     runner.write_text(RUNNER)
     run = subprocess.run(["Rscript", str(runner), str(lib), str(PKG / "tests" / "testthat")],
@@ -128,7 +134,7 @@ XTESTS = ("mcnemar_5x2bcv,calibrated_f_5x2bcv,kfold_t,cvci_z,mcnemar_kfold_naive
           "combined_t_5x2cv,blocked_t_3x2bcv,mcnemar_ho,proportion_z")
 
 
-def test_r_compare_learners_equals_python_engine(tmp_path):
+def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
     """J48 against kknn on iris: R's compare_learners (learners fitted in R,
     partitions and statistics from Python) gives exactly the tables and
     p-values of Python's pybcv.engine.compare with the R backend."""
@@ -143,12 +149,8 @@ def test_r_compare_learners_equals_python_engine(tmp_path):
     import pandas as pd
     from pybcv.engine import compare
 
-    lib = tmp_path / "rlib"
-    lib.mkdir()
+    lib = installed_lib
     env = _env()
-    inst = subprocess.run(["R", "CMD", "INSTALL", f"--library={lib}", str(PKG)], cwd=REPO,
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert inst.returncode == 0, "R CMD INSTALL failed:\n" + inst.stdout[-3000:] + inst.stderr[-3000:]
     script = tmp_path / "xcheck.R"
     script.write_text(XCHECK)
     run = subprocess.run(["Rscript", str(script), str(lib), str(tmp_path), XTESTS], cwd=REPO,
