@@ -148,6 +148,12 @@ def weka_options(options):
 
 
 class _WekaLearner(NamedLearner):
+    """A Weka classifier through RWeka; ``options``: Weka options."""
+
+    def __init__(self, options=None, backend="auto"):
+        self.options = options
+        self.backend = backend
+
     def _r_params(self):
         return {"options": weka_options(self.options)}
 
@@ -185,27 +191,15 @@ class JRip(_WekaLearner):
     """RIPPER (Weka's JRip through RWeka), default options."""
     _registry_name = "JRip"
 
-    def __init__(self, options=None, backend="auto"):
-        self.options = options
-        self.backend = backend
-
 
 class SMO(_WekaLearner):
     """SVM by sequential minimal optimisation (Weka's SMO), default options."""
     _registry_name = "SMO"
 
-    def __init__(self, options=None, backend="auto"):
-        self.options = options
-        self.backend = backend
-
 
 class Logistic(_WekaLearner):
     """Multinomial logistic regression (Weka's Logistic), default options."""
     _registry_name = "Logistic"
-
-    def __init__(self, options=None, backend="auto"):
-        self.options = options
-        self.backend = backend
 
 
 class KKNN(NamedLearner):
