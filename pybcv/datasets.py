@@ -161,13 +161,17 @@ def exp6_grid():
     return X, y
 
 
+def _resample(name, population, seed, n) -> Dataset:
+    """n records drawn uniformly with replacement from a population (X, y)."""
+    n = _check_n(n)
+    X, y = population
+    idx = as_rng(seed).integers(0, len(y), n)
+    return Dataset(name, X=X[idx].copy(), y=y[idx].copy(), params={"n": n})
+
+
 def exp6(seed=0, n: int = 300) -> Dataset:
     """n points drawn uniformly (with replacement) from the 22,801 grid points."""
-    n = _check_n(n)
-    g = as_rng(seed)
-    X, y = exp6_grid()
-    idx = g.integers(0, len(y), n)
-    return Dataset("exp6", X=X[idx].copy(), y=y[idx].copy(), params={"n": n})
+    return _resample("exp6", exp6_grid(), seed, n)
 
 
 # ------------------------------------------------------------------ simple
@@ -222,11 +226,7 @@ def _letter_from_mlbench():  # pragma: no cover
 
 def letter(seed=0, n: int = 300) -> Dataset:
     """n records drawn with replacement from the 20,000 letter records."""
-    n = _check_n(n)
-    g = as_rng(seed)
-    X, y = letter_population()
-    idx = g.integers(0, len(y), n)
-    return Dataset("letter", X=X[idx].copy(), y=y[idx].copy(), params={"n": n})
+    return _resample("letter", letter_population(), seed, n)
 
 
 # ------------------------------------------------------------------ registry
