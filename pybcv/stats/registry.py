@@ -96,6 +96,15 @@ def _paired(key, name, design, source, n_folds):
                     differences(C), 0.0, alternative))
 
 
+def _mx2_t(key, name, design, function, kernel, m, source):
+    """A t-test on the (m, 2) differences of an m x 2 design."""
+    return dict(key=key, name=name, family="t", design=design, function=function, source=source,
+                options=("alternative",), n_folds=2 * m,
+                _single=lambda C, a, b, **o: function(differences(C).reshape(m, 2), **o),
+                _batch=lambda C, a, b, alternative="two-sided": kernel(
+                    differences(C).reshape(C.shape[:-3] + (m, 2)), alternative))
+
+
 def _mk():
     S = []
 
@@ -106,11 +115,8 @@ def _mk():
     add(**_paired("rho_t", "RHO paired t-test", "rho15_2of3",
                    "Dietterich (1998), resampled paired t; J = 15, n1 = 2n/3", 15))
     add(**_paired("kfold_t", "K-fold CV paired t-test", "cv10", "Dietterich (1998); K = 10", 10))
-    add(key="t_5x2cv", name="5x2 CV paired t-test", family="t", design="rcv5x2",
-        function=_t.t_5x2cv, source="Dietterich (1998)", options=("alternative",), n_folds=10,
-        _single=lambda C, a, b, **o: _t.t_5x2cv(differences(C).reshape(5, 2), **o),
-        _batch=lambda C, a, b, alternative="two-sided": _t._t5x2_kernel(
-            differences(C).reshape(C.shape[:-3] + (5, 2)), alternative))
+    add(**_mx2_t("t_5x2cv", "5x2 CV paired t-test", "rcv5x2", _t.t_5x2cv, _t._t5x2_kernel, 5,
+                  "Dietterich (1998)"))
     add(key="corrected_rho_t", name="Corrected RHO t-test", family="t", design="rho15_9of10",
         function=_t.corrected_resampled_t, source="Nadeau & Bengio (2003); J = 15, n1 = 9n/10",
         options=("alternative",), n_folds=15,
@@ -138,17 +144,10 @@ def _mk():
             differences(C).reshape(10, 10), a.reshape(10, 10), b.reshape(10, 10), **o),
         _batch=lambda C, a, b, alternative="two-sided": _t._paired_t_kernel(
             differences(C), _ratio(a, b), alternative))
-    add(key="combined_t_5x2cv", name="Combined 5x2 CV t-test", family="t", design="rcv5x2",
-        function=_t.combined_t_5x2cv, source="Yildiz (2013)", options=("alternative",), n_folds=10,
-        _single=lambda C, a, b, **o: _t.combined_t_5x2cv(differences(C).reshape(5, 2), **o),
-        _batch=lambda C, a, b, alternative="two-sided": _t._combined_t_kernel(
-            differences(C).reshape(C.shape[:-3] + (5, 2)), alternative))
-    add(key="blocked_t_3x2bcv", name="Blocked 3x2 CV t-test", family="t", design="bcv3x2",
-        function=_t.blocked_t_3x2bcv, source="Wang, Wang, Jia & Li (2014)",
-        options=("alternative",), n_folds=6,
-        _single=lambda C, a, b, **o: _t.blocked_t_3x2bcv(differences(C).reshape(3, 2), **o),
-        _batch=lambda C, a, b, alternative="two-sided": _t._blocked_t_kernel(
-            differences(C).reshape(C.shape[:-3] + (3, 2)), alternative))
+    add(**_mx2_t("combined_t_5x2cv", "Combined 5x2 CV t-test", "rcv5x2", _t.combined_t_5x2cv,
+                  _t._combined_t_kernel, 5, "Yildiz (2013)"))
+    add(**_mx2_t("blocked_t_3x2bcv", "Blocked 3x2 CV t-test", "bcv3x2", _t.blocked_t_3x2bcv,
+                  _t._blocked_t_kernel, 3, "Wang, Wang, Jia & Li (2014)"))
     # F-test family
     add(key="combined_f_5x2cv", name="Combined 5x2 CV F-test", family="F", design="rcv5x2",
         function=_f.combined_f_5x2cv, source="Alpaydin (1999)", n_folds=10,
