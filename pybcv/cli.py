@@ -2,7 +2,10 @@
 
 Bad input (unknown data set, test or learner, reps < 1, an unwritable output
 folder, a CSV without the target column, ...) prints ``pybcv: error: ...``
-on stderr and exits with code 2.
+on stderr and exits with code 2.  A learner that fails while running (a
+crash in R or Java, a 2-class learner on 6 classes, R missing) prints the
+learner's message, which names the learner, the fold and the partition
+design, and exits with code 1.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import warnings
 from typing import List, Optional
 
 EXIT_USAGE = 2
+EXIT_RUNTIME = 1     # a learner or R failed while running
 
 # the data set's own parameter that --param sets
 PARAM_OF = {"epsilon": "eps", "simple": "delta", "exp6": "omega", "letter": "upsilon"}
@@ -329,6 +333,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _fail(str(e))
     except PermissionError as e:
         return _fail(str(e))
+    except (ValueError, RuntimeError, IndexError) as e:
+        # a learner that crashes, R or Java missing, data a learner cannot use:
+        # the message names the learner, the fold and the partition design
+        if os.environ.get("PYBCV_TRACEBACK"):
+            raise
+        notes = " ".join(getattr(e, "__notes__", []))
+        print(f"pybcv: error: {e}{' ' + notes if notes else ''}\n"
+              f"(set PYBCV_TRACEBACK=1 to see the traceback)", file=sys.stderr)
+        return EXIT_RUNTIME
     except KeyboardInterrupt:
         print("pybcv: interrupted (finished repetitions are stored; continue with --resume)",
               file=sys.stderr)

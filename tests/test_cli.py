@@ -57,6 +57,15 @@ def test_bad_input_exits_2(tmp_path, capsys, argv, msg):
     assert msg in err and err.startswith("pybcv: error:")
 
 
+def test_learner_failure_exits_1_naming_learner_fold_and_design(capsys, monkeypatch):
+    monkeypatch.delenv("PYBCV_TRACEBACK", raising=False)
+    # glm is a 2-class learner; the built-in EXP6 data has 6 classes
+    rc, out, err = run(capsys, "compare", "--a", "glm", "--backend", "python", "--tests", "mcnemar_ho")
+    assert rc == 1 and out == ""
+    assert err.startswith("pybcv: error: glm failed on fold 1 of 1")
+    assert "6 classes" in err and "partition design 'holdout'" in err and "Traceback" not in err
+
+
 def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as e:
         main(["simulate", "--dataset", "epsilon"])          # --out missing

@@ -97,6 +97,33 @@ def test_fit_count_is_the_union_of_designs():
     assert fit_counts("all") == 167 + 240 + 315
 
 
+class _Recorder:
+    """A learner that predicts the first label and records its batches."""
+
+    def __init__(self, fail_test_size=None):
+        self.calls, self.fail = [], fail_test_size
+
+    def predict_splits(self, X, y, splits):
+        self.calls.append(len(splits))
+        for f, (_, te) in enumerate(splits):
+            if len(te) == self.fail:
+                raise ValueError(f"boom on fold {f + 1} of {len(splits)}")
+        return [np.full(len(te), y[0]) for _, te in splits]
+
+
+def test_one_batch_per_learner_and_errors_name_their_design():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(300, 2)), rng.integers(0, 2, 300)
+    rec = _Recorder()
+    compare(X, y, rec, "majority", tests="table5")
+    assert rec.calls == [167]                      # the union of 8 designs in one batch
+    bad = _Recorder(fail_test_size=30)              # 10-fold CV's folds (n = 300)
+    with pytest.raises(ValueError, match=r"fold 1 of 10\b") as ei:
+        compare(X, y, bad, "majority", tests=["kfold_t"])
+    assert "partition design 'cv10'" in " ".join(getattr(ei.value, "__notes__", []))
+    assert bad.calls == [20, 10]                    # the batch, then cv10 alone
+
+
 # ------------------------------------------------------------------ parallel determinism
 def test_one_and_two_processes_give_identical_results():
     kw = dict(tests="table5", reps=8, seed=5, backend="python", chunk=2)

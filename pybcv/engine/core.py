@@ -96,6 +96,30 @@ class _Counting:
         return getattr(self.learner, "backend_", "python")
 
 
+def predict_designs(learner, X, y, split_lists, names) -> List[list]:
+    """Predictions of every design's splits from ONE ``predict_splits`` call
+    (one batch; for an R learner one call into R), cut back per design.
+
+    When the batch fails, each design is run alone so that the error that
+    propagates names its design (as a note) and its fold within the design."""
+    flat = [sp for sl in split_lists for sp in sl]
+    try:
+        pred = learner.predict_splits(X, y, flat)
+    except Exception as exc:
+        for name, sl in zip(names, split_lists):
+            try:
+                learner.predict_splits(X, y, sl)
+            except Exception as e:
+                e.add_note(f"(partition design {name!r})")
+                raise
+        raise exc
+    out, i = [], 0
+    for sl in split_lists:
+        out.append(pred[i:i + len(sl)])
+        i += len(sl)
+    return out
+
+
 # ------------------------------------------------------------------ config
 @dataclass
 class RunConfig:
@@ -204,12 +228,16 @@ def _rep_learners(cfg: RunConfig, r: int, store_tables: bool = True) -> dict:
     d = cfg.dataset_for(r)
     la = _Counting(make(cfg.learner_a, cfg.backend))
     lb = _Counting(make(cfg.learner_b, cfg.backend))
-    tables = {}
-    for unit, des in cfg.units():
-        splits = DESIGNS[des].splits(d.n, cfg.unit_rng(r, unit))
-        pa = la.predict_splits(d.X, d.y, splits)
-        pb = lb.predict_splits(d.X, d.y, splits)
-        tables[unit] = tables_from_predictions(d.y, pa, pb, splits)
+    units = cfg.units()
+    split_lists = [DESIGNS[des].splits(d.n, cfg.unit_rng(r, unit)) for unit, des in units]
+    if cfg.share_designs:       # the union of designs: one batch per learner
+        pa = predict_designs(la, d.X, d.y, split_lists, [u for u, _ in units])
+        pb = predict_designs(lb, d.X, d.y, split_lists, [u for u, _ in units])
+    else:                       # each test on its own: one batch per test
+        pa = [la.predict_splits(d.X, d.y, sl) for sl in split_lists]
+        pb = [lb.predict_splits(d.X, d.y, sl) for sl in split_lists]
+    tables = {unit: tables_from_predictions(d.y, a, b, sl)
+              for (unit, _), a, b, sl in zip(units, pa, pb, split_lists)}
     res = _score(cfg, {u: t[None] for u, t in tables.items()})
     return {"rep": int(r), "results": {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
             "seconds": time.perf_counter() - t0, "fits_a": la.fits, "fits_b": lb.fits,
@@ -524,11 +552,11 @@ def compare(X, y, learner_a="J48-unpruned", learner_b="fnn-weighted", tests="all
     designs = designs_for(keys)
     if "bcv5x2" not in designs:
         designs.append("bcv5x2")
-    tables = {}
-    for des in designs:
-        splits = DESIGNS[des].splits(data.n, seeds.rng(seeds.design_seq(seed, 0, des)))
-        tables[des] = tables_from_predictions(data.y, la.predict_splits(data.X, data.y, splits),
-                                              lb.predict_splits(data.X, data.y, splits), splits)
+    split_lists = [DESIGNS[d].splits(data.n, seeds.rng(seeds.design_seq(seed, 0, d))) for d in designs]
+    pa = predict_designs(la, data.X, data.y, split_lists, designs)
+    pb = predict_designs(lb, data.X, data.y, split_lists, designs)
+    tables = {d: tables_from_predictions(data.y, a, b, sl)
+              for d, a, b, sl in zip(designs, pa, pb, split_lists)}
     return _compare_from_tables(tables, data.n, keys, profile,
                                 learner_a=_label(learner_a), learner_b=_label(learner_b),
                                 backends=(la.backend_, lb.backend_))
