@@ -23,7 +23,10 @@ from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
 
 _BATCH_R = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batch.R")
-_env = {"pid": None, "env": None, "fns": None, "keys": set()}
+# keys: the data sets registered in R, oldest first (a dict used as an ordered
+# set); it mirrors batch.R's FIFO of at most max_datasets data sets, so it stays
+# bounded in a long-lived process (a simulation sends thousands of data sets).
+_env = {"pid": None, "env": None, "fns": None, "keys": {}, "max": 8}
 
 JAVA_PACKAGES = {"RWeka", "rJava", "RWekajars"}
 
@@ -59,7 +62,8 @@ def _r_env():
                ("register_dataset", "run_batch", "fit_model", "predict_model",
                 "has_dataset", "clear_datasets")}
         fns["env"] = env
-        _env.update(pid=os.getpid(), env=env, fns=fns, keys=set())
+        _env.update(pid=os.getpid(), env=env, fns=fns, keys={},
+                    max=int(env.find("max_datasets")[0]))
         return fns
 
 
@@ -185,7 +189,11 @@ def _register(fns, key, cols, yc):
     import rpy2.rinterface as ri
     fns["register_dataset"](_str(key), data, is_factor, levels, _vec(yc.codes),
                             ri.StrSexpVector(list(yc.levels)))
-    _env["keys"].add(key)
+    keys = _env["keys"]
+    keys.pop(key, None)           # register_dataset moves the key to the newest end
+    keys[key] = None
+    while len(keys) > _env["max"]:     # R evicted the oldest ones
+        del keys[next(iter(keys))]
 
 
 class RModel:
@@ -243,4 +251,4 @@ def clear_cache():
     with session._lock:
         if _env["env"] is not None and _env["pid"] == os.getpid():
             _env["fns"]["clear_datasets"]()
-        _env["keys"] = set()
+        _env["keys"] = {}

@@ -308,6 +308,29 @@ def test_data_sent_to_r_once(iris, r_session):
     assert len(r_session.r["ls"](env["datasets"])) == 1
 
 
+def test_data_sets_held_for_the_bridge_stay_bounded(r_session):
+    """A simulation sends a new data set per repetition: neither R nor the
+    bridge's Python-side record of them may grow with the number sent."""
+    import r_bridge
+    import r_bridge.bridge as bridge
+    r_bridge.clear_cache()
+    env = bridge._r_env()["env"]
+    cap = int(env["max_datasets"][0])
+    lrn = make_learner("majority", backend="r")
+    first = None
+    for seed in range(3 * cap):
+        X, y = six_class_data(n=40, seed=seed)
+        preds = lrn.predict_splits(X, y, halves(len(y), 1, seed=seed))
+        first = first or (X, y, preds)
+        held = set(r_session.r["ls"](env["datasets"]))
+        assert len(held) <= cap
+        assert set(bridge._env["keys"]) == held
+    X, y, preds = first                  # evicted long ago: sent again, same result
+    again = lrn.predict_splits(X, y, halves(len(y), 1, seed=0))
+    for a, b in zip(preds, again):
+        np.testing.assert_array_equal(a, b)
+
+
 # --------------------------------------------------------------------- missing pieces
 def test_missing_r_package_gives_clear_error(monkeypatch):
     import r_bridge
