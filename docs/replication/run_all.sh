@@ -32,10 +32,21 @@ mkdir -p $R/exp6_power $R/letter_power
 [ -s $R/letter_power/truth.json ] || $P truth --dataset letter --grid 1,3,8,16,25,30,35,50 \
    --sets ${LETTER_TRUTH_SETS:-50} --seed 6 --backend r --backend-b python --out $R/letter_power/truth.json --quiet
 params() { .venv/bin/python -c "import json,sys; t=json.load(open(sys.argv[1])); print(','.join(f'{x[t[\"param\"]]:.4f}' for x in t['targets']))" "$1"; }
-$P simulate --dataset exp6 --param "$(params $R/exp6_power/truth.json)" --tests $POWER_TESTS \
-   --reps ${EXP6_POWER_REPS:-200} --seed 13 --backend r --out $R/exp6_power --resume --quiet
-$P simulate --dataset letter --param "$(params $R/letter_power/truth.json)" --tests $POWER_TESTS \
-   --reps ${LETTER_POWER_REPS:-400} --seed 14 --backend r --out $R/letter_power --resume --quiet
+# One process per point (a fresh embedded R and JVM each, ~8 min per point at 1000
+# repetitions), then the whole curve with --resume, which only gathers power.csv.
+# POWER_SETS=exp6 or =letter restricts this section to one curve (two shells, two cores).
+g() { .venv/bin/python -c "import sys; print(f'{float(sys.argv[1]):g}')" "$1"; }
+for spec in "exp6 13 ${EXP6_POWER_REPS:-1000}" "letter 14 ${LETTER_POWER_REPS:-1000}"; do
+  set -- $spec
+  case "${POWER_SETS:-exp6 letter}" in *$1*) ;; *) continue ;; esac
+  for v in $(params $R/$1_power/truth.json | tr , ' '); do
+    $P simulate --dataset $1 --param $v --tests $POWER_TESTS --reps $3 --seed $2 --backend r \
+       --out $R/$1_power/param=$(g $v) --resume --quiet
+  done
+  $P simulate --dataset $1 --param "$(params $R/$1_power/truth.json)" --tests $POWER_TESTS \
+     --reps $3 --seed $2 --backend r --out $R/$1_power --resume --quiet
+done
+[ -n "${POWER_SETS:-}" ] && exit 0
 
 # --- reports ------------------------------------------------------------------------
 # (simple: the R run; runs/simple_python holds the identical Python run)
