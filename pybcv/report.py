@@ -114,6 +114,9 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
              f"{_fmt_param(cfg).split('(')[0]} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}", ""]
     lams = [lam_of(x) for x in xs]
+    if all(lv is not None for lv in lams):         # columns along lambda, as the paper plots them
+        order = sorted(range(len(xs)), key=lambda i: lams[i])
+        runs, xs, lams = [runs[i] for i in order], [xs[i] for i in order], [lams[i] for i in order]
     head = "| test | " + " | ".join(f"{pname}={x:g}" + (f" (λ={lv:.1f})" if lv is not None else "")
                                     for x, lv in zip(xs, lams)) + " |"
     if truth:
