@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pybcv._validate import check_labels, nonfinite_message
+
 R_NA_INT = np.iinfo(np.int32).min
 
 
@@ -103,6 +105,8 @@ def to_columns(X, schema: Schema | None = None) -> Columns:
             except (TypeError, ValueError):
                 raise ValueError(f"column {j} was numeric when fitted but cannot be "
                                  "converted to numbers now") from None
+            if not np.isfinite(a).all():
+                raise ValueError(nonfinite_message(a, j))
             data.append(np.ascontiguousarray(a))
             kinds.append("num"); levels.append(None); values.append(None)
             continue
@@ -135,9 +139,7 @@ class ClassCodes:
 
 
 def class_codes(y) -> ClassCodes:
-    y = np.asarray(y)
-    if y.ndim != 1:
-        y = y.ravel()
+    y = check_labels(y)
     classes, inv = np.unique(y, return_inverse=True)
     strs = tuple(str(c) for c in classes)
     if len(set(strs)) != len(strs):

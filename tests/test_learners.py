@@ -347,3 +347,30 @@ def test_python_glm_predicts_as_r_glm_on_simple(delta):
         ro.globalenv["zy"] = ro.FloatVector(yy[tr])
         ref = np.array(ro.r("coef(glm.fit(cbind(1, zx), zy, family = binomial()))"))
         np.testing.assert_allclose(b, ref, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("r", marks=requires_r("RWeka", "kknn", "tree"))])
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "majority"])
+def test_missing_values_are_an_error_not_a_number(name, backend):
+    """NaN/inf in X or a missing label: a ValueError naming the column/row,
+    from both backends, never predictions."""
+    X, y = data(n=120, seed=4)
+    X = X_for(name, X)
+    if name == "glm":
+        y = (y > 0).astype(int)
+    splits = halves(len(y), 1, seed=5)
+    lrn = make_learner(name, backend=backend)
+    Xn = X.copy()
+    Xn[7, 1] = np.nan
+    with pytest.raises(ValueError, match=r"X column 1 has 1 missing or infinite.*row 7"):
+        lrn.predict_splits(Xn, y, splits)
+    Xi = X.copy()
+    Xi[9, 0] = np.inf
+    with pytest.raises(ValueError, match=r"X column 0 .*row 9"):
+        lrn.predict_splits(Xi, y, splits)
+    yn = y.astype(float)
+    yn[11] = np.nan
+    with pytest.raises(ValueError, match=r"y has 1 missing label.*row 11"):
+        lrn.predict_splits(X, yn, splits)
+    with pytest.raises(ValueError, match=r"X column 1 has 1 missing"):
+        lrn.fit(Xn, y)

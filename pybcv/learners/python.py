@@ -16,7 +16,8 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.special import expit as _expit
+
+from .._validate import check_labels, nonfinite_message
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
@@ -77,10 +78,9 @@ def _check_splits(splits, n):
 
 
 def _labels(y):
-    """(classes in sorted order, 0-based codes) — the R factor's level order."""
-    y = np.asarray(y)
-    if y.ndim != 1:
-        y = y.ravel()
+    """(classes in sorted order, 0-based codes) — the R factor's level order.
+    Missing labels (NaN/None) raise ValueError."""
+    y = check_labels(y)
     classes, codes = np.unique(y, return_inverse=True)
     return classes, codes.astype(np.intp)
 
@@ -123,12 +123,19 @@ class _Encoder:
     def transform(self, X, drop_first=False):
         if self.numeric and not hasattr(X, "columns"):
             A = np.asarray(X, dtype=np.float64)
-            return A.reshape(-1, 1) if A.ndim == 1 else A
+            A = A.reshape(-1, 1) if A.ndim == 1 else A
+            if not np.isfinite(A).all():
+                j = int(np.flatnonzero(~np.isfinite(A).all(axis=0))[0])
+                raise ValueError(nonfinite_message(A[:, j], j))
+            return A
         cols, self.terms = [], []
         for j, (kind, cats) in enumerate(zip(self.kinds, self.cats)):
             v = X.iloc[:, j] if hasattr(X, "iloc") else np.asarray(X).reshape(len(X), -1)[:, j]
             if kind == "num":
-                cols.append(np.asarray(v, dtype=np.float64)); self.terms.append(j)
+                a = np.asarray(v, dtype=np.float64)
+                if not np.isfinite(a).all():
+                    raise ValueError(nonfinite_message(a, j))
+                cols.append(a); self.terms.append(j)
                 continue
             vals = np.asarray(v, dtype=object)
             for c in cats[1:] if drop_first else cats:
@@ -178,6 +185,7 @@ class _PythonLearner(ClassifierMixin, BaseEstimator):
     def predict_splits(self, X, y, splits):
         classes, codes = _labels(y)
         splits = _check_splits(splits, len(codes))
+        _Encoder().fit(X).transform(X)    # NaN/inf named by their row in X, not in a fold
         self.backend_ = BACKEND
         out = []
         for tr, te in splits:

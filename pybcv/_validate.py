@@ -1,0 +1,27 @@
+"""Input checks shared by the Python learners and the R bridge (numpy only)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def nonfinite_message(a, j) -> str:
+    """The error for predictor column ``j`` (values ``a``) with NaN/inf."""
+    bad = np.flatnonzero(~np.isfinite(a))
+    return (f"X column {j} has {bad.size} missing or infinite value(s) (NaN/inf), first in row "
+            f"{bad[0]}; remove or impute them before comparing learners")
+
+
+def check_labels(y) -> np.ndarray:
+    """y as a 1-d array; missing labels (NaN/None) are an error."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        y = y.ravel()
+    if y.dtype.kind == "f":
+        miss = np.flatnonzero(np.isnan(y))
+    elif y.dtype.kind == "O":
+        miss = np.flatnonzero([v is None or (isinstance(v, float) and v != v) for v in y])
+    else:
+        miss = np.zeros(0, dtype=np.intp)
+    if miss.size:
+        raise ValueError(f"y has {miss.size} missing label(s) (NaN/None), first in row {miss[0]}")
+    return y
