@@ -374,3 +374,17 @@ def test_missing_values_are_an_error_not_a_number(name, backend):
         lrn.predict_splits(X, yn, splits)
     with pytest.raises(ValueError, match=r"X column 1 has 1 missing"):
         lrn.fit(Xn, y)
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("r", marks=requires_r("RWeka", "kknn", "tree"))])
+@pytest.mark.parametrize("name", NAMES)
+def test_x_and_y_of_different_lengths_are_an_error(name, backend):
+    X, y = data(n=120, seed=4)
+    X = X_for(name, X)
+    if name == "glm":
+        y = (y > 0).astype(int)
+    lrn = make_learner(name, backend=backend)
+    with pytest.raises(ValueError, match="X has 120 rows but y has 100"):
+        lrn.predict_splits(X, y[:100], halves(100, 1, seed=5))
+    with pytest.raises(ValueError, match="X has 120 rows but y has 100"):
+        lrn.fit(X, y[:100])

@@ -77,10 +77,12 @@ def _check_splits(splits, n):
     return out
 
 
-def _labels(y):
+def _labels(y, X=None):
     """(classes in sorted order, 0-based codes) — the R factor's level order.
-    Missing labels (NaN/None) raise ValueError."""
+    Missing labels (NaN/None), or X with another number of rows, raise ValueError."""
     y = check_labels(y)
+    if X is not None and len(X) != len(y):
+        raise ValueError(f"X has {len(X)} rows but y has {len(y)}")
     classes, codes = np.unique(y, return_inverse=True)
     return classes, codes.astype(np.intp)
 
@@ -171,7 +173,7 @@ class _PythonLearner(ClassifierMixin, BaseEstimator):
     integer class codes, and a generic ``predict_splits`` (one fit per split)."""
 
     def fit(self, X, y):
-        classes, codes = _labels(y)
+        classes, codes = _labels(y, X)
         self.classes_ = classes
         self.model_ = self._fit_codes(X, codes, len(classes))
         self.backend_ = BACKEND
@@ -183,7 +185,7 @@ class _PythonLearner(ClassifierMixin, BaseEstimator):
         return self.classes_[self._predict_codes(self.model_, X)]
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y)
+        classes, codes = _labels(y, X)
         splits = _check_splits(splits, len(codes))
         _Encoder().fit(X).transform(X)    # NaN/inf named by their row in X, not in a fold
         self.backend_ = BACKEND
@@ -228,7 +230,7 @@ class MajorityClassifier(_PythonLearner):
         return np.full(len(X), m, dtype=np.intp)
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y)
+        classes, codes = _labels(y, X)
         splits = _check_splits(splits, len(codes))
         self.backend_ = BACKEND
         if not splits:
@@ -270,7 +272,7 @@ class MeanClassifier(_PythonLearner):
         return present[_first_argmin(D)]
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y)
+        classes, codes = _labels(y, X)
         splits = _check_splits(splits, len(codes))
         A = _numeric_matrix(X, "mean")
         self.backend_ = BACKEND
@@ -303,7 +305,7 @@ class _FNN(_PythonLearner):
         return ctr[_first_argmin(D)]
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y)
+        classes, codes = _labels(y, X)
         splits = _check_splits(splits, len(codes))
         A = _numeric_matrix(X, self._who)
         groups, w = self._groups(A.shape[1])
@@ -539,7 +541,7 @@ class GLMClassifier(_PythonLearner):
         return np.where(_linkinv(Z @ beta) > self.threshold, present[1], present[0])
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y)
+        classes, codes = _labels(y, X)
         splits = _check_splits(splits, len(codes))
         Z, _ = self._design(X)
         self.backend_ = BACKEND
@@ -693,7 +695,7 @@ class _SklearnFallback(_PythonLearner):
 
     def predict_splits(self, X, y, splits):
         self._warn_options()
-        classes, codes = _labels(y)
+        classes, codes = _labels(y, X)
         splits = _check_splits(splits, len(codes))
         enc = _Encoder().fit(X)
         A = enc.transform(X)
