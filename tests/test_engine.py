@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pytest
 
+from conftest import requires_r
 from pybcv import paper
 from pybcv.engine import (ConfigMismatch, RunConfig, compare, compare_losses, fast, fit_counts,
                           load_result, run_chunk, seeds, simulate)
@@ -293,3 +294,52 @@ def test_tables_from_predictions_equal_per_fold_tables(design, n):
     pb = [rng.integers(0, 3, len(te)) for _, te in a]
     per_fold = np.stack([contingency_table(x != y[te], u != y[te]) for x, u, (_, te) in zip(pa, pb, a)])
     assert np.array_equal(tables_from_predictions(y, pa, pb, a), per_fold)
+
+
+# ------------------------------------------------------------------ the committed replication
+def _stored_run(run, reps, tmp_path):
+    """(config, {rep: {test: (stat, p)}}, {rep: tables}) of a committed run, read
+    from a copy (the repository's files stay untouched)."""
+    import json
+    import shutil
+    from pybcv.engine.store import unpack_tables
+    src = os.path.join(ROOT, "docs", "replication", "runs", run, "results.sqlite")
+    dst = tmp_path / f"{run}.sqlite"
+    shutil.copy(src, dst)
+    con = sqlite3.connect(str(dst))
+    cfg = json.loads(con.execute("SELECT value FROM meta WHERE key='config'").fetchone()[0])
+    res, tabs = {}, {}
+    for r in reps:
+        res[r] = {t: (s, p) for t, s, p in
+                  con.execute("SELECT test, statistic, pvalue FROM results WHERE rep=?", (r,))}
+        blob = con.execute("SELECT tables FROM reps WHERE rep=?", (r,)).fetchone()[0]
+        tabs[r] = unpack_tables(blob) if blob is not None else None
+    con.close()
+    return cfg, res, tabs
+
+
+@pytest.mark.parametrize("run,reps", [
+    ("epsilon_paper", [0, 1, 999]),
+    ("simple_python", [0, 1, 777]),
+    pytest.param("exp6_typeI", [0, 999], marks=requires_r("RWeka")),
+    pytest.param("letter_typeI", [3], marks=requires_r("tree", "mlbench")),
+])
+def test_committed_replication_is_reproduced_exactly(run, reps, tmp_path):
+    """Today's code re-draws the data and partitions of stored repetitions from
+    the run's seed and gets the same fold tables and the same statistics and
+    p-values, bit for bit: the replication in docs/ is the code's output."""
+    from pybcv.engine import core
+    stored_cfg, res, tabs = _stored_run(run, reps, tmp_path)
+    cfg = RunConfig(**stored_cfg)
+    rows = core._chunk_losses(cfg, reps) if cfg.learner_free else [core._rep_learners(cfg, r) for r in reps]
+    for row in rows:
+        r = row["rep"]
+        assert set(row["results"]) == set(res[r])
+        for k, (s, p) in row["results"].items():
+            s0, p0 = res[r][k]
+            assert (s0 is None and math.isnan(s)) or s == s0, (run, r, k)
+            assert (p0 is None and math.isnan(p)) or p == p0, (run, r, k)
+        if tabs[r] is not None:
+            assert set(row["tables"]) == set(tabs[r])
+            for u, T in tabs[r].items():
+                np.testing.assert_array_equal(row["tables"][u], T)

@@ -96,6 +96,19 @@ class _Counting:
         return getattr(self.learner, "backend_", "python")
 
 
+def _flat(lists) -> list:
+    return [x for sub in lists for x in sub]
+
+
+def _cut(T: np.ndarray, names, split_lists) -> Dict[str, np.ndarray]:
+    """{design: its rows of the (sum F, 2, 2) tables of all designs}."""
+    out, i = {}, 0
+    for name, sl in zip(names, split_lists):
+        out[name] = T[i:i + len(sl)]
+        i += len(sl)
+    return out
+
+
 def predict_designs(learner, X, y, split_lists, names) -> List[list]:
     """Predictions of every design's splits from ONE ``predict_splits`` call
     (one batch; for an R learner one call into R), cut back per design.
@@ -113,11 +126,7 @@ def predict_designs(learner, X, y, split_lists, names) -> List[list]:
                 e.add_note(f"(partition design {name!r})")
                 raise
         raise exc
-    out, i = [], 0
-    for sl in split_lists:
-        out.append(pred[i:i + len(sl)])
-        i += len(sl)
-    return out
+    return list(_cut(pred, range(len(split_lists)), split_lists).values())
 
 
 # ------------------------------------------------------------------ config
@@ -236,8 +245,8 @@ def _rep_learners(cfg: RunConfig, r: int, store_tables: bool = True) -> dict:
     else:                       # each test on its own: one batch per test
         pa = [la.predict_splits(d.X, d.y, sl) for sl in split_lists]
         pb = [lb.predict_splits(d.X, d.y, sl) for sl in split_lists]
-    tables = {unit: tables_from_predictions(d.y, a, b, sl)
-              for (unit, _), a, b, sl in zip(units, pa, pb, split_lists)}
+    tables = _cut(tables_from_predictions(d.y, _flat(pa), _flat(pb), _flat(split_lists)),
+                  [u for u, _ in units], split_lists)
     res = _score(cfg, {u: t[None] for u, t in tables.items()})
     return {"rep": int(r), "results": {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
             "seconds": time.perf_counter() - t0, "fits_a": la.fits, "fits_b": lb.fits,
@@ -555,8 +564,8 @@ def compare(X, y, learner_a="J48-unpruned", learner_b="fnn-weighted", tests="all
     split_lists = [DESIGNS[d].splits(data.n, seeds.rng(seeds.design_seq(seed, 0, d))) for d in designs]
     pa = predict_designs(la, data.X, data.y, split_lists, designs)
     pb = predict_designs(lb, data.X, data.y, split_lists, designs)
-    tables = {d: tables_from_predictions(data.y, a, b, sl)
-              for d, a, b, sl in zip(designs, pa, pb, split_lists)}
+    tables = _cut(tables_from_predictions(data.y, _flat(pa), _flat(pb), _flat(split_lists)),
+                  designs, split_lists)
     return _compare_from_tables(tables, data.n, keys, profile,
                                 learner_a=_label(learner_a), learner_b=_label(learner_b),
                                 backends=(la.backend_, lb.backend_))
