@@ -388,15 +388,18 @@ def irls_logistic(Z, y, train_sets, maxit=25, epsilon=1e-8):
     many times as it appears).  Returns the coefficients, (F, p).
 
     The folds are held as a dense (F, n) matrix M of training counts, so one
-    IRLS step of every fit is a few array passes over (F, n) plus two matrix
-    products: X'WX = (M * v) @ [z_i z_j] and X'Wz = (M * (v eta + y - mu)) @ Z
-    with v = mu (1 - mu).  Starting values (mustart = (y + 0.5)/2), the
-    deviance convergence test |dev − dev_old| / (|dev| + 0.1) < epsilon and
-    maxit = 25 follow glm.fit; a fit that has converged leaves the batch.
-    eta is clamped to ±30 as binomial()$linkinv does.  Rank-deficient fits
-    get the minimum-norm solution (an all-zero column gets coefficient 0, as
-    the R backend sets R's NA coefficients to 0).  Folds are processed in
-    blocks of at most ~2 million (fold, record) cells to bound memory.
+    IRLS step of every fit is a few array passes over (F, n) and row-wise
+    reductions: Z'WZ = (M v) [z_i z_j] and the score Z'M(y - mu), with
+    v = mu (1 - mu).  glm.fit's weighted least-squares step
+    b = (Z'WZ)^-1 Z'W z, z = eta + (y - mu)/v, is taken in its Newton form
+    b = b_old + (Z'WZ)^-1 Z'M(y - mu) (the same solution for the logit
+    link).  Starting values (mustart = (y + 0.5)/2), the deviance convergence
+    test |dev − dev_old| / (|dev| + 0.1) < epsilon and maxit = 25 follow
+    glm.fit; a fit that has converged leaves the batch.  eta is clamped to
+    ±30 as binomial()$linkinv does.  Rank-deficient fits get the
+    minimum-norm solution (an all-zero column gets coefficient 0, as the R
+    backend sets R's NA coefficients to 0).  Folds are processed in blocks of
+    about 64k (fold, record) cells, so the work arrays stay in cache.
     """
     Z = np.asarray(Z, dtype=float)
     n, p = Z.shape
@@ -455,15 +458,17 @@ def _irls_dense(ZT, ZZT, zmax, y, ysel, M, iu, ju, maxit, epsilon):
         beta[active] = b
         e, t, d, o = E[:ka], T[:ka], D[:ka], O[:ka]
         np.einsum("fp,pn->fn", b, ZT, out=e)           # eta = Z b
-        if np.any(np.abs(b) @ zmax > _THRESH):
-            np.clip(e, _MTHRESH, _THRESH, out=e)
+        if np.any(np.abs(b) @ zmax > _THRESH):      # |eta| may pass 30: clamp, and
+            np.clip(e, _MTHRESH, _THRESH, out=e)    # sum M y eta from the clamped eta
+            sy = np.einsum("fn,fn->f", M, e * y)
+        else:
+            sy = np.einsum("fp,fp->f", b, c)        # sum M y eta = b'Z'M y = b'c
         np.exp(e, out=t)
         np.add(t, 1.0, out=d)
         np.reciprocal(d, out=o)                     # 1 - mu
         t *= o                                      # mu = exp(eta) / (1 + exp(eta))
-        # deviance: -2 sum M log q with log q = y eta - log(1 + exp(eta));
-        # sum M y eta = b'Z'M y = b'c
-        dev = -2.0 * (np.einsum("fp,fp->f", b, c) - np.einsum("fn,fn->f", M, np.log(d, out=d)))
+        # deviance: -2 sum M log q with log q = y eta - log(1 + exp(eta))
+        dev = -2.0 * (sy - np.einsum("fn,fn->f", M, np.log(d, out=d)))
         conv = np.abs(dev - dev_old) / (np.abs(dev) + 0.1) < epsilon
         if conv.any():
             keep = ~conv
