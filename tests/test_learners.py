@@ -391,3 +391,18 @@ def test_x_and_y_of_different_lengths_are_an_error(name, backend):
         lrn.predict_splits(X, y[:100], halves(100, 1, seed=5))
     with pytest.raises(ValueError, match="X has 120 rows but y has 100"):
         lrn.fit(X, y[:100])
+
+
+def test_batched_2x2_solve_equals_lapack_and_handles_singular_systems():
+    from pybcv.learners.python import _solve_batched
+    rng = np.random.default_rng(12)
+    A = rng.normal(size=(50, 2, 3))
+    H = A @ A.transpose(0, 2, 1)
+    g = rng.normal(size=(50, 2))
+    np.testing.assert_allclose(_solve_batched(H, g), np.linalg.solve(H, g[..., None])[..., 0],
+                               rtol=1e-10, atol=1e-12)
+    S = H.copy()
+    S[7] = [[2.0, 0.0], [0.0, 0.0]]            # an all-zero predictor column
+    b = _solve_batched(S, g)
+    np.testing.assert_allclose(b[7], [g[7, 0] / 2.0, 0.0])
+    np.testing.assert_allclose(np.delete(b, 7, 0), np.delete(_solve_batched(H, g), 7, 0), rtol=1e-10)

@@ -503,14 +503,25 @@ def _irls_dense(ZT, ZZT, zmax, y, ysel, M, work, iu, ju, maxit, epsilon):
     return beta
 
 
+_SINGULAR = float(np.exp(-27.6))     # det(H) / prod(diag H) below this: (near-)singular
+
+
 def _solve_batched(H, g):
     """Solve H b = g for a stack of symmetric PSD systems; (near-)singular
-    ones get the minimum-norm solution."""
+    ones get the minimum-norm solution.  2 x 2 systems (intercept and one
+    predictor, the simple experiment) by the closed form."""
+    if H.shape[1] == 2:
+        a, c, o = H[:, 0, 0], H[:, 1, 1], H[:, 0, 1]
+        det = a * c - o * o
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if np.all((a > 0) & (c > 0) & (det > _SINGULAR * a * c)):
+                return np.column_stack([(c * g[:, 0] - o * g[:, 1]) / det,
+                                        (a * g[:, 1] - o * g[:, 0]) / det])
     diag = np.einsum("fii->fi", H)
     bad = np.any(diag <= 0, axis=1)
     sign, logdet = np.linalg.slogdet(H)
     with np.errstate(divide="ignore", invalid="ignore"):
-        bad |= (sign <= 0) | (logdet - np.sum(np.log(np.abs(diag)), axis=1) < -27.6)
+        bad |= (sign <= 0) | (logdet - np.sum(np.log(np.abs(diag)), axis=1) < np.log(_SINGULAR))
     b = np.empty_like(g)
     ok = ~bad
     if ok.all():
