@@ -9,6 +9,7 @@ R=docs/replication/runs
 POWER_TESTS=t_5x2cv,corrected_rho_t,blocked_t_3x2bcv,combined_f_5x2cv,calibrated_f_5x2bcv,proportion_z,mcnemar_ho,mcnemar_kfold_naive,mcnemar_5x2bcv
 
 # --- Table 5: type-I errors (H0 true) -------------------------------------------
+if [ -z "${POWER_SETS:-}" ]; then      # (POWER_SETS: only the EXP6/letter power curves, below)
 # epsilon (learner-free), both profiles
 $P simulate --dataset epsilon --tests table5 --reps 1000 --seed 1 --out $R/epsilon_default --resume --quiet
 $P simulate --dataset epsilon --tests table5 --reps 1000 --seed 1 --profile paper --out $R/epsilon_paper --resume --quiet
@@ -25,6 +26,7 @@ $P simulate --dataset letter --tests table5 --reps ${LETTER_REPS:-1000} --seed 4
 # simple: delta = 0, 0.1, ..., 1
 $P simulate --dataset simple --param 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1 --tests table5 \
    --reps ${SIMPLE_POWER_REPS:-1000} --seed 12 --backend python --out $R/simple_power --resume --quiet
+fi
 # true error rates -> omega / upsilon for lambda = 0, 0.1, ..., 1 (100 training sets of n = 300)
 mkdir -p $R/exp6_power $R/letter_power
 [ -s $R/exp6_power/truth.json ] || $P truth --dataset exp6 --grid 0.2,0.25,0.29,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1 \
