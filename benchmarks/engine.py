@@ -61,7 +61,8 @@ def main():
              f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
              f"numpy {np.__version__}; command: `.venv/bin/python benchmarks/engine.py`; "
              f"run at {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} "
-             f"(load average at start {os.getloadavg()[0]:.2f}: other jobs shared the 2 cores).", ""]
+             f"(load average at start {os.getloadavg()[0]:.2f}; a shared VM whose speed drifts by up to "
+             f"±30 % between runs, so compare figures within one run).", ""]
 
     def say(s=""):
         print(s, flush=True)
