@@ -96,8 +96,9 @@ def epsilon(seed=0, n: int = 300, eps: float = 0.1) -> Dataset:
         raise ValueError(f"eps must lie in [0, 2/3], got {eps}")
     g = as_rng(seed)
     h = n // 2
-    pa = np.r_[np.full(h, eps / 2), np.full(n - h, 1.5 * eps)]
-    pb = np.r_[np.full(h, 1.5 * eps), np.full(n - h, eps / 2)]
+    first = np.arange(n) < h                                # the first half
+    pa = np.where(first, eps / 2, 1.5 * eps)
+    pb = np.where(first, 1.5 * eps, eps / 2)
     u = g.random((2, n))
     la = (u[0] < pa).astype(np.int8)
     lb = (u[1] < pb).astype(np.int8)
