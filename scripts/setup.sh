@@ -15,10 +15,10 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 DEB_PY=(python3 python3-venv python3-pip python3-setuptools python3-wheel
         python3-numpy python3-scipy python3-pandas python3-sklearn
         python3-matplotlib python3-pytest python3-hypothesis python3-joblib
-        python3-distributed)
+        python3-distributed python3-tqdm python3-torch)
 DEB_R=(r-base-core r-base-dev default-jdk-headless python3-rpy2
        r-cran-rjava r-cran-igraph r-cran-mlbench r-cran-reticulate
-       r-cran-testthat)
+       r-cran-testthat r-cran-roxygen2)
 CRAN_PKGS=(RWekajars RWeka kknn tree)
 
 want=("${DEB_PY[@]}")

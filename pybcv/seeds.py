@@ -1,0 +1,50 @@
+"""Random streams of a simulation.
+
+Repetition ``r`` of a run with seed ``s`` owns ``SeedSequence(s, spawn_key=(r,))``;
+below it (spawn keys extend the repetition's):
+
+* ``(r, 0)``                 the data set,
+* ``(r, 1, design_id)``      the partition of a design (shared by its tests),
+* ``(r, 2, test_id)``        a test's own partition when designs are not shared,
+* ``(r, 3, learner_id)``     reserved for learners that draw random numbers.
+
+Ids are CRC-32 checksums of the design/test keys, so a stream does not depend
+on which designs or tests are selected, on the number of processes, or on
+the order of execution.
+"""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+
+def stable_id(key: str) -> int:
+    return zlib.crc32(key.encode("utf-8")) & 0x7FFFFFFF
+
+
+def _seed_int(seed) -> int:
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    return seed
+
+
+def rep_seq(seed, r: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r),))
+
+
+def data_seq(seed, r: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), 0))
+
+
+def design_seq(seed, r: int, design: str) -> np.random.SeedSequence:
+    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), 1, stable_id(design)))
+
+
+def test_seq(seed, r: int, test: str) -> np.random.SeedSequence:
+    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), 2, stable_id(test)))
+
+
+def rng(seq: np.random.SeedSequence) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(seq))
