@@ -1,0 +1,51 @@
+"""Fold tables of many repetitions at once for fixed per-record losses.
+
+When the losses do not depend on the training set (learner-free outcomes),
+a fold's 2x2 table needs only its test indices: ``DESIGNS[d].test_sets``
+(:mod:`pybcv.partitions`) draws exactly the permutations of
+``DESIGNS[d].splits`` without sorting or building training sets, and all
+folds of all repetitions are counted with one ``numpy.bincount``.  Table
+orientation as in :mod:`pybcv.outcomes` (``docs/conventions.md``):
+``[[n00, n01], [n10, n11]]`` with 0 = wrong, 1 = right, A's outcome first.
+
+>>> import numpy as np
+>>> codes = np.array([[3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]])
+>>> T = tables_batch("bcv5x2", codes, [np.random.default_rng(0)])
+>>> T.shape, T[0].sum(axis=(1, 2)).tolist()
+((1, 10, 2, 2), [8, 8, 8, 8, 8, 8, 8, 8, 8, 8])
+>>> T[0, 0] + T[0, 1]          # both folds of replication 1: every record once
+array([[ 1,  1],
+       [ 1, 13]])
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .partitions import DESIGNS
+
+
+@lru_cache(maxsize=64)
+def _fold_ids(design: str, n: int) -> np.ndarray:
+    _, nte = DESIGNS[design].sizes(n)
+    return np.repeat(np.arange(len(nte)), nte)
+
+
+def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
+    """(R, F, 2, 2) fold tables of ``design`` for R repetitions.
+
+    ``codes``: (R, n) int array, ``2*loss_a + loss_b`` per record (loss 1 =
+    wrong); ``generators``: R Generators, one per repetition (the design's
+    stream).  Fold f of repetition r counts the records of
+    ``DESIGNS[design].test_sets(n, generators[r])[f]``."""
+    R, n = codes.shape
+    fid = _fold_ids(design, n)
+    F = int(fid[-1]) + 1
+    d = DESIGNS[design]
+    idx = np.stack([np.concatenate(d.test_sets(n, g)) for g in generators])
+    c = np.take_along_axis(codes, idx, axis=1)                       # (R, L)
+    key = (np.arange(R)[:, None] * F + fid[None, :]) * 4 + c
+    cnt = np.bincount(key.ravel(), minlength=R * F * 4).reshape(R, F, 4)
+    # code 3 = both wrong (n00), 2 = A wrong only (n01), 1 = B wrong only (n10), 0 = n11
+    return cnt[..., ::-1].reshape(R, F, 2, 2)

@@ -1,0 +1,598 @@
+"""One class per partition scheme.
+
+As in scikit-learn's ``KFold``, the base class :class:`Splitter` owns
+``split`` / ``get_n_splits`` / ``splits`` / ``test_sets`` / ``sizes`` and
+builds every training set as the complement of its test set; each scheme
+says only how it picks its test indices (``_test_sets``) from one
+``numpy.random.Generator``, and which folds a user may hand in as that
+scheme (``_check_test_sets``).  The conventions (fold order, extra records,
+rounding of training sizes) are stated once in :mod:`pybcv.partitions`.
+"""
+from __future__ import annotations
+
+import inspect
+import itertools
+from typing import List, Sequence, Tuple
+
+import numpy as np
+
+from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
+from .blocks import EXTRA_RULES, MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions
+
+Split = Tuple[np.ndarray, np.ndarray]
+
+
+def _perm(n: int, g) -> np.ndarray:
+    """A permutation of 0..n-1 from ``g``; the identity when ``g`` is None."""
+    return np.arange(n) if g is None else g.permutation(n)
+
+
+def _complement_splits(n: int, tests: List[np.ndarray]) -> List[Split]:
+    """(train, test) pairs, train = every record not in test; both sorted."""
+    out = []
+    for t in tests:
+        mask = np.ones(n, dtype=bool)
+        mask[t] = False
+        out.append((mask.nonzero()[0], np.sort(t)))
+    return out
+
+
+_SIZES: dict = {}
+
+
+class Splitter:
+    """Base of the partition schemes (scikit-learn splitter protocol).
+
+    Parameters common to every scheme: ``shuffle`` (False: the identity
+    permutation, for worked examples) and ``random_state`` (None, an int
+    seed, a ``SeedSequence`` or a ``numpy.random.Generator``).  With an int
+    every call of ``split`` gives the same partition; with a Generator
+    successive calls continue its stream.
+
+    ``splits(n, rng)`` and ``test_sets(n, rng)`` take the random stream as an
+    argument (``rng=None`` uses ``random_state``); ``test_sets`` draws exactly
+    the numbers of ``splits`` without sorting or building training sets.
+    """
+
+    #: what the scheme is called in messages
+    scheme = "partition"
+
+    # ---- what a scheme says ------------------------------------------------
+    def _check_params(self) -> int:
+        """Validate the parameters; return the smallest n the scheme takes."""
+        return 2
+
+    def _count(self) -> int:
+        raise NotImplementedError
+
+    def _test_sets(self, n: int, g) -> List[np.ndarray]:
+        """The test sets in fold order (unsorted); ``g`` None = no shuffling."""
+        raise NotImplementedError
+
+    def _folds(self, n: int, g) -> List[Split]:
+        return _complement_splits(n, self._test_sets(n, g))
+
+    def _check_test_sets(self, folds: List[np.ndarray], n: int) -> List[str]:
+        raise NotImplementedError
+
+    # ---- shared machinery --------------------------------------------------
+    def _n(self, n) -> int:
+        return check_n(n, self._check_params(), self.scheme)
+
+    def _generator(self, rng):
+        if not self.shuffle:
+            return None
+        return as_generator(self.random_state if rng is None else rng)
+
+    def test_sets(self, n, rng=None) -> List[np.ndarray]:
+        """The test index sets in fold order (unsorted)."""
+        n = self._n(n)
+        return self._test_sets(n, self._generator(rng))
+
+    def splits(self, n, rng=None) -> List[Split]:
+        """All ``(train, test)`` pairs for n records (sorted index arrays)."""
+        n = self._n(n)
+        return self._folds(n, self._generator(rng))
+
+    def split(self, X, y=None, groups=None):
+        """Yield ``(train, test)`` index arrays for the rows of ``X``."""
+        if X is None:
+            raise ValueError("X must be given (array-like with one row per record)")
+        n = int(X.shape[0]) if hasattr(X, "shape") else len(X)
+        if y is not None and len(y) != n:
+            raise ValueError(f"X has {n} records but y has {len(y)}")
+        yield from self.splits(n)
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Number of folds (it does not depend on the number of records)."""
+        self._check_params()
+        return self._count()
+
+    def n_splits(self, n: int) -> int:
+        """Number of folds for n records."""
+        return len(self.sizes(n)[1])
+
+    def sizes(self, n: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(n_train, n_test) of every fold in fold order; they depend on n only."""
+        key = (type(self), tuple((k, v) for k, v in self.get_params().items()
+                                 if k not in ("random_state", "shuffle")), n)
+        try:
+            return _SIZES[key]
+        except (KeyError, TypeError):
+            pass
+        n = self._n(n)
+        folds = self._folds(n, None)
+        out = (np.array([len(t) for t, _ in folds]), np.array([len(v) for _, v in folds]))
+        for x in out:
+            x.setflags(write=False)
+        try:
+            if len(_SIZES) > 1024:
+                _SIZES.clear()
+            _SIZES[key] = out
+        except TypeError:          # unhashable parameter values: no caching
+            pass
+        return out
+
+    def check_test_sets(self, test_sets: Sequence, n: int) -> List[str]:
+        """Check user-supplied test sets (0-based rows, fold order) against
+        this scheme; return warnings, raise ValueError with the reason when
+        they cannot form it."""
+        n = self._n(n)
+        return self._check_test_sets(_as_folds(test_sets, n), n)
+
+    # ---- scikit-learn estimator protocol (clone, repr) ----------------------
+    @classmethod
+    def _param_names(cls):
+        return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+
+    def get_params(self, deep=True) -> dict:
+        return {k: getattr(self, k) for k in self._param_names()}
+
+    def set_params(self, **params):
+        names = self._param_names()
+        for k, v in params.items():
+            if k not in names:
+                raise ValueError(f"{type(self).__name__} has no parameter {k!r}; it has {names}")
+            setattr(self, k, v)
+        return self
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+# --------------------------------------------------------------------------
+# hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
+# --------------------------------------------------------------------------
+class RepeatedHoldOut(Splitter):
+    """J independent hold-out splits: for each a fresh permutation, whose
+    first n1 records train and the other n - n1 test.
+
+    >>> [len(te) for te in RepeatedHoldOut(3, 0.9).test_sets(301, 0)]
+    [30, 30, 30]
+    """
+    scheme = "repeated hold-out"
+
+    def __init__(self, n_repeats=15, train_size=2 / 3, shuffle=True, random_state=None):
+        self.n_repeats = n_repeats
+        self.train_size = train_size
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _n_draws(self) -> int:
+        return check_int("n_repeats", self.n_repeats, 1)
+
+    def _check_params(self):
+        self._n_draws()
+        check_train_size(self.train_size)
+        return 2
+
+    def _count(self):
+        return self._n_draws()
+
+    def _test_sets(self, n, g):
+        n1 = train_size_of(n, self.train_size)
+        return [_perm(n, g)[n1:] for _ in range(self._n_draws())]
+
+    def _check_test_sets(self, folds, n):
+        _check_count(folds, self._count(), self.scheme)
+        n2 = n - train_size_of(n, self.train_size)
+        warnings = []
+        for i, f in enumerate(folds):
+            if abs(len(f) - n2) > 1:
+                raise ValueError(f"fold {i} tests {len(f)} records where the {self.scheme} "
+                                 f"tests n - n1 = {n2} of n = {n}")
+            if len(f) != n2:
+                warnings.append(f"fold {i} tests {len(f)} records, the {self.scheme} "
+                                f"{n2} (n1 = {n - n2} rounded another way)")
+        return warnings
+
+
+class HoldOut(RepeatedHoldOut):
+    """One hold-out split (the first n1 permuted records train).
+
+    >>> tr, te = HoldOut(shuffle=False).splits(6)[0]
+    >>> tr.tolist(), te.tolist()
+    ([0, 1, 2, 3], [4, 5])
+    """
+    scheme = "hold-out"
+
+    def __init__(self, train_size=2 / 3, shuffle=True, random_state=None):
+        self.train_size = train_size
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _n_draws(self):
+        return 1
+
+
+class PseudoBootstrapSplit(RepeatedHoldOut):
+    """The (corrected) pseudo-bootstrap design: (R + 1) J independent
+    hold-out splits; the first J give the estimate, each further block of J
+    one of the R replicates.
+
+    >>> PseudoBootstrapSplit().get_n_splits()
+    240
+    """
+    scheme = "pseudo-bootstrap"
+
+    def __init__(self, n_repeats=15, n_replicates=15, train_size=0.9, shuffle=True,
+                 random_state=None):
+        self.n_repeats = n_repeats
+        self.n_replicates = n_replicates
+        self.train_size = train_size
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _n_draws(self):
+        J = check_int("n_repeats", self.n_repeats, 1)
+        R = check_int("n_replicates", self.n_replicates, 2)
+        return (R + 1) * J
+
+
+class ConservativeZSplit(Splitter):
+    """The conservative-Z design: J hold-out splits of all n records
+    (n1 = round(f n)), then M times a random halving into H1, H2 of
+    n' = floor(n/2) records, with J hold-out splits inside each half of the
+    same test size n2 (training n' - n2).  Order: J on all records, then for
+    each halving J on H1 and J on H2.  The training sets of the half splits
+    are not complements of their test sets.  Needs n2 < n'.
+
+    >>> [int(x) for x in ConservativeZSplit(2, 1).sizes(40)[0]]
+    [36, 36, 16, 16, 16, 16]
+    """
+    scheme = "conservative Z"
+
+    def __init__(self, n_repeats=15, n_halvings=10, train_size=0.9, shuffle=True,
+                 random_state=None):
+        self.n_repeats = n_repeats
+        self.n_halvings = n_halvings
+        self.train_size = train_size
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        check_int("n_repeats", self.n_repeats, 1)
+        check_int("n_halvings", self.n_halvings, 1)
+        check_train_size(self.train_size)
+        return 4
+
+    def _count(self):
+        return self.n_repeats * (1 + 2 * self.n_halvings)
+
+    def _folds(self, n, g):
+        J, M = int(self.n_repeats), int(self.n_halvings)
+        n1 = train_size_of(n, self.train_size)
+        n2 = n - n1
+        half = n // 2
+        if n2 >= half:
+            raise ValueError(f"conservative Z needs test size n2 = {n2} below n/2 = {half}; "
+                             f"raise train_size (got {self.train_size})")
+        out = _complement_splits(n, [_perm(n, g)[n1:] for _ in range(J)])
+        for _ in range(M):
+            p = _perm(n, g)
+            for h in (p[:half], p[half:2 * half]):
+                for _ in range(J):
+                    q = _perm(half, g)
+                    out.append((np.sort(h[q[: half - n2]]), np.sort(h[q[half - n2:]])))
+        return out
+
+    def _test_sets(self, n, g):
+        return [te for _, te in self._folds(n, g)]
+
+    def _check_test_sets(self, folds, n):
+        raise ValueError("conservative_z: the training sets of its half-sample splits are not "
+                         "the complements of their test sets, so test sets alone cannot form it")
+
+
+# --------------------------------------------------------------------------
+# K-fold schemes: each run cuts one permutation into k contiguous folds
+# --------------------------------------------------------------------------
+class RepeatedKFoldCV(Splitter):
+    """r independent K-fold partitions (fold order: run 1 folds 1..k, run 2
+    ...); each run cuts a fresh permutation into k contiguous folds, the
+    first ``n mod k`` one record larger.
+
+    >>> [len(te) for te in RepeatedKFoldCV(3, 2, shuffle=False).test_sets(7)]
+    [3, 2, 2, 3, 2, 2]
+    """
+    scheme = "repeated K-fold CV"
+
+    def __init__(self, k=10, n_repeats=10, shuffle=True, random_state=None):
+        self.k = k
+        self.n_repeats = n_repeats
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _n_runs(self):
+        return check_int("n_repeats", self.n_repeats, 1)
+
+    def _check_params(self):
+        k = check_int("k", self.k, 2)
+        self._n_runs()
+        return k
+
+    def _n(self, n):
+        return check_n(n, self._check_params(), f"{self.k}-fold CV")
+
+    def _count(self):
+        return self.k * self._n_runs()
+
+    def _test_sets(self, n, g):
+        k = int(self.k)
+        sizes = np.full(k, n // k)
+        sizes[: n % k] += 1
+        bounds = np.concatenate([[0], np.cumsum(sizes)])
+        out = []
+        for _ in range(self._n_runs()):
+            p = _perm(n, g)
+            out += [p[bounds[i]:bounds[i + 1]] for i in range(k)]
+        return out
+
+    def _check_test_sets(self, folds, n):
+        k = int(self.k)
+        _check_count(folds, self._count(), f"{self.scheme} ({k} folds x {self._n_runs()} runs)")
+        lo, hi = n // k, -(-n // k)
+        warnings = []
+        for r in range(self._n_runs()):
+            run = list(range(r * k, (r + 1) * k))
+            where = "" if self._n_runs() == 1 else f"run {r + 1} (folds {run[0]}-{run[-1]}): "
+            _check_partition(folds, run, n, where)
+            lens = [len(folds[i]) for i in run]
+            for i, ln in zip(run, lens):
+                if not lo <= ln <= hi:
+                    raise ValueError(f"{where}fold {i} tests {ln} records where a {k}-fold CV of "
+                                     f"{n} records has folds of {lo}" + ("" if lo == hi else f" or {hi}"))
+            if lens != sorted(lens, reverse=True):
+                warnings.append(f"{where}the larger folds are not the first n mod k = {n % k} "
+                                f"folds (pybcv's order); each fold's own size is what counts")
+        return warnings
+
+
+class KFoldCV(RepeatedKFoldCV):
+    """K-fold CV: one permutation cut into k contiguous folds, the first
+    ``n mod k`` one record larger; fold i tests.
+
+    >>> [len(te) for te in KFoldCV(10).test_sets(23, 0)]
+    [3, 3, 3, 2, 2, 2, 2, 2, 2, 2]
+    """
+    scheme = "K-fold CV"
+
+    def __init__(self, k=10, shuffle=True, random_state=None):
+        self.k = k
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _n_runs(self):
+        return 1
+
+
+# --------------------------------------------------------------------------
+# m x 2 schemes: replication j gives fold (j, 1) testing T_j, (j, 2) testing S_j
+# --------------------------------------------------------------------------
+class RandomMx2CV(Splitter):
+    """m x 2 random CV (Dietterich; Alpaydin): per replication a fresh
+    permutation, S_j = its first floor(n/2) records, T_j = the rest.
+
+    >>> [len(te) for te in RandomMx2CV(2).test_sets(5, 0)]
+    [3, 2, 3, 2]
+    """
+    scheme = "m x 2 random CV"
+
+    def __init__(self, m=5, shuffle=True, random_state=None):
+        self.m = m
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        check_int("m", self.m, 1)
+        return 2
+
+    def _n(self, n):
+        return check_n(n, self._check_params(), f"{self.m}x2 CV")
+
+    def _count(self):
+        return 2 * self.m
+
+    def _test_sets(self, n, g):
+        h = n // 2
+        out = []
+        for _ in range(int(self.m)):
+            p = _perm(n, g)
+            out += [p[h:], p[:h]]
+        return out
+
+    def _check_test_sets(self, folds, n):
+        m = int(self.m)
+        _check_halves(folds, m, n, f"{m}x2 CV")
+        lo, hi = n // 2, n - n // 2
+        for i, f in enumerate(folds):
+            if not lo <= len(f) <= hi:
+                raise ValueError(f"fold {i} tests {len(f)} records where a {m}x2 CV of {n} records "
+                                 f"tests halves of {lo}" + ("" if lo == hi else f" or {hi}"))
+        return []
+
+
+class BlockRegularizedMx2CV(Splitter):
+    """m x 2 block-regularized CV (1 <= m <= 15; 5x2 BCV for m = 5).
+
+    One permutation is cut into B = 2^ceil(log2(m+1)) blocks (sizes n // B,
+    the extras placed by ``extra_rule``); S_j is the union of the B/2 blocks
+    in column a_j of the two-level orthogonal array, T_j the other blocks;
+    any two S_j share B/4 blocks (about n/4 records).  Needs n >= B.
+
+    >>> cv = BlockRegularizedMx2CV(m=5, random_state=0)
+    >>> len(list(cv.split(np.zeros((40, 1)))))
+    10
+    >>> [len(te) for te in BlockRegularizedMx2CV(m=5).test_sets(301, 0)][:4]
+    [150, 151, 150, 151]
+    """
+    scheme = "block-regularized m x 2 CV"
+
+    def __init__(self, m=5, extra_rule="balanced", shuffle=True, random_state=None):
+        self.m = m
+        self.extra_rule = extra_rule
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        B = bcv_n_blocks(self.m)
+        if self.extra_rule not in EXTRA_RULES:
+            raise ValueError(f"extra_rule must be 'balanced', 'first' or 'spec', got {self.extra_rule!r}")
+        if self.extra_rule == "spec" and B != 8:
+            raise ValueError("extra_rule='spec' is defined for the 5x2 BCV (8 blocks) only")
+        return B
+
+    def _n(self, n):
+        B = self._check_params()
+        return check_n(n, B, f"block-regularized CV with {B} blocks")
+
+    def _count(self):
+        return 2 * check_int("m", self.m, 1, MAX_BCV_M)
+
+    def _test_sets(self, n, g):
+        m, rule = int(self.m), self.extra_rule
+        return np.split(_perm(n, g)[bcv_test_positions(n, m, rule)], bcv_test_cuts(n, m, rule))
+
+    def _check_test_sets(self, folds, n):
+        return _check_bcv(folds, int(self.m), n, self.extra_rule)
+
+
+# --------------------------------------------------------------------------
+# checks of user-supplied folds
+# --------------------------------------------------------------------------
+def _as_folds(test_sets, n: int) -> List[np.ndarray]:
+    """Each fold as a 1-d int array of distinct rows in [0, n)."""
+    if isinstance(test_sets, np.ndarray) and test_sets.ndim == 1 and test_sets.dtype != object:
+        raise ValueError("test_sets must be a list of index arrays (one per fold), "
+                         "got one flat array")
+    try:
+        raw = list(test_sets)
+    except TypeError:
+        raise ValueError(f"test_sets must be a list of index arrays, got {type(test_sets).__name__}") from None
+    folds = []
+    for i, t in enumerate(raw):
+        a = np.asarray(t)
+        if a.ndim != 1 or a.size == 0:
+            raise ValueError(f"fold {i}: its rows must be a non-empty 1-d array of record indices")
+        if not np.issubdtype(a.dtype, np.integer):
+            if np.issubdtype(a.dtype, np.floating) and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+                a = a.astype(np.int64)
+            else:
+                raise ValueError(f"fold {i}: rows must be integer record indices, got {a.dtype}")
+        bad = np.flatnonzero((a < 0) | (a >= n))
+        if bad.size:
+            raise ValueError(f"fold {i}: row {int(a[bad[0]])} is outside 0..{n - 1} "
+                             f"(rows are 0-based, n = {n})")
+        s = np.sort(a)
+        dup = np.flatnonzero(s[1:] == s[:-1])
+        if dup.size:
+            raise ValueError(f"fold {i}: row {int(s[dup[0]])} is listed twice")
+        folds.append(s)
+    return folds
+
+
+def _check_count(folds, expected: int, what: str):
+    if len(folds) != expected:
+        raise ValueError(f"a {what} has {expected} folds, got {len(folds)}")
+
+
+def _check_partition(folds, which: Sequence[int], n: int, where: str = ""):
+    """The folds ``which`` are disjoint and together hold every record."""
+    owner = np.full(n, -1)
+    for i in which:
+        clash = folds[i][owner[folds[i]] >= 0]
+        if clash.size:
+            row = int(clash[0])
+            raise ValueError(f"{where}row {row} is in both fold {owner[row]} and fold {i}")
+        owner[folds[i]] = i
+    missing = np.flatnonzero(owner < 0)
+    if missing.size:
+        names = ", ".join(str(i) for i in which)
+        raise ValueError(f"{where}row {int(missing[0])} is in none of folds {names} "
+                         f"({missing.size} record{'s' if missing.size > 1 else ''} missing)")
+
+
+def _check_halves(folds, m: int, n: int, what: str):
+    """2m folds; folds 2j-2 and 2j-1 (0-based) split the n records in two."""
+    _check_count(folds, 2 * m, f"{what} (2 folds per replication, m = {m})")
+    for j in range(m):
+        _check_partition(folds, (2 * j, 2 * j + 1), n, f"replication {j + 1}: ")
+
+
+def _interval(lo: int, hi: int, centre: float) -> str:
+    """"75 +- 1" when [lo, hi] is symmetric about an integer centre, else "74 to 76"."""
+    if lo == hi:
+        return f"exactly {lo}"
+    c = int(round(centre))
+    if centre == c and hi - c == c - lo:
+        return f"{c} +- {hi - c}"
+    return f"{lo} to {hi}"
+
+
+def _check_bcv(folds, m: int, n: int, extra_rule: str) -> List[str]:
+    """Folds of an m x 2 BCV: complementary halves, training-set overlaps and
+    blocks of a block-regularized design (any extra-record rule)."""
+    B = bcv_n_blocks(m)
+    name = f"block-regularized {m}x2 CV"
+    _check_halves(folds, m, n, name)
+    q, r = divmod(n, B)
+    # a training set is B/2 blocks of q or q + 1 records
+    h_lo, h_hi = B // 2 * q, B // 2 * q + min(r, B // 2)
+    for i, f in enumerate(folds):
+        if not h_lo <= len(f) <= h_hi:
+            raise ValueError(f"fold {i} tests {len(f)} records where a {name} of {n} records "
+                             f"tests halves of {_interval(h_lo, h_hi, n / 2)} records")
+    # two training sets share B/4 blocks
+    trains = [np.setdiff1d(np.arange(n), folds[2 * j], assume_unique=True) for j in range(m)]
+    o_lo, o_hi = B // 4 * q, B // 4 * q + min(r, B // 4)
+    bad = []
+    for a, b in itertools.combinations(range(m), 2):
+        ov = np.intersect1d(trains[a], trains[b], assume_unique=True).size
+        if not o_lo <= ov <= o_hi:
+            bad.append((a, b, ov))
+    if bad:
+        a, b, ov = bad[0]
+        more = "" if len(bad) == 1 else f" ({len(bad)} of {m * (m - 1) // 2} pairs are outside)"
+        raise ValueError(
+            f"folds 0-{2 * m - 1} form a repeated 2-fold CV, not a {name}: training sets of "
+            f"replications {a + 1} and {b + 1} overlap in {ov} records where the BCV requires "
+            f"{_interval(o_lo, o_hi, n / 4)}{more}")
+    # the records fall into B blocks: same side of every replication
+    side = np.zeros(n, dtype=np.int64)
+    for j in range(m):
+        side[trains[j]] += 1 << j
+    _, counts = np.unique(side, return_counts=True)
+    if len(counts) != B or counts.min() < q or counts.max() > q + (r > 0):
+        raise ValueError(
+            f"folds 0-{2 * m - 1} are not a {name}: the records fall into {len(counts)} groups "
+            f"(same side in every replication) of {counts.min()} to {counts.max()} records, "
+            f"where the design has {B} blocks of " + (f"{q}" if r == 0 else f"{q} or {q + 1}")
+            + " records")
+    warnings = []
+    own_sizes = [len(te) for te in BlockRegularizedMx2CV(m, extra_rule, shuffle=False).test_sets(n)]
+    if [len(f) for f in folds] != own_sizes:
+        warnings.append(f"the test-set sizes {[len(f) for f in folds]} differ from those of pybcv's "
+                        f"'{extra_rule}' extra-record rule {own_sizes} (another rule for the n mod "
+                        f"{B} = {r} extra records); the tests use each fold's own counts")
+    return warnings
