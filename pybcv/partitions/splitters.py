@@ -37,7 +37,8 @@ def _complement_splits(n: int, tests: List[np.ndarray]) -> List[Split]:
     return out
 
 
-_SIZES: dict = {}
+_SIZES: dict = {}          # (class, parameters, n) -> sizes
+_PARAM_NAMES: dict = {}    # class -> names of its __init__ parameters
 
 
 class Splitter:
@@ -114,7 +115,7 @@ class Splitter:
 
     def sizes(self, n: int) -> Tuple[np.ndarray, np.ndarray]:
         """(n_train, n_test) of every fold in fold order; they depend on n only."""
-        key = (type(self), tuple((k, v) for k, v in self.get_params().items()
+        key = (type(self), tuple(getattr(self, k) for k in self._param_names()
                                  if k not in ("random_state", "shuffle")), n)
         try:
             return _SIZES[key]
@@ -143,7 +144,11 @@ class Splitter:
     # ---- scikit-learn estimator protocol (clone, repr) ----------------------
     @classmethod
     def _param_names(cls):
-        return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+        names = _PARAM_NAMES.get(cls)
+        if names is None:
+            names = _PARAM_NAMES[cls] = tuple(p for p in inspect.signature(cls.__init__).parameters
+                                              if p != "self")
+        return names
 
     def get_params(self, deep=True) -> dict:
         return {k: getattr(self, k) for k in self._param_names()}
@@ -152,7 +157,8 @@ class Splitter:
         names = self._param_names()
         for k, v in params.items():
             if k not in names:
-                raise ValueError(f"{type(self).__name__} has no parameter {k!r}; it has {names}")
+                raise ValueError(f"{type(self).__name__} has no parameter {k!r}; "
+                                 f"it has {list(names)}")
             setattr(self, k, v)
         return self
 
@@ -203,8 +209,9 @@ class RepeatedHoldOut(Splitter):
                 raise ValueError(f"fold {i} tests {len(f)} records where the {self.scheme} "
                                  f"tests n - n1 = {n2} of n = {n}")
             if len(f) != n2:
-                warnings.append(f"fold {i} tests {len(f)} records, the {self.scheme} "
-                                f"{n2} (n1 = {n - n2} rounded another way)")
+                warnings.append(f"fold {i} tests {len(f)} records where pybcv's {self.scheme} "
+                                f"tests {n2} (n1 = {n - n2} of n = {n}; a training size "
+                                f"rounded another way)")
         return warnings
 
 
@@ -301,7 +308,7 @@ class ConservativeZSplit(Splitter):
         return [te for _, te in self._folds(n, g)]
 
     def _check_test_sets(self, folds, n):
-        raise ValueError("conservative_z: the training sets of its half-sample splits are not "
+        raise ValueError("the training sets of the conservative-Z half-sample splits are not "
                          "the complements of their test sets, so test sets alone cannot form it")
 
 
@@ -528,8 +535,10 @@ def _check_partition(folds, which: Sequence[int], n: int, where: str = ""):
         owner[folds[i]] = i
     missing = np.flatnonzero(owner < 0)
     if missing.size:
-        names = ", ".join(str(i) for i in which)
-        raise ValueError(f"{where}row {int(missing[0])} is in none of folds {names} "
+        which = list(which)
+        folds_named = (f"neither fold {which[0]} nor fold {which[1]}" if len(which) == 2
+                       else f"none of folds {which[0]}-{which[-1]}")
+        raise ValueError(f"{where}row {int(missing[0])} is in {folds_named} "
                          f"({missing.size} record{'s' if missing.size > 1 else ''} missing)")
 
 
@@ -551,8 +560,14 @@ def _interval(lo: int, hi: int, centre: float) -> str:
 
 
 def _check_bcv(folds, m: int, n: int, extra_rule: str) -> List[str]:
-    """Folds of an m x 2 BCV: complementary halves, training-set overlaps and
-    blocks of a block-regularized design (any extra-record rule)."""
+    """Folds of an m x 2 BCV, whatever rule placed the extra records.
+
+    Errors: folds (2j-2, 2j-1) not complementary halves; a half outside
+    B/2*q .. B/2*q + min(r, B/2) records (B/2 blocks of q or q + 1); two
+    training sets sharing a number of records outside B/4*q .. B/4*q +
+    min(r, B/4) (the BCV's regularization condition: B/4 blocks, about n/4).
+    Warnings: records not in B groups of q or q + 1 (another construction
+    with the same overlaps), halves other than pybcv's extra-record rule."""
     B = bcv_n_blocks(m)
     name = f"block-regularized {m}x2 CV"
     _check_halves(folds, m, n, name)
@@ -578,21 +593,24 @@ def _check_bcv(folds, m: int, n: int, extra_rule: str) -> List[str]:
             f"folds 0-{2 * m - 1} form a repeated 2-fold CV, not a {name}: training sets of "
             f"replications {a + 1} and {b + 1} overlap in {ov} records where the BCV requires "
             f"{_interval(o_lo, o_hi, n / 4)}{more}")
-    # the records fall into B blocks: same side of every replication
+    warnings = []
+    # pybcv's design: the records fall into B blocks (same side in every replication)
     side = np.zeros(n, dtype=np.int64)
     for j in range(m):
         side[trains[j]] += 1 << j
     _, counts = np.unique(side, return_counts=True)
     if len(counts) != B or counts.min() < q or counts.max() > q + (r > 0):
-        raise ValueError(
-            f"folds 0-{2 * m - 1} are not a {name}: the records fall into {len(counts)} groups "
-            f"(same side in every replication) of {counts.min()} to {counts.max()} records, "
-            f"where the design has {B} blocks of " + (f"{q}" if r == 0 else f"{q} or {q + 1}")
-            + " records")
-    warnings = []
-    own_sizes = [len(te) for te in BlockRegularizedMx2CV(m, extra_rule, shuffle=False).test_sets(n)]
-    if [len(f) for f in folds] != own_sizes:
-        warnings.append(f"the test-set sizes {[len(f) for f in folds]} differ from those of pybcv's "
-                        f"'{extra_rule}' extra-record rule {own_sizes} (another rule for the n mod "
-                        f"{B} = {r} extra records); the tests use each fold's own counts")
+        warnings.append(
+            f"the training-set overlaps meet the BCV's condition, but the records fall into "
+            f"{len(counts)} groups (same side in every replication) of {counts.min()} to "
+            f"{counts.max()} records, where pybcv's {name} has {B} blocks of "
+            + (f"{q}" if r == 0 else f"{q} or {q + 1}") + " records")
+    own = [len(te) for te in BlockRegularizedMx2CV(m, extra_rule, shuffle=False).test_sets(n)]
+    got = [len(f) for f in folds]
+    for j in range(m):
+        if sorted(got[2 * j:2 * j + 2]) != sorted(own[2 * j:2 * j + 2]):
+            warnings.append(
+                f"replication {j + 1} has halves of {got[2 * j]} and {got[2 * j + 1]} records where "
+                f"pybcv's '{extra_rule}' rule for the n mod {B} = {r} extra records gives "
+                f"{own[2 * j]} and {own[2 * j + 1]}")
     return warnings
