@@ -115,13 +115,13 @@ class Splitter:
 
     def sizes(self, n: int) -> Tuple[np.ndarray, np.ndarray]:
         """(n_train, n_test) of every fold in fold order; they depend on n only."""
+        n = self._n(n)
         key = (type(self), tuple(getattr(self, k) for k in self._param_names()
                                  if k not in ("random_state", "shuffle")), n)
         try:
             return _SIZES[key]
         except (KeyError, TypeError):
             pass
-        n = self._n(n)
         folds = self._folds(n, None)
         out = (np.array([len(t) for t, _ in folds]), np.array([len(v) for _, v in folds]))
         for x in out:
