@@ -187,6 +187,15 @@ def test_true_bcv_folds_are_accepted_at_every_n(m, design):
             assert check_design(design_folds(n, design, seed), n, design) == []
 
 
+def test_every_m_x_2_bcv_is_accepted_under_either_extra_rule():
+    for m in range(1, 16):
+        B = P.bcv_n_blocks(m)
+        for n in range(B, 4 * B, 3):
+            for rule in ("balanced", "first"):
+                w = check_design([te for _, te in P.bcv_mx2(n, n, m, rule)], n, BlockRegularizedMx2CV(m))
+                assert rule == "first" or w == [], (m, n, w)
+
+
 def test_bcv_folds_of_other_extra_rules_and_columns_are_accepted_with_warnings():
     for n in range(8, 60):
         for rule in ("first", "spec"):
