@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as hs
 
 from pybcv import partitions as P
 from pybcv.partitions import (DESIGNS, BlockRegularizedMx2CV, ConservativeZSplit, HoldOut, KFoldCV,
@@ -153,6 +154,52 @@ def test_class_specific_facts():
 def test_bad_arguments_name_the_argument(make, message):
     with pytest.raises(ValueError, match=message):
         make()
+
+
+# ---------------------------------------------------------------- the BCV's structure
+@settings(max_examples=150, deadline=None)
+@given(m=hs.integers(1, 15), extra=hs.integers(0, 40), seed=hs.integers(0, 2 ** 32 - 1))
+def test_bcv_training_sets_share_a_quarter(m, extra, seed):
+    """Any two training sets of an m x 2 BCV share n/4 records: within 1 for
+    m <= 7 (B <= 8), within 2.25 for B = 16 (see blocks.extra_record_order);
+    folds (j, 1), (j, 2) swap S_j and T_j."""
+    B = P.bcv_n_blocks(m)
+    n = B + extra
+    sp = P.bcv_mx2(n, seed, m=m)
+    assert len(sp) == 2 * m
+    tol = 1.0 if B <= 8 else 2.25
+    for a, b in itertools.combinations([set(tr) for tr, _ in sp[::2]], 2):
+        assert abs(len(a & b) - n / 4) <= tol
+    for j in range(m):
+        S_, T_ = sp[2 * j]
+        assert np.array_equal(sp[2 * j + 1][0], T_) and np.array_equal(sp[2 * j + 1][1], S_)
+        assert len(np.intersect1d(S_, T_)) == 0 and len(S_) + len(T_) == n
+        assert abs(len(S_) - len(T_)) <= (3 if m == 7 else 2 if B <= 8 else B // 2)
+
+
+def test_bcv_overlap_is_exactly_a_quarter_when_B_divides_n():
+    for m in range(1, 16):
+        n = 4 * P.bcv_n_blocks(m)
+        trains = [set(tr) for tr, _ in P.bcv_mx2(n, 1, m=m)[::2]]
+        assert {len(a & b) for a, b in itertools.combinations(trains, 2)} <= {n // 4}
+
+
+def test_bcv_worked_examples():
+    """The paper's 5x2 table (S_j as blocks of 2 records, n = 16), the L4 3x2
+    design, and the block sizes of both extra-record rules at n = 300, 301."""
+    S_ = [set(tr.tolist()) for tr, _ in P.bcv_mx2(16, m=5, shuffle=False)[::2]]
+    assert S_ == [set(range(8)), {0, 1, 4, 5, 8, 9, 12, 13}, {0, 1, 2, 3, 8, 9, 10, 11},
+                  {0, 1, 6, 7, 8, 9, 14, 15}, {0, 1, 4, 5, 10, 11, 14, 15}]
+    assert P.bcv_block_sizes(300, 8).tolist() == [38, 38, 37, 37, 37, 37, 38, 38]
+    assert P.bcv_block_sizes(300, 8, "first").tolist() == [38, 38, 38, 38, 37, 37, 37, 37]
+    assert P.bcv_block_sizes(301, 8).tolist() == [38, 38, 38, 37, 37, 37, 38, 38]
+    sp = P.bcv_mx2(300, 5, m=5)
+    assert all(len(tr) == 150 for tr, _ in sp)
+    assert {len(set(a[0]) & set(b[0])) for a, b in itertools.combinations(sp[::2], 2)} <= {75, 76}
+    assert len(P.bcv_mx2(300, 5, m=5, extra_rule="first")[0][0]) == 152
+    assert {len(tr) for tr, _ in P.bcv_mx2(301, 5, m=5)} == {150, 151}
+    S3 = [tr.tolist() for tr, _ in P.bcv_mx2(12, m=3, shuffle=False)[::2]]
+    assert S3 == [list(range(6)), [0, 1, 2, 6, 7, 8], [0, 1, 2, 9, 10, 11]]
 
 
 # ---------------------------------------------------------------- design_folds
