@@ -19,7 +19,7 @@ import numpy as np
 import _tables
 from corrected_10x10_variants import structure, t_rate
 from naive_mcnemar_variants import sum_chi2
-from pybcv.engine.store import Store
+from pybcv.archive import read_run
 from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS
 
@@ -50,7 +50,5 @@ print(f"{'PAPER (EXP6)':30} " + " ".join(f"{_tables.PAPER[k]['exp6']:8.3f}" for 
 cfg, reps, tabs = _tables.load("exp6")
 summarize("ours, R learners, n = 300", tabs, 300)
 for n in (300, 150):
-    st = Store(f"sim_exp6_python_n{n}")
-    _, tabs = st.tables()
-    st.close()
+    tabs = read_run(f"sim_exp6_python_n{n}")["tables"]
     summarize(f"Python learners, n = {n}", tabs, n)
