@@ -76,7 +76,9 @@ Example (a two-repetition run with one design of two folds of 5 records)::
 Command line (``python -m pybcv.archive --help``): ``convert`` turns every
 ``results.sqlite`` under the given folders into ``run.npz`` (checking that
 the archive reads back identical to the store before it deletes anything),
-``verify`` compares the two where both exist, ``show`` prints a summary.
+``verify`` compares the two where both exist, ``show`` prints a summary,
+``unpack`` turns archives back into stores (to continue or extend a run with
+``pybcv simulate --resume``).
 """
 from __future__ import annotations
 
@@ -200,7 +202,7 @@ def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence
         raise ValueError("more than 255 distinct backends in rep_info")
     members: Dict[str, np.ndarray] = {}
     table_meta = {}
-    for design, T in (tables or {}).items():
+    for design, T in sorted((tables or {}).items()):     # a canonical order: same run, same bytes
         if "/" in design:
             raise ValueError(f"design name {design!r} must not contain '/'")
         if np.shape(T)[0] != R:
@@ -400,6 +402,9 @@ def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
         raise FileExistsError(f"{out_folder} already holds a {SQLITE_NAME}")
     os.makedirs(out_folder, exist_ok=True)
     st = Store(out_folder)
+    # A bulk copy of a safe source: no fsync per repetition (a failed copy is removed below).
+    st.con.execute("PRAGMA synchronous=OFF")
+    ok = False
     try:
         st.init_config(run["config"], resume=False, reps_target=int(run["reps_target"] or len(run["reps"])))
         rows = []
@@ -408,22 +413,31 @@ def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
                          "results": {k: (s[i], p[i]) for k, (s, p) in run["results"].items()},
                          "tables": {d: T[i] for d, T in run["tables"].items()} or None})
         st.write(rows)
+        ok = True
     finally:
         st.close()
+        if not ok:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(os.path.join(out_folder, SQLITE_NAME + suffix)):
+                    os.remove(os.path.join(out_folder, SQLITE_NAME + suffix))
     return os.path.join(out_folder, SQLITE_NAME)
 
 
 # ------------------------------------------------------------------ command line
-def _stores_under(folders: Sequence[str]) -> List[str]:
+def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
     found = []
     for top in folders:
         if not os.path.isdir(top):
             raise FileNotFoundError(f"not a folder: {top}")
         for d, subdirs, files in os.walk(top):
             subdirs.sort()
-            if SQLITE_NAME in files:
+            if name in files:
                 found.append(d)
     return found
+
+
+def _stores_under(folders: Sequence[str]) -> List[str]:
+    return _folders_with(SQLITE_NAME, folders)
 
 
 def _size(folder: str, names: Sequence[str]) -> int:
@@ -476,8 +490,10 @@ def _cmd_show(a) -> int:
 
 
 def _cmd_unpack(a) -> int:
-    for d in a.folders:
+    todo = [d for d in _folders_with(FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, SQLITE_NAME))]
+    for d in todo:
         print(to_sqlite(d))
+    print(f"{len(todo)} archive(s) unpacked")
     return 0
 
 
@@ -496,7 +512,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     s = sub.add_parser("show", help="summary of archived runs")
     s.add_argument("folders", nargs="+", metavar="FOLDER")
     s.set_defaults(fn=_cmd_show)
-    u = sub.add_parser("unpack", help=f"{FILE_NAME} -> {SQLITE_NAME} (to continue a run with --resume)")
+    u = sub.add_parser("unpack", help=f"{FILE_NAME} -> {SQLITE_NAME} in every run folder under FOLDER that "
+                                      f"has no {SQLITE_NAME} (so that simulate --resume continues the run)")
     u.add_argument("folders", nargs="+", metavar="FOLDER")
     u.set_defaults(fn=_cmd_unpack)
     a = p.parse_args(argv)
