@@ -7,7 +7,7 @@
 # pybcv/archive.py).  By default the script first turns the archives back into
 # stores (results.sqlite), so every simulate below finds its repetitions done
 # and only re-gathers (minutes); FRESH=1 recomputes every run from its seed
-# instead (same numbers, about a day of CPU on two cores).  At the end every
+# instead (same numbers; the runs took about 6.5 h of repetition time).  At the end every
 # store becomes an archive again (checked bit for bit, then the store is
 # deleted); an unchanged run gives the very same bytes, so git shows no change.
 set -euo pipefail
