@@ -33,6 +33,11 @@ def _bits(a):
 
 
 # ------------------------------------------------------------------ the format
+def test_module_examples_run():
+    import doctest
+    assert doctest.testmod(archive).attempted > 0 and doctest.testmod(archive).failed == 0
+
+
 def _toy_run(R=5, seed=0):
     rng = np.random.default_rng(seed)
     reps = np.array(sorted(rng.choice(50, R, replace=False)), np.int64)
