@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
-# The exact commands of the replication (docs/replication/REPORT.md).
+# The exact commands of the replication (docs/replication/README.md).
 # Every simulate command resumes (--resume), so the script can be re-run after
 # an interruption and continues where it stopped.  Run from the repo root.
+#
+# The repository keeps each finished run as a compact archive (run.npz, see
+# pybcv/archive.py).  By default the script first turns the archives back into
+# stores (results.sqlite), so every simulate below finds its repetitions done
+# and only re-gathers (minutes); FRESH=1 recomputes every run from its seed
+# instead (same numbers; the runs took about 6.5 h of repetition time).  At the end every
+# store becomes an archive again (checked bit for bit, then the store is
+# deleted); an unchanged run gives the very same bytes, so git shows no change.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 P="${PYBCV:-.venv/bin/python -m pybcv}"
+A="${PYBCV_ARCHIVE:-.venv/bin/python -m pybcv.archive}"
 R=docs/replication/runs
+[ -n "${FRESH:-}" ] || $A unpack $R
 POWER_TESTS=t_5x2cv,corrected_rho_t,blocked_t_3x2bcv,combined_f_5x2cv,calibrated_f_5x2bcv,proportion_z,mcnemar_ho,mcnemar_kfold_naive,mcnemar_5x2bcv
 
 # --- Table 5: type-I errors (H0 true) -------------------------------------------
@@ -49,6 +59,9 @@ for spec in "exp6 13 ${EXP6_POWER_REPS:-1000}" "letter 14 ${LETTER_POWER_REPS:-1
      --reps $3 --seed $2 --backend r --out $R/$1_power --resume --quiet
 done
 [ -n "${POWER_SETS:-}" ] && exit 0
+
+# --- archives: every store -> run.npz (read back and compared bit for bit first) ---
+$A convert --delete-sqlite $R
 
 # --- reports ------------------------------------------------------------------------
 # (simple: the R run; runs/simple_python holds the identical Python run)

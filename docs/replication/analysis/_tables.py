@@ -1,7 +1,7 @@
 """Load the stored fold tables of the four Table-5 runs (read only).
 
 Learner runs (letter, EXP6, simple) stored their fold tables in
-``runs/<run>/results.sqlite``; the learner-free epsilon run stored none, so its
+``runs/<run>/run.npz`` (:mod:`pybcv.archive`); the learner-free epsilon run stored none, so its
 tables are recomputed exactly as the engine does (same seeds, same code path as
 ``pybcv.engine.core._chunk_losses``).
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from pybcv.engine import fast
 from pybcv.engine.core import RunConfig
-from pybcv.engine.store import Store
+from pybcv.archive import read_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")
@@ -37,15 +37,10 @@ PAPER = {
 
 def load(column: str):
     folder = os.path.join(RUNS, COLUMNS[column])
-    st = Store(folder)
-    try:
-        cfg = RunConfig(**st.config())
-        if not cfg.learner_free:
-            reps, tabs = st.tables()
-            return cfg, reps, tabs
-        reps = np.array(sorted(st.done()), dtype=np.int64)
-    finally:
-        st.close()
+    run = read_run(folder)
+    cfg, reps = RunConfig(**run["config"]), run["reps"]
+    if not cfg.learner_free:
+        return cfg, reps, run["tables"]
     codes = np.empty((len(reps), cfg.n), np.int64)
     for i, r in enumerate(reps):
         d = cfg.dataset_for(int(r))

@@ -1,0 +1,528 @@
+"""Compact, exact archive of one finished simulation run (``run.npz``).
+
+A run folder written by :func:`pybcv.engine.simulate` holds a SQLite store
+(``results.sqlite``, :mod:`pybcv.engine.store`) made for durability and
+resuming: one transaction per repetition, NULL for NaN, a zlib blob of int32
+fold tables per repetition.  Once a run is finished, everything needed to
+report it and to re-score it under another option profile fits in a file a
+tenth of that size, which is what the repository keeps under
+``docs/replication``.
+
+What is kept (exactly: every float64 bit, every count):
+
+* ``config``: the run's identity (``RunConfig`` as a dict; with the seed it
+  determines every data set, partition and fit of every repetition);
+* ``reps``: the finished repetitions;
+* ``results``: per test, every repetition's statistic and p-value (float64,
+  NaN where the test gave none);
+* ``tables``: per partition design, every fold's 2x2 table of the two
+  learners' outcomes (learner runs only; the learner-free ``epsilon`` run
+  recomputes its tables from the seed in milliseconds and stores none);
+* ``rep_info``: per repetition (rep, seconds, fits of A, fits of B, backend).
+
+What is dropped: the per-repetition commit time of the store, and everything
+recomputable from the seed (data sets, partitions, predictions).
+
+File format ``pybcv-run-archive-1``: a zip file of ``.npy`` arrays, readable
+with ``numpy.load(path)`` (no pickles), deflate-compressed, with fixed
+timestamps so that the same run always gives the same bytes:
+
+=================== =========================== ==========================================
+member              dtype, shape                content
+=================== =========================== ==========================================
+``meta``            uint8 (bytes,)              UTF-8 JSON: ``format``, ``config``,
+                                                ``reps_target``, ``tests`` (row order of
+                                                ``statistic``/``pvalue``), ``backends``
+                                                (codes of ``backend``), ``tables``
+                                                ({design: {``cells``, ``dropped_cell``,
+                                                ``fold_sizes``}})
+``reps``            int64 (R,)                  repetition numbers, ascending
+``statistic``       float64 (T, R)              statistic of test ``tests[t]``
+``pvalue``          float64 (T, R)              p-value of test ``tests[t]``
+``seconds``         float64 (R,)                run time of each repetition
+``fits``            int64 (2, R)                fits of learner A, of learner B
+``backend``         uint8 (R,)                  index into ``meta["backends"]``
+``tables/<design>`` uint8/16/32 (3, R, F)       three of the four cells of every fold's
+                                                table (see below)
+=================== =========================== ==========================================
+
+A fold table ``[[n00, n01], [n10, n11]]`` is flattened to cells 0..3
+(``n00, n01, n10, n11``).  Its four counts add up to the fold's test size,
+which is the same in every repetition (``fold_sizes[f]``), so the archive
+keeps the three cells listed in ``cells`` and restores the
+``dropped_cell`` as ``fold_sizes[f] - (sum of the other three)``.  The
+dropped cell is the one with the largest mean (mostly n00, "both right"), so
+the kept ones fit in the smallest unsigned type.  The (3, R, F) order keeps
+each cell's values together, which compresses as well as or better than
+(R, F, 3) (measured on the replication: up to 4 % smaller).
+
+Example (a two-repetition run with one design of two folds of 5 records)::
+
+    >>> import tempfile
+    >>> tabs = {"cv2": np.array([[[[3, 1], [0, 1]], [[4, 0], [1, 0]]],
+    ...                          [[[2, 2], [1, 0]], [[5, 0], [0, 0]]]])}
+    >>> res = {"t": (np.array([0.5, np.nan]), np.array([0.62, np.nan]))}
+    >>> info = [(0, 0.1, 2, 2, "python/python"), (1, 0.2, 2, 2, "python/python")]
+    >>> d = tempfile.mkdtemp()
+    >>> _ = write_run(d, {"dataset": "simple", "seed": 0}, [0, 1], res, tabs, info)
+    >>> run = read_run(d)
+    >>> np.array_equal(run["tables"]["cv2"], tabs["cv2"])
+    True
+    >>> run["results"]["t"][1]
+    array([0.62,  nan])
+    >>> run["rep_info"][1]
+    (1, 0.2, 2, 2, 'python/python')
+
+Command line (``python -m pybcv.archive --help``): ``convert`` turns every
+``results.sqlite`` under the given folders into ``run.npz`` (checking that
+the archive reads back identical to the store before it deletes anything),
+``verify`` compares the two where both exist, ``show`` prints a summary,
+``unpack`` turns archives back into stores (to continue or extend a run with
+``pybcv simulate --resume``).
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import zipfile
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+FORMAT = "pybcv-run-archive-1"
+FILE_NAME = "run.npz"
+SQLITE_NAME = "results.sqlite"          # the engine's store (pybcv.engine.store.DB_NAME)
+CELL_NAMES = ("n00", "n01", "n10", "n11")
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)       # fixed member timestamps: same run, same bytes
+
+RepInfo = Tuple[int, float, int, int, str]
+
+
+# ------------------------------------------------------------------ writing
+def _uint_for(a: np.ndarray) -> np.dtype:
+    top = int(a.max()) if a.size else 0
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    raise ValueError(f"table counts up to {top} do not fit in 32 bits")
+
+
+def _pack_tables(design: str, tables) -> Tuple[np.ndarray, dict]:
+    """(3, R, F) kept cells and their description, from (R, F, 2, 2) counts."""
+    T = np.asarray(tables)
+    if T.ndim != 4 or T.shape[2:] != (2, 2):
+        raise ValueError(f"tables[{design!r}] must have shape (R, F, 2, 2), got {T.shape}")
+    if T.dtype.kind not in "iu":
+        raise TypeError(f"tables[{design!r}] must hold integers, got dtype {T.dtype}")
+    if T.size and T.min() < 0:
+        r, f = np.argwhere(T.min(axis=(2, 3)) < 0)[0]
+        raise ValueError(f"tables[{design!r}]: negative count in repetition index {r}, fold {f}")
+    R, F = T.shape[:2]
+    cells = T.reshape(R, F, 4).astype(np.int64)
+    sizes = cells.sum(axis=2)                                   # (R, F)
+    fold_sizes = sizes[0] if R else np.zeros(F, np.int64)
+    bad = np.argwhere(sizes != fold_sizes)
+    if len(bad):
+        r, f = bad[0]
+        raise ValueError(f"tables[{design!r}]: fold {f} has {sizes[r, f]} records in repetition index {r} "
+                         f"but {fold_sizes[f]} in the first; a design's fold sizes are fixed")
+    dropped = int(np.argmax(cells.mean(axis=(0, 1)))) if R else 3
+    kept = [c for c in range(4) if c != dropped]
+    packed = np.moveaxis(cells[:, :, kept], 2, 0)
+    packed = np.ascontiguousarray(packed.astype(_uint_for(packed)))
+    return packed, {"cells": [CELL_NAMES[c] for c in kept], "dropped_cell": CELL_NAMES[dropped],
+                    "fold_sizes": [int(x) for x in fold_sizes]}
+
+
+def _unpack_tables(packed: np.ndarray, desc: dict) -> np.ndarray:
+    """(R, F, 2, 2) int32 counts from the (3, R, F) kept cells."""
+    _, R, F = packed.shape
+    kept = [CELL_NAMES.index(c) for c in desc["cells"]]
+    dropped = CELL_NAMES.index(desc["dropped_cell"])
+    cells = np.empty((R, F, 4), np.int32)
+    cells[:, :, kept] = np.moveaxis(packed, 0, 2)
+    cells[:, :, dropped] = (np.asarray(desc["fold_sizes"], np.int64)[None, :]
+                            - packed.astype(np.int64).sum(axis=0))
+    return cells.reshape(R, F, 2, 2)
+
+
+def _write_npz(path: str, members: Dict[str, np.ndarray]):
+    """An .npz (zip of .npy, deflate level 9) with fixed timestamps, written atomically."""
+    tmp = path + ".tmp"
+    with zipfile.ZipFile(tmp, "w", allowZip64=True) as zf:
+        for name, arr in members.items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.ascontiguousarray(arr), allow_pickle=False)
+            info = zipfile.ZipInfo(name + ".npy", date_time=_ZIP_TIME)
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, buf.getvalue(), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    os.replace(tmp, path)
+
+
+def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence[float], Sequence[float]]],
+              tables: Optional[Dict[str, np.ndarray]], rep_info: Sequence[RepInfo],
+              reps_target: Optional[int] = None) -> str:
+    """Write ``folder/run.npz``; returns its path.
+
+    ``reps`` (R,) ascending repetition numbers; ``results`` {test: (statistic[R],
+    pvalue[R])}; ``tables`` {design: (R, F, 2, 2) counts} or empty/None (a
+    learner-free run); ``rep_info`` one (rep, seconds, fits_a, fits_b, backend)
+    per repetition, in the order of ``reps``.
+    """
+    if not isinstance(config, dict):
+        raise TypeError(f"config must be a dict (the run's identity), got {type(config).__name__}")
+    reps = np.asarray(reps)
+    if reps.ndim != 1 or (reps.size and reps.dtype.kind not in "iu"):
+        raise ValueError(f"reps must be a 1-d integer array, got shape {reps.shape}, dtype {reps.dtype}")
+    reps = reps.astype(np.int64)
+    if np.any(np.diff(reps) <= 0):
+        raise ValueError("reps must be strictly ascending")
+    R = len(reps)
+    tests = list(results)
+    stat = np.empty((len(tests), R), np.float64)
+    pval = np.empty((len(tests), R), np.float64)
+    for i, k in enumerate(tests):
+        s, p = (np.asarray(x, dtype=np.float64) for x in results[k])
+        if s.shape != (R,) or p.shape != (R,):
+            raise ValueError(f"results[{k!r}]: statistic and p-value need shape ({R},), "
+                             f"got {s.shape} and {p.shape}")
+        stat[i], pval[i] = s, p
+    info = list(rep_info)
+    if [int(x[0]) for x in info] != reps.tolist():
+        raise ValueError("rep_info must hold one (rep, seconds, fits_a, fits_b, backend) per repetition, "
+                         "in the order of reps")
+    backends = sorted({str(x[4]) for x in info})
+    if len(backends) > 255:
+        raise ValueError("more than 255 distinct backends in rep_info")
+    members: Dict[str, np.ndarray] = {}
+    table_meta = {}
+    for design, T in sorted((tables or {}).items()):     # a canonical order: same run, same bytes
+        if "/" in design:
+            raise ValueError(f"design name {design!r} must not contain '/'")
+        if np.shape(T)[0] != R:
+            raise ValueError(f"tables[{design!r}] has {np.shape(T)[0]} repetitions, reps has {R}")
+        members["tables/" + design], table_meta[design] = _pack_tables(design, T)
+    meta = {"format": FORMAT, "config": config, "reps_target": reps_target, "tests": tests,
+            "backends": backends, "tables": table_meta}
+    code = {b: i for i, b in enumerate(backends)}
+    members = {"meta": np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8),
+               "reps": reps, "statistic": stat, "pvalue": pval,
+               "seconds": np.array([float(x[1]) for x in info], np.float64).reshape(R),
+               "fits": np.array([[int(x[2]) for x in info], [int(x[3]) for x in info]], np.int64).reshape(2, R),
+               "backend": np.array([code[str(x[4])] for x in info], np.uint8).reshape(R),
+               **members}
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, FILE_NAME)
+    _write_npz(path, members)
+    return path
+
+
+# ------------------------------------------------------------------ reading
+def is_run(folder: str) -> bool:
+    """True when ``folder`` holds an archived run (``run.npz``)."""
+    return os.path.isfile(os.path.join(folder, FILE_NAME))
+
+
+def read_meta(folder: str) -> dict:
+    """The archive's metadata (format, config, tests, backends, table layout)."""
+    path = os.path.join(folder, FILE_NAME)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no archived run in {folder} ({FILE_NAME} missing)")
+    with np.load(path, allow_pickle=False) as z:
+        return _meta(z, path)
+
+
+def _meta(z, path) -> dict:
+    try:
+        meta = json.loads(z["meta"].tobytes().decode())
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"{path}: not a pybcv run archive ({e})") from None
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{path}: archive format {meta.get('format')!r}, this pybcv reads {FORMAT!r}")
+    return meta
+
+
+def read_run(folder: str) -> dict:
+    """The archived run of ``folder`` as a dict: ``config`` (dict), ``reps``
+    (int64 array), ``results`` {test: (statistic, pvalue) float64 arrays},
+    ``tables`` {design: (R, F, 2, 2) int32 array} ({} for a learner-free run),
+    ``rep_info`` [(rep, seconds, fits_a, fits_b, backend)], plus ``reps_target``.
+    These equal, bit for bit, what :class:`pybcv.engine.store.Store` returns
+    from the ``results.sqlite`` the archive was made from."""
+    path = os.path.join(folder, FILE_NAME)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no archived run in {folder} ({FILE_NAME} missing)")
+    with np.load(path, allow_pickle=False) as z:
+        meta = _meta(z, path)
+        reps = z["reps"]
+        stat, pval = z["statistic"], z["pvalue"]
+        seconds, fits, backend = z["seconds"], z["fits"], z["backend"]
+        tables = {d: _unpack_tables(z["tables/" + d], desc) for d, desc in meta["tables"].items()}
+    names = meta["backends"]
+    rep_info = [(int(r), float(s), int(a), int(b), names[int(c)])
+                for r, s, a, b, c in zip(reps, seconds, fits[0], fits[1], backend)]
+    return {"config": meta["config"], "reps": reps,
+            "results": {k: (stat[i], pval[i]) for i, k in enumerate(meta["tests"])},
+            "tables": tables, "rep_info": rep_info, "reps_target": meta["reps_target"]}
+
+
+class ArchivedStore:
+    """A read-only view of an archived run with the reading methods of
+    :class:`pybcv.engine.store.Store` (``config``, ``results``, ``tables``,
+    ``rep_info``, ``done``, ``n_done``, ``close``), so that code which reads a
+    store reads an archive unchanged."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self.path = os.path.join(folder, FILE_NAME)
+        self._run = read_run(folder)
+
+    def config(self) -> dict:
+        return self._run["config"]
+
+    def results(self):
+        """(reps, {test: (statistic[R], pvalue[R])}), as ``Store.results``."""
+        return self._run["reps"].copy(), {k: (s.copy(), p.copy()) for k, (s, p) in self._run["results"].items()}
+
+    def tables(self):
+        """(reps, {design: (R, F, 2, 2)}), as ``Store.tables``."""
+        if not self._run["tables"]:
+            raise ValueError("this run stored no fold tables")
+        return self._run["reps"].copy(), {k: v.copy() for k, v in self._run["tables"].items()}
+
+    def rep_info(self) -> List[RepInfo]:
+        return list(self._run["rep_info"])
+
+    def done(self) -> set:
+        return set(int(r) for r in self._run["reps"])
+
+    def n_done(self) -> int:
+        return len(self._run["reps"])
+
+    def close(self):
+        pass
+
+
+# ------------------------------------------------------------------ from / to the SQLite store
+def read_sqlite(folder: str) -> dict:
+    """A ``results.sqlite`` run folder in :func:`read_run`'s form, read from a
+    temporary copy (the store's files stay untouched)."""
+    from .engine.store import Store
+    src = os.path.join(folder, SQLITE_NAME)
+    if not os.path.isfile(src):
+        raise FileNotFoundError(f"no simulation store in {folder} ({SQLITE_NAME} missing)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for suffix in ("", "-wal"):
+            if os.path.exists(src + suffix):
+                shutil.copy2(src + suffix, os.path.join(tmp, SQLITE_NAME + suffix))
+        st = Store(tmp)
+        try:
+            config = st.config()
+            if config is None:
+                raise ValueError(f"{src}: no stored configuration")
+            reps, results = st.results()
+            rep_info = [tuple(x) for x in st.rep_info()]
+            target = st.get_meta("reps_target")
+            try:
+                t_reps, tables = st.tables()
+            except ValueError:                     # no fold tables: the learner-free run only
+                if config.get("dataset") != "epsilon":
+                    raise ValueError(f"{src}: a learner run without fold tables in some repetition") from None
+                t_reps, tables = reps, {}
+        finally:
+            st.close()
+    if not np.array_equal(t_reps, reps):
+        raise ValueError(f"{src}: repetitions with tables differ from those with results")
+    return {"config": config, "reps": reps, "results": results, "tables": tables,
+            "rep_info": rep_info, "reps_target": None if target is None else int(target)}
+
+
+def _same_floats(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    return a.shape == b.shape and np.array_equal(a.view(np.uint64), b.view(np.uint64))
+
+
+def differences(a: dict, b: dict) -> List[str]:
+    """What differs between two runs in :func:`read_run`'s form ([] when
+    identical: floats compared bit for bit, NaN positions included)."""
+    out = []
+    if a["config"] != b["config"]:
+        out.append("config")
+    if not np.array_equal(a["reps"], b["reps"]):
+        out.append("reps")
+    if list(a["results"]) != list(b["results"]):
+        out.append(f"tests: {list(a['results'])} vs {list(b['results'])}")
+    for k in set(a["results"]) & set(b["results"]):
+        for j, what in enumerate(("statistic", "pvalue")):
+            if not _same_floats(a["results"][k][j], b["results"][k][j]):
+                out.append(f"{what} of {k}")
+    if set(a["tables"]) != set(b["tables"]):
+        out.append(f"designs: {sorted(a['tables'])} vs {sorted(b['tables'])}")
+    for d in set(a["tables"]) & set(b["tables"]):
+        if not (np.shape(a["tables"][d]) == np.shape(b["tables"][d])
+                and np.array_equal(a["tables"][d], b["tables"][d])):
+            out.append(f"tables of {d}")
+    if len(a["rep_info"]) != len(b["rep_info"]) or any(
+            x[0] != y[0] or not _same_floats(x[1], y[1]) or tuple(x[2:]) != tuple(y[2:])
+            for x, y in zip(a["rep_info"], b["rep_info"])):
+        out.append("rep_info")
+    return out
+
+
+def from_sqlite(sqlite_folder: str, out_folder: Optional[str] = None) -> str:
+    """Convert the ``results.sqlite`` of ``sqlite_folder`` into
+    ``out_folder/run.npz`` (default: the same folder), then read the archive
+    back and raise ``ValueError`` unless it equals the store bit for bit.
+    Returns the archive's path; the store is left in place."""
+    src = read_sqlite(sqlite_folder)
+    out_folder = sqlite_folder if out_folder is None else out_folder
+    path = write_run(out_folder, src["config"], src["reps"], src["results"], src["tables"],
+                     src["rep_info"], reps_target=src["reps_target"])
+    diff = differences(src, read_run(out_folder))
+    if diff:
+        raise ValueError(f"{path} does not reproduce {sqlite_folder}/{SQLITE_NAME}: {', '.join(diff)}")
+    return path
+
+
+def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
+    """Write the archived run of ``folder`` back into a ``results.sqlite``
+    store in ``out_folder`` (default: the same folder), so that
+    ``pybcv simulate --resume`` can continue or extend it.  Refuses to
+    overwrite an existing store."""
+    from .engine.store import Store
+    run = read_run(folder)
+    out_folder = folder if out_folder is None else out_folder
+    if os.path.exists(os.path.join(out_folder, SQLITE_NAME)):
+        raise FileExistsError(f"{out_folder} already holds a {SQLITE_NAME}")
+    os.makedirs(out_folder, exist_ok=True)
+    st = Store(out_folder)
+    # A bulk copy of a safe source: no fsync per repetition (a failed copy is removed below).
+    st.con.execute("PRAGMA synchronous=OFF")
+    ok = False
+    try:
+        st.init_config(run["config"], resume=False, reps_target=int(run["reps_target"] or len(run["reps"])))
+        rows = []
+        for i, (r, sec, fa, fb, be) in enumerate(run["rep_info"]):
+            rows.append({"rep": r, "seconds": sec, "fits_a": fa, "fits_b": fb, "backend": be,
+                         "results": {k: (s[i], p[i]) for k, (s, p) in run["results"].items()},
+                         "tables": {d: T[i] for d, T in run["tables"].items()} or None})
+        st.write(rows)
+        ok = True
+    finally:
+        st.close()
+        if not ok:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(os.path.join(out_folder, SQLITE_NAME + suffix)):
+                    os.remove(os.path.join(out_folder, SQLITE_NAME + suffix))
+    return os.path.join(out_folder, SQLITE_NAME)
+
+
+# ------------------------------------------------------------------ command line
+def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
+    found = []
+    for top in folders:
+        if not os.path.isdir(top):
+            raise FileNotFoundError(f"not a folder: {top}")
+        for d, subdirs, files in os.walk(top):
+            subdirs.sort()
+            if name in files:
+                found.append(d)
+    return found
+
+
+def _stores_under(folders: Sequence[str]) -> List[str]:
+    return _folders_with(SQLITE_NAME, folders)
+
+
+def _size(folder: str, names: Sequence[str]) -> int:
+    return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
+
+
+def _cmd_convert(a) -> int:
+    stores = _stores_under(a.folders)
+    if not stores:
+        print(f"no {SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
+        return 1
+    store_files = [SQLITE_NAME + s for s in ("", "-wal", "-shm")]
+    before = after = 0
+    for d in stores:
+        t0 = time.perf_counter()
+        path = from_sqlite(d)
+        b, n = _size(d, store_files), os.path.getsize(path)
+        before, after = before + b, after + n
+        if a.delete_sqlite:
+            for name in store_files:
+                if os.path.exists(os.path.join(d, name)):
+                    os.remove(os.path.join(d, name))
+        print(f"{d}: {b / 1e6:.2f} MB -> {n / 1e6:.3f} MB, identical, {time.perf_counter() - t0:.1f} s"
+              + (" (store deleted)" if a.delete_sqlite else ""))
+    print(f"{len(stores)} run(s): {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
+    return 0
+
+
+def _cmd_verify(a) -> int:
+    bad = 0
+    for d in _stores_under(a.folders):
+        if not is_run(d):
+            print(f"{d}: no {FILE_NAME}")
+            bad += 1
+            continue
+        diff = differences(read_sqlite(d), read_run(d))
+        print(f"{d}: " + ("identical" if not diff else "DIFFERS: " + ", ".join(diff)))
+        bad += bool(diff)
+    return 1 if bad else 0
+
+
+def _cmd_show(a) -> int:
+    for d in a.folders:
+        run = read_run(d)
+        cfg = run["config"]
+        print(f"{d}: {cfg.get('dataset')} seed {cfg.get('seed')} profile {cfg.get('profile')}, "
+              f"{len(run['reps'])} repetitions, {len(run['results'])} tests, "
+              f"designs {', '.join(f'{k} {v.shape[1]} folds' for k, v in run['tables'].items()) or 'none'}")
+    return 0
+
+
+def _cmd_unpack(a) -> int:
+    todo = [d for d in _folders_with(FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, SQLITE_NAME))]
+    for d in todo:
+        print(to_sqlite(d))
+    print(f"{len(todo)} archive(s) unpacked")
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m pybcv.archive", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("convert", help=f"{SQLITE_NAME} -> {FILE_NAME} in every run folder under FOLDER, "
+                                       "checked bit for bit")
+    c.add_argument("folders", nargs="+", metavar="FOLDER")
+    c.add_argument("--delete-sqlite", action="store_true",
+                   help="delete each store once its archive reads back identical")
+    c.set_defaults(fn=_cmd_convert)
+    v = sub.add_parser("verify", help=f"compare {SQLITE_NAME} and {FILE_NAME} wherever both exist")
+    v.add_argument("folders", nargs="+", metavar="FOLDER")
+    v.set_defaults(fn=_cmd_verify)
+    s = sub.add_parser("show", help="summary of archived runs")
+    s.add_argument("folders", nargs="+", metavar="FOLDER")
+    s.set_defaults(fn=_cmd_show)
+    u = sub.add_parser("unpack", help=f"{FILE_NAME} -> {SQLITE_NAME} in every run folder under FOLDER that "
+                                      f"has no {SQLITE_NAME} (so that simulate --resume continues the run)")
+    u.add_argument("folders", nargs="+", metavar="FOLDER")
+    u.set_defaults(fn=_cmd_unpack)
+    a = p.parse_args(argv)
+    try:
+        return a.fn(a)
+    except (ValueError, TypeError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
