@@ -40,16 +40,16 @@ def test_fast_tables_equal_generic_tables(design, n):
 def test_epsilon_vectorised_equals_generic_per_rep():
     """run_chunk's batch scores equal TESTS[k].from_tables on Design.splits."""
     cfg = RunConfig("epsilon", "table5", seed=11)
-    rows = run_chunk(cfg.__dict__, [0, 5])
-    for row in rows:
-        r = row["rep"]
+    records = run_chunk(cfg, [0, 5])
+    for rec in records:
+        r = rec.rep
         d = cfg.dataset_for(r)
         for k in TABLE5_TESTS:
             des = TESTS[k].design
             sp = DESIGNS[des].splits(300, seeds.rng(seeds.design_seq(11, r, des)))
             ntr, nte = DESIGNS[des].sizes(300)
             res = TESTS[k].from_tables(tables_from_losses(d.loss_a, d.loss_b, sp), ntr, nte)
-            s, p = row["results"][k]
+            s, p = rec.results[k]
             assert math.isclose(res.pvalue, p, rel_tol=1e-9, abs_tol=1e-12), k
             assert (math.isinf(s) and math.isinf(res.statistic)) or math.isclose(res.statistic, s, rel_tol=1e-9, abs_tol=1e-12)
 
@@ -118,11 +118,14 @@ def test_one_batch_per_learner_and_errors_name_their_design():
     rec = _Recorder()
     compare(X, y, rec, "majority", tests="table5")
     assert rec.calls == [167]                      # the union of 8 designs in one batch
+    rec = _Recorder()
+    compare(X, y, rec, "majority")                 # default: the 5x2 BCV design's tests
+    assert rec.calls == [10]
     bad = _Recorder(fail_test_size=30)              # 10-fold CV's folds (n = 300)
     with pytest.raises(ValueError, match=r"fold 1 of 10\b") as ei:
         compare(X, y, bad, "majority", tests=["kfold_t"])
     assert "partition design 'cv10'" in " ".join(getattr(ei.value, "__notes__", []))
-    assert bad.calls == [20, 10]                    # the batch, then cv10 alone
+    assert bad.calls == [10, 10]                    # the batch (cv10 only), then cv10 alone
 
 
 # ------------------------------------------------------------------ parallel determinism
@@ -145,7 +148,7 @@ def test_dask_cluster_gives_identical_results():
     ref = simulate("simple", **kw)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cl, distributed.Client(cl) as client:
-        got = simulate("simple", dask_client=client, chunk=1, **kw)
+        got = simulate("simple", scheduler=client, chunk=1, **kw)
     for k in TABLE5_TESTS:
         assert np.array_equal(ref.pvalue[k], got.pvalue[k], equal_nan=True)
 
@@ -160,7 +163,7 @@ def test_interrupt_and_resume_equals_uninterrupted(tmp_path):
     kw = dict(tests="table5", reps=10, seed=9, backend="python")
     full = simulate("simple", out=str(tmp_path / "full"), **kw)
     part = str(tmp_path / "part")
-    simulate("simple", out=part, max_reps_this_call=4, **kw)
+    simulate("simple", out=part, stop_after=4, **kw)
     assert len(load_result(part).reps) == 4
     simulate("simple", out=part, resume=True, **kw)
     r1, s1, p1 = _stored(str(tmp_path / "full"))
@@ -257,7 +260,8 @@ def test_compare_gives_all_tests_and_bcv_tables():
     d = D.exp6(1)
     cmp = compare(d.X, d.y, "J48-unpruned", "fnn-weighted:omega=0.29", tests="table5", seed=3,
                   backend="python")
-    assert list(cmp.results) == list(TABLE5_TESTS)
+    assert sorted(cmp.results) == sorted(TABLE5_TESTS)
+    assert list(cmp.results)[0] == "mcnemar_5x2bcv"          # the paper's test first
     assert np.isclose(cmp.averaged_table.sum(), 150)
     assert np.allclose(cmp.effective_table, cmp.averaged_table * 20 / 11)
     bcv = cmp.results["mcnemar_5x2bcv"]
