@@ -317,15 +317,28 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
     backends = ["python"] * len(learners)
     try:
         if n_jobs == 1:
-            outs = (_predict_task(learners[i], backend, X, y, {d: splits[d]}) for i, d in tasks)
+            for i, d in tasks:
+                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]})
+                preds[i].update(pred)
+                backends[i] = be
+                bar.update(len(splits[d]))
         else:
-            from joblib import Parallel, delayed
-            outs = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")(
-                delayed(_predict_task)(learners[i], backend, X, y, {d: splits[d]}) for i, d in tasks)
-        for (i, d), (pred, be) in zip(tasks, outs):
-            preds[i].update(pred)
-            backends[i] = be
-            bar.update(len(splits[d]))
+            from concurrent.futures import as_completed
+            from joblib.externals.loky import get_reusable_executor
+            pool = get_reusable_executor(max_workers=n_jobs)
+            futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}): (i, d)
+                       for i, d in tasks}
+            try:
+                for fut in as_completed(futures):
+                    i, d = futures[fut]
+                    pred, be = fut.result()
+                    preds[i].update(pred)
+                    backends[i] = be
+                    bar.update(len(splits[d]))
+            except BaseException:
+                for fut in futures:
+                    fut.cancel()
+                raise
     finally:
         bar.close()
     return preds, backends

@@ -347,3 +347,55 @@ def test_committed_replication_is_reproduced_exactly(run, reps, tmp_path):
             assert set(row["tables"]) == set(tabs[r])
             for u, T in tabs[r].items():
                 np.testing.assert_array_equal(row["tables"][u], T)
+
+
+# ------------------------------------------------------------------ CI coverage next to the type-I error
+def _fake_interval(half_width):
+    """A stand-in TestSpec.batch_interval: mean fold difference +- half_width."""
+    def batch_interval(self, tables, n_train, n_test, level=0.95, **opts):
+        from pybcv.outcomes import differences
+        d = differences(tables).mean(-1)
+        return d - half_width, d + half_width
+    return batch_interval
+
+
+@pytest.mark.parametrize("half_width,expected", [(1.0, 1.0), (0.0, 0.0)])
+def test_coverage_is_reported_where_the_true_difference_is_known(monkeypatch, tmp_path, half_width,
+                                                                 expected):
+    from pybcv.stats.registry import TestSpec
+    monkeypatch.setattr(TestSpec, "batch_interval", _fake_interval(half_width), raising=False)
+    res = simulate("epsilon", tests=["mcnemar_5x2bcv", "kfold_t"], reps=40, seed=1)
+    cov = res.coverage()
+    # epsilon: mu_A = mu_B by construction; a +-1 interval always covers 0, a +-0 one
+    # covers it only when the fold differences average exactly 0
+    if expected == 1.0:
+        assert cov == {"mcnemar_5x2bcv": 1.0, "kfold_t": 1.0}
+    else:
+        assert all(v < 0.5 for v in cov.values()) and set(cov) == {"mcnemar_5x2bcv", "kfold_t"}
+    s = res.summary()
+    assert list(s["ci_coverage"]) == [cov["mcnemar_5x2bcv"], cov["kfold_t"]]
+    stored = simulate("simple", tests=["mcnemar_5x2bcv"], reps=3, seed=1, backend="python",
+                      out=str(tmp_path / "s"))
+    assert set(stored.coverage()) == {"mcnemar_5x2bcv"}
+    again = load_result(str(tmp_path / "s"))                       # from the stored fold tables
+    assert again.coverage() == stored.coverage()
+    off = simulate("simple", tests=["mcnemar_5x2bcv"], reps=2, seed=1, backend="python",
+                   data_params={"delta": 1.0})
+    assert off.coverage() == {} and np.isnan(off.summary()["ci_coverage"][0])     # truth unknown
+
+
+def test_no_coverage_without_intervals():
+    from pybcv.stats.registry import TestSpec
+    if hasattr(TestSpec, "batch_interval"):
+        pytest.skip("the statistics give intervals")
+    res = simulate("epsilon", tests=["kfold_t"], reps=5, seed=1)
+    assert res.coverage() == {} and np.isnan(res.summary()["ci_coverage"][0])
+
+
+def test_simulate_takes_a_run_config():
+    cfg = RunConfig("epsilon", ["kfold_t"], seed=3)
+    a = simulate(cfg, 25)
+    b = simulate("epsilon", reps=25, tests=["kfold_t"], seed=3)
+    assert np.array_equal(a.pvalue["kfold_t"], b.pvalue["kfold_t"])
+    with pytest.raises(TypeError, match="not both"):
+        simulate(cfg, 5, seed=4)
