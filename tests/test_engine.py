@@ -399,3 +399,35 @@ def test_simulate_takes_a_run_config():
     assert np.array_equal(a.pvalue["kfold_t"], b.pvalue["kfold_t"])
     with pytest.raises(TypeError, match="not both"):
         simulate(cfg, 5, seed=4)
+
+
+# ------------------------------------------------------------------ compact archive folders
+def test_load_result_reads_an_archive_folder_like_a_store(monkeypatch, tmp_path):
+    """A folder that pybcv.archive recognises is read through archive.read_run
+    (here a stand-in module until the slim helper's lands) with the same result."""
+    import types
+    from pybcv.engine.store import Store
+    src = str(tmp_path / "src")
+    simulate("simple", tests=["mcnemar_5x2bcv", "kfold_t"], reps=3, seed=2, backend="python", out=src)
+    st = Store(src)
+    reps, results = st.results()
+    run = {"config": st.config(), "reps": reps, "results": results, "tables": st.tables()[1],
+           "rep_info": st.rep_info()}
+    st.close()
+    arch = str(tmp_path / "arch")
+    os.makedirs(arch)
+    open(os.path.join(arch, "ARCHIVE"), "w").close()
+    fake = types.ModuleType("pybcv.archive")
+    fake.is_run = lambda folder: os.path.exists(os.path.join(folder, "ARCHIVE"))
+    fake.read_run = lambda folder: run
+    import pybcv
+    monkeypatch.setitem(sys.modules, "pybcv.archive", fake)
+    monkeypatch.setattr(pybcv, "archive", fake, raising=False)
+    a, b = load_result(src), load_result(arch)
+    assert np.array_equal(a.reps, b.reps) and a.config == b.config and a.backends == b.backends
+    for k in a.pvalue:
+        assert np.array_equal(a.pvalue[k], b.pvalue[k], equal_nan=True)
+    p1, p2 = load_result(src, profile="paper"), load_result(arch, profile="paper")
+    assert np.array_equal(p1.pvalue["kfold_t"], p2.pvalue["kfold_t"])
+    from pybcv.report import build_report
+    assert "simple: type-I error" in build_report([arch])
