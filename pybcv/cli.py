@@ -108,10 +108,10 @@ def _learner(arg: Optional[str], option: str):
     learner is built with the Python backend, which starts no R)."""
     if arg is None:
         return None
-    from .engine.fold_tables import parse_spec
+    from .engine.fold_tables import spec_dict
     from .learners import LEARNERS, make_learner
     try:
-        spec = parse_spec(arg)
+        spec = spec_dict(arg)
     except (ValueError, TypeError) as e:
         raise UsageError(f"{option}: {e}") from None
     name = spec["name"]

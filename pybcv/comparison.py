@@ -323,22 +323,23 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
                 backends[i] = be
                 bar.update(len(splits[d]))
         else:
-            from concurrent.futures import as_completed
-            from joblib.externals.loky import get_reusable_executor
-            pool = get_reusable_executor(max_workers=n_jobs)
-            futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}): (i, d)
-                       for i, d in tasks}
-            try:
-                for fut in as_completed(futures):
-                    i, d = futures[fut]
-                    pred, be = fut.result()
-                    preds[i].update(pred)
-                    backends[i] = be
-                    bar.update(len(splits[d]))
-            except BaseException:
-                for fut in futures:
-                    fut.cancel()
-                raise
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+            # fresh processes (spawn): an embedded R or JVM of this process is not forked
+            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}):
+                           (i, d) for i, d in tasks}
+                try:
+                    for fut in as_completed(futures):
+                        i, d = futures[fut]
+                        pred, be = fut.result()
+                        preds[i].update(pred)
+                        backends[i] = be
+                        bar.update(len(splits[d]))
+                except BaseException:
+                    for fut in futures:
+                        fut.cancel()
+                    raise
     finally:
         bar.close()
     return preds, backends

@@ -10,7 +10,7 @@
 One-off comparisons live in :mod:`pybcv.comparison` (re-exported here).
 """
 from .config import RunConfig
-from .fold_tables import parse_spec
+from .fold_tables import parse_spec, spec_dict
 from .repetition import Repetition, run_chunk
 from .simulation import ALPHA, SimulationResult, load_result, simulate, write_summary
 from .store import ConfigMismatch, Store
@@ -25,9 +25,9 @@ def __getattr__(name):   # the comparison API, imported lazily (pybcv.comparison
     raise AttributeError(f"module 'pybcv.engine' has no attribute {name!r}")
 
 
-learner_spec = parse_spec   # the old name
+learner_spec = spec_dict   # the old name
 
 __all__ = ["ALPHA", "Comparison", "RunConfig", "Repetition", "SimulationResult", "compare",
-           "compare_losses", "fit_counts", "parse_spec", "learner_spec", "load_result",
+           "compare_losses", "fit_counts", "parse_spec", "spec_dict", "learner_spec", "load_result",
            "run_chunk", "simulate", "write_summary", "ConfigMismatch", "Store", "fast", "seeds",
            "truth"]

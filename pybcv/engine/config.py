@@ -22,7 +22,7 @@ from .. import seeds
 from ..experiments import EXPERIMENTS, get_experiment
 from ..partitions import DESIGNS
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
-from .fold_tables import parse_spec
+from .fold_tables import spec_dict
 
 BACKENDS = ("auto", "r", "python")
 
@@ -59,8 +59,8 @@ class RunConfig:
             if self.backend in BACKENDS:
                 self.backend = "auto"     # no learner: the backend plays no part
         else:
-            self.learner_a = parse_spec(self.learner_a) if self.learner_a else dict(experiment.learner_a)
-            self.learner_b = parse_spec(self.learner_b) if self.learner_b else dict(experiment.learner_b)
+            self.learner_a = spec_dict(self.learner_a) if self.learner_a else dict(experiment.learner_a)
+            self.learner_b = spec_dict(self.learner_b) if self.learner_b else dict(experiment.learner_b)
         profile_options(self.profile)  # validates
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be auto, r or python, got {self.backend!r}")

@@ -23,7 +23,7 @@ from typing import List, Sequence
 from ..experiments import EXPERIMENTS
 from .config import RunConfig, score as _score  # noqa: F401
 from .fold_tables import (CountingLearner as _Counting, learner_from_spec as make,  # noqa: F401
-                          parse_spec as learner_spec, predict_designs)
+                          spec_dict as learner_spec, predict_designs)
 from .repetition import Repetition, run_chunk, run_learner_free, run_repetition  # noqa: F401
 from .simulation import ALPHA, SimulationResult, load_result, simulate, write_summary  # noqa: F401
 

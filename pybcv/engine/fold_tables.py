@@ -58,6 +58,24 @@ except ImportError:  # until trust lands: pybcv.learners.parse_spec
         raise TypeError(f"learner must be a name or a spec dict, got {type(spec).__name__}")
 
 
+def spec_dict(spec) -> dict:
+    """``{"name": ..., **params}`` from a name, ``"name:param=value,..."``
+    (read by ``pybcv.learners.parse_spec``) or a spec dict.
+
+    >>> spec_dict("fnn-weighted:omega=0.29")
+    {'name': 'fnn-weighted', 'omega': 0.29}
+    """
+    if isinstance(spec, dict):
+        if "name" not in spec:
+            raise ValueError(f"learner spec needs a 'name': {spec!r}")
+        return dict(spec)
+    out = parse_spec(spec)
+    if isinstance(out, tuple):           # a (name, params) pair
+        name, params = out
+        return {"name": name, **dict(params)}
+    return dict(out)
+
+
 _LEARNERS_OF_PROCESS: Dict[str, Any] = {}
 
 
@@ -77,7 +95,7 @@ def as_learner(x, backend: str = "auto"):
     """A learner from a registry name, ``"name:param=value"``, a spec dict, a
     pybcv learner or any scikit-learn classifier."""
     if isinstance(x, (str, dict)):
-        return learner_from_spec(parse_spec(x), backend)
+        return learner_from_spec(spec_dict(x), backend)
     from ..learners import as_learner as _wrap
     return _wrap(x)
 
