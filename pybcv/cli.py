@@ -663,8 +663,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     except UsageError as e:
         return _fail(str(e))
     except KeyboardInterrupt:
-        print("pybcv: interrupted (finished repetitions are stored; continue with --resume)",
-              file=sys.stderr)
+        print("pybcv: interrupted" + (" (finished repetitions are stored; continue with --resume)"
+                                      if args.cmd == "simulate" else ""), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (pybcv compare | head): no noise, no flush error at exit
