@@ -156,7 +156,7 @@ class Comparison:
     learner_b: str = "B"
     backends: Tuple[str, str] = ("", "")
     profile: str = "default"
-    seed: int = 0
+    seed: Optional[int] = 0          # None: folds from elsewhere (own predictions)
     alpha: float = 0.05
     warnings: List[str] = field(default_factory=list)
     fits: Tuple[int, int] = (0, 0)
@@ -230,7 +230,8 @@ class Comparison:
     def __str__(self) -> str:
         alpha = self.alpha
         F = len(self.tables[self.error_design])
-        lines = [f"A = {self.learner_a}   vs   B = {self.learner_b}   (n = {self.n}, seed {self.seed}, "
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        lines = [f"A = {self.learner_a}   vs   B = {self.learner_b}   (n = {self.n}{seed}, "
                  f"profile {self.profile})",
                  f"error rates over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
@@ -457,7 +458,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     T = tables_from_predictions(y, list(pred_a), list(pred_b), [(None, t) for t in test_sets])
     tables = {design: T}
     return Comparison(_score_tables(tables, n, keys, profile), tables, n, learner_a, learner_b,
-                      ("own", "own"), profile, 0, alpha, warns)
+                      ("own", "own"), profile, None, alpha, warns)
 
 
 # ------------------------------------------------------------------ multiple comparisons
