@@ -1,30 +1,39 @@
-"""Command line: ``pybcv compare | simulate | report | truth``.
+"""Command line: ``pybcv compare | test | folds | simulate | report | truth``.
 
-Bad input (unknown data set, test or learner, reps < 1, an unwritable output
-folder, a CSV without the target column, ...) prints ``pybcv: error: ...``
-on stderr and exits with code 2.  A learner that fails while running (a
-crash in R or Java, a 2-class learner on 6 classes, R missing) prints the
-learner's message, which names the learner, the fold and the partition
-design, and exits with code 1.
+Every argument is checked before any work: a bad one (``--alpha 1.5``,
+``--seed -1``, ``--n 1``, an unknown learner, test or design, an unreachable
+``--scheduler``, a CSV without the target column, ``report --out`` naming a
+folder, ...) prints ``pybcv: error: ...`` naming it on stderr and exits with
+code 2.  A failure while running (a learner that crashes, R or Java missing)
+prints the message, which names the learner, the fold and the partition
+design, and exits with code 1.  No traceback for either (``PYBCV_TRACEBACK=1``
+shows it).  Ctrl-C exits with code 130 (finished repetitions stay stored);
+a closed pipe (``pybcv compare | head``) ends quietly.  ``--json`` prints one
+machine-readable object on stdout.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import socket
 import sys
 import warnings
 from typing import List, Optional
+from urllib.parse import urlparse
+
+from .experiments import COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
-
-# the data set's own parameter that --param sets
-PARAM_OF = {"epsilon": "eps", "simple": "delta", "exp6": "omega", "letter": "upsilon"}
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+SCHEDULER_TIMEOUT_S = 5.0
 
 
 class UsageError(Exception):
-    pass
+    """A bad argument: exit code 2 with the message."""
 
 
 def _fail(msg: str) -> int:
@@ -32,34 +41,111 @@ def _fail(msg: str) -> int:
     return EXIT_USAGE
 
 
-# ------------------------------------------------------------------ validation helpers
-def _tests(arg):
-    from .stats import resolve_tests
+# ------------------------------------------------------------------ argument types (argparse: exit 2)
+def _alpha(s: str) -> float:
     try:
-        return resolve_tests(arg)
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {s!r}") from None
+    if not 0.0 < v < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {s}")
+    return v
+
+
+def _int_at_least(minimum: int, what: str):
+    def parse(s: str) -> int:
+        try:
+            v = int(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {s!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {s}")
+        return v
+    return parse
+
+
+_seed = _int_at_least(0, "a non-negative integer")
+_positive = _int_at_least(1, "an integer >= 1")
+_n = _int_at_least(2, "an integer >= 2 (the number of records)")
+
+
+def _separator(s: str) -> str:
+    s = {"\\t": "\t", "tab": "\t"}.get(s, s)
+    if len(s) != 1:
+        raise argparse.ArgumentTypeError(f"must be one character (or \\t), got {s!r}")
+    return s
+
+
+# ------------------------------------------------------------------ checks of meaning
+def _tests(arg) -> List[str]:
+    from .comparison import select_tests
+    try:
+        return select_tests(arg)
     except ValueError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(f"--tests: {e}") from None
 
 
-def _learner(arg: Optional[str]):
+def _design(arg: str) -> str:
+    from .partitions import DESIGNS
+    if arg not in DESIGNS:
+        raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
+    return arg
+
+
+def _profile(arg: Optional[str]):
+    from .stats import profile_options
     if arg is None:
         return None
-    from .engine import learner_spec
-    from .learners import LEARNERS
     try:
-        spec = learner_spec(arg)
+        profile_options(arg)
     except ValueError as e:
-        raise UsageError(str(e)) from None
-    if spec["name"] not in LEARNERS:
-        raise UsageError(f"unknown learner {spec['name']!r}; known: {', '.join(sorted(LEARNERS))}")
-    extra = set(spec) - {"name"} - set(LEARNERS[spec["name"]].params)
+        raise UsageError(f"--profile: {e}") from None
+    return arg
+
+
+def _learner(arg: Optional[str], option: str):
+    """A learner spec dict, its name and parameters checked (no fit; the
+    learner is built with the Python backend, which starts no R)."""
+    if arg is None:
+        return None
+    from .engine.fold_tables import spec_dict
+    from .learners import LEARNERS, make_learner
+    try:
+        spec = spec_dict(arg)
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"{option}: {e}") from None
+    name = spec["name"]
+    if name not in LEARNERS:
+        raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
+    extra = set(spec) - {"name"} - set(LEARNERS[name].params)
     if extra:
-        raise UsageError(f"learner {spec['name']!r} has no parameter(s) {sorted(extra)}; "
-                         f"its parameters: {sorted(LEARNERS[spec['name']].params) or 'none'}")
+        raise UsageError(f"{option}: learner {name!r} has no parameter(s) {sorted(extra)}; "
+                         f"its parameters: {sorted(LEARNERS[name].params) or 'none'}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            make_learner(name, backend="python", **{k: v for k, v in spec.items() if k != "name"})
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"{option}: learner {name!r}: {e}") from None
     return spec
 
 
-def _writable_dir(path: str) -> str:
+def _learner_list(arg: str) -> List[dict]:
+    """``a,b:k=1,c`` -> specs; a piece with '=' and no ':' continues the previous spec."""
+    pieces: List[str] = []
+    for p in (x.strip() for x in arg.split(",")):
+        if not p:
+            continue
+        if "=" in p and ":" not in p and pieces:
+            pieces[-1] += "," + p
+        else:
+            pieces.append(p)
+    if len(pieces) < 2:
+        raise UsageError(f"--learners: give at least 2 learners separated by commas, got {arg!r}")
+    return [_learner(p, "--learners") for p in pieces]
+
+
+def _writable_dir(path: str, option: str = "--out") -> str:
     try:
         os.makedirs(path, exist_ok=True)
         probe = os.path.join(path, ".pybcv_write_test")
@@ -67,15 +153,70 @@ def _writable_dir(path: str) -> str:
             f.write("")
         os.remove(probe)
     except OSError as e:
-        raise UsageError(f"output folder {path!r} is not writable ({e.strerror or e})") from None
+        raise UsageError(f"{option}: output folder {path!r} is not writable ({e.strerror or e})") from None
     return path
 
 
-def _floats(s: str) -> List[float]:
+def _output_file(path: str, option: str = "--out") -> str:
+    if os.path.isdir(path):
+        raise UsageError(f"{option}: {path!r} is a folder; give a file name inside it")
+    _writable_dir(os.path.dirname(os.path.abspath(path)), option)
+    return path
+
+
+def _floats(s: str, option: str) -> List[float]:
     try:
-        return [float(v) for v in s.split(",") if v.strip()]
+        vals = [float(v) for v in s.split(",") if v.strip()]
     except ValueError:
-        raise UsageError(f"--param takes numbers separated by commas, got {s!r}") from None
+        raise UsageError(f"{option} takes numbers separated by commas, got {s!r}") from None
+    if not vals or not all(math.isfinite(v) for v in vals):
+        raise UsageError(f"{option} takes finite numbers separated by commas, got {s!r}")
+    return vals
+
+
+def _check_n(n: int, designs: List[str], option: str = "--n"):
+    from .partitions import DESIGNS
+    need = max(DESIGNS[d].min_n for d in designs)
+    if n < need:
+        raise UsageError(f"{option}: the design(s) {', '.join(designs)} need at least {need} records, got {n}")
+
+
+def _check_scheduler(address: Optional[str]):
+    """Connect to a dask scheduler's address within SCHEDULER_TIMEOUT_S (before any work)."""
+    if address is None:
+        return
+    u = urlparse(address if "://" in address else "tcp://" + address)
+    if u.scheme not in ("tcp", "tls") or not u.hostname or u.port is None:
+        raise UsageError(f"--scheduler: give an address as tcp://host:port, got {address!r}")
+    try:
+        socket.create_connection((u.hostname, u.port), timeout=SCHEDULER_TIMEOUT_S).close()
+    except OSError as e:
+        raise UsageError(f"--scheduler: cannot reach {address} within {SCHEDULER_TIMEOUT_S:g} s "
+                         f"({e.strerror or e})") from None
+
+
+def _load_csv(path: str, target: str, sep: str):
+    from . import datasets as D
+    import inspect
+    try:
+        if "sep" in inspect.signature(D.load_csv).parameters:
+            return D.load_csv(path, target, sep=sep)
+        if sep == ",":
+            return D.load_csv(path, target)
+        # until trust lands (load_csv(sep=...)): rewrite as a comma-separated file
+        import tempfile
+        import pandas as pd
+        if not os.path.exists(path):
+            raise D.DataError(f"data file not found: {path}")
+        df = pd.read_csv(path, sep=sep)
+        with tempfile.TemporaryDirectory() as tmp:
+            p = os.path.join(tmp, os.path.basename(path))
+            df.to_csv(p, index=False)
+            data = D.load_csv(p, target)
+        data.params["path"] = path
+        return data
+    except D.DataError as e:
+        raise UsageError(f"--csv: {e}") from None
 
 
 def _backend_note(backends) -> str:
@@ -89,99 +230,240 @@ def _backend_note(backends) -> str:
     return "/".join(sorted(bs))
 
 
+def _print_json(obj):
+    def clean(x):
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        if isinstance(x, dict):
+            return {str(k): clean(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [clean(v) for v in x]
+        if hasattr(x, "item"):        # numpy scalars
+            return clean(x.item())
+        return x
+    print(json.dumps(clean(obj), indent=1, allow_nan=False))
+
+
 # ------------------------------------------------------------------ compare
 def cmd_compare(a) -> int:
-    import numpy as np
+    from .comparison import compare, compare_learners
+    from .stats import designs_for
     from . import datasets as D
-    from .engine import compare
     tests = _tests(a.tests)
-    la = _learner(a.a) or {"name": "J48-unpruned"}
-    lb = _learner(a.b) or ({"name": "fnn-weighted", "omega": 0.29} if a.csv is None else {"name": "J48"})
-    from .stats import profile_options
-    try:
-        profile_options(a.profile)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    _profile(a.profile)
+    if a.learners and (a.a or a.b):
+        raise UsageError("--learners replaces --a/--b; give one or the other")
+    if a.learners:
+        specs = _learner_list(a.learners)
+    else:
+        specs = [_learner(a.a, "--a") or dict(COMPARE_DEFAULTS["learner_a"]),
+                 _learner(a.b, "--b") or dict(COMPARE_DEFAULTS["learner_b"])]
+    if a.plot and not a.learners:
+        raise UsageError("--plot draws the k-learner comparison; use it with --learners")
+    if a.plot:
+        _output_file(a.plot, "--plot")
     if a.csv:
-        try:
-            data = D.load_csv(a.csv, a.target)
-        except D.DataError as e:
-            raise UsageError(str(e)) from None
+        if a.n is not None:
+            raise UsageError("--n sets the size of the built-in EXP6 data; it does not apply to --csv")
+        data = _load_csv(a.csv, a.target, a.sep)
         src = f"{a.csv} (target {a.target!r}, n = {data.n})"
     else:
-        data = D.exp6(a.seed, n=a.n or 300)
+        n = a.n if a.n is not None else EXPERIMENTS["exp6"].n
+        _check_n(n, designs_for(tests))
+        data = D.exp6(a.seed, n=n)
         src = f"EXP6 (n = {data.n}, drawn from seed {a.seed})"
+    if data.n < 2:
+        raise UsageError(f"--csv: too few records ({data.n})")
+    _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")
+    progress = not (a.quiet or a.json)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cmp = compare(data.X, data.y, la, lb, tests=tests, seed=a.seed, profile=a.profile,
-                      backend=a.backend)
-    out = sys.stdout
-    print(f"data: {src}", file=out)
-    print(f"A = {cmp.learner_a}   B = {cmp.learner_b}", file=out)
-    print(f"backend: A ran in {cmp.backends[0]}, B ran in {cmp.backends[1]} "
-          f"({_backend_note(cmp.backends)}); requested --backend {a.backend}", file=out)
-    print(f"profile: {a.profile}; seed: {a.seed}; alpha: {a.alpha}", file=out)
-    if np.isfinite(cmp.error_a):
-        print(f"10-fold CV error rates: A {cmp.error_a:.4f}, B {cmp.error_b:.4f}", file=out)
-    print("", file=out)
-    w = max(len(r.method) for r in cmp.results.values())
-    print(f"{'test':<{w}}  {'statistic':>10}  {'df':>9}  {'p-value':>9}  decision", file=out)
-    for k, r in cmp.results.items():
-        df = "-" if r.df is None else (f"{r.df[0]:g},{r.df[1]:g}" if isinstance(r.df, tuple) else f"{r.df:g}")
-        dec = "reject H0" if r.rejects(a.alpha) else "keep H0"
-        print(f"{r.method:<{w}}  {r.statistic:>10.4f}  {df:>9}  {r.pvalue:>9.4f}  {dec}", file=out)
-    A, E = cmp.averaged_table, cmp.effective_table
-    print("", file=out)
-    print(f"5x2 BCV averaged table (mean of 10 folds)      effective table (t = {cmp.bcv_t:.4f})", file=out)
-    print(f"              B wrong   B right                  B wrong   B right", file=out)
-    print(f"  A wrong  {A[0,0]:8.2f}  {A[0,1]:8.2f}               {E[0,0]:8.2f}  {E[0,1]:8.2f}", file=out)
-    print(f"  A right  {A[1,0]:8.2f}  {A[1,1]:8.2f}               {E[1,0]:8.2f}  {E[1,1]:8.2f}", file=out)
+        if a.learners:
+            res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed, profile=a.profile,
+                                   backend=a.backend, adjust=a.adjust, n_jobs=a.jobs,
+                                   progress=progress, alpha=a.alpha)
+        else:
+            res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
+                          profile=a.profile, backend=a.backend, n_jobs=a.jobs, progress=progress,
+                          alpha=a.alpha)
+    if a.learners:
+        if a.plot:
+            res.plot(path=a.plot)
+        if a.json:
+            _print_json({"data": src, **res.to_json()})
+            return 0
+        print(f"data: {src}")
+        print(res)
+        if a.plot:
+            print(f"wrote {a.plot}", file=sys.stderr)
+        return 0
+    if a.json:
+        obj = res.to_json()
+        obj["comparison"]["data"] = src
+        _print_json(obj)
+        return 0
+    print(f"data: {src}")
+    print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
+          f"({_backend_note(res.backends)}); requested --backend {a.backend}")
+    print(res)
+    A, E = res.averaged_table, res.effective_table
+    if A is not None:
+        print()
+        print(f"5x2 BCV averaged table (mean of 10 folds)      effective table (t = {res.bcv_t:.4f})")
+        print("              B wrong   B right                  B wrong   B right")
+        print(f"  A wrong  {A[0,0]:8.2f}  {A[0,1]:8.2f}               {E[0,0]:8.2f}  {E[0,1]:8.2f}")
+        print(f"  A right  {A[1,0]:8.2f}  {A[1,1]:8.2f}               {E[1,0]:8.2f}  {E[1,1]:8.2f}")
+    return 0
+
+
+# ------------------------------------------------------------------ folds, test
+def cmd_folds(a) -> int:
+    from .comparison import _design_folds
+    design = _design(a.design)
+    _check_n(a.n, [design])
+    if a.out:
+        _output_file(a.out)
+    folds = _design_folds(a.n, design, a.seed)
+    lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
+    text = "\n".join(lines) + "\n"
+    if a.out:
+        with open(a.out, "w") as fh:
+            fh.write(text)
+        print(f"wrote {a.out}: {len(folds)} folds of design {design} (n = {a.n}, seed {a.seed}); "
+              f"training = the other rows", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+PREDICTION_COLUMNS = ("fold", "row", "y", "pred_a", "pred_b")
+
+
+def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
+    """(y[n], pred_a per fold, pred_b per fold, test sets) from a CSV with
+    columns fold,row,y,pred_a,pred_b (folds 0..F-1, rows 0-based); labels
+    are compared as text.  ValueError naming the column and line."""
+    import numpy as np
+    import pandas as pd
+    if not os.path.exists(path):
+        raise ValueError(f"predictions file not found: {path}")
+    try:
+        df = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+    except Exception as e:
+        raise ValueError(f"cannot read {path} as CSV: {e}") from None
+    missing = [c for c in PREDICTION_COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; need {','.join(PREDICTION_COLUMNS)}"
+                         f" (columns are: {', '.join(map(str, df.columns))})")
+    if len(df) == 0:
+        raise ValueError(f"{path}: no records")
+    ints = {}
+    for c in ("fold", "row"):
+        v = pd.to_numeric(df[c], errors="coerce")
+        bad = np.flatnonzero(~(v.notna() & (v == v.round()) & (v >= 0)).to_numpy())
+        if bad.size:
+            raise ValueError(f"{path}: column {c!r}, line {bad[0] + 2}: {df[c].iloc[bad[0]]!r} is not a "
+                             f"non-negative integer")
+        ints[c] = v.to_numpy().astype(np.int64)
+    for c in ("y", "pred_a", "pred_b"):
+        empty = np.flatnonzero((df[c].str.strip() == "").to_numpy())
+        if empty.size:
+            raise ValueError(f"{path}: column {c!r}, line {empty[0] + 2}: empty value")
+    fold, row = ints["fold"], ints["row"]
+    F = int(fold.max()) + 1
+    present = np.unique(fold)
+    if present.size != F:
+        gap = sorted(set(range(F)) - set(present.tolist()))[0]
+        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line")
+    n = int(row.max()) + 1 if n is None else n
+    if row.max() >= n:
+        raise ValueError(f"{path}: column 'row' holds {row.max()}, but n = {n}")
+    y = np.full(n, df["y"].iloc[0], dtype=object)
+    seen = np.zeros(n, bool)
+    for i, (r, lab) in enumerate(zip(row, df["y"])):
+        if seen[r] and y[r] != lab:
+            raise ValueError(f"{path}: row {r} has label {y[r]!r} and, on line {i + 2}, {lab!r}")
+        y[r], seen[r] = lab, True
+    tests, pa, pb = [], [], []
+    ya, yb = df["pred_a"].to_numpy(object), df["pred_b"].to_numpy(object)
+    for f in range(F):
+        idx = np.flatnonzero(fold == f)
+        tests.append(row[idx])
+        pa.append(ya[idx])
+        pb.append(yb[idx])
+    return y, pa, pb, tests
+
+
+def cmd_test(a) -> int:
+    from .comparison import compare_predictions, results_as_json
+    design = _design(a.design)
+    _profile(a.profile)
+    tests = None
+    if a.tests is not None:
+        from .stats import TESTS
+        tests = _tests(a.tests)
+        wrong = [k for k in tests if TESTS[k].design != design]
+        if wrong:
+            raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
+    try:
+        y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
+    except ValueError as e:
+        raise UsageError(f"--predictions: {e}") from None
+    try:
+        res = compare_predictions(y, pa, pb, test_sets=test_sets, design=design, tests=tests,
+                                  profile=a.profile, alpha=a.alpha)
+    except ValueError as e:
+        raise UsageError(f"--predictions: the folds cannot be the design {design!r}: {e}") from None
+    for w in res.warnings:
+        print(f"pybcv: warning: {w}", file=sys.stderr)
+    if a.json:
+        _print_json(results_as_json(res.results, a.alpha))
+        return 0
+    print(f"predictions: {a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})")
+    print(res)
     return 0
 
 
 # ------------------------------------------------------------------ simulate
 def cmd_simulate(a) -> int:
-    from . import datasets as D
-    from .engine import ConfigMismatch, simulate
+    from .engine import ConfigMismatch, RunConfig, simulate
     ds = a.dataset.lower()
-    if ds not in D.GENERATORS:
-        raise UsageError(f"unknown data set {a.dataset!r}; known: {', '.join(D.GENERATORS)}")
-    if a.reps < 1:
-        raise UsageError(f"--reps must be at least 1, got {a.reps}")
-    if a.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {a.jobs}")
-    if a.seed < 0:
-        raise UsageError(f"--seed must be a non-negative integer, got {a.seed}")
+    if ds not in EXPERIMENTS:
+        raise UsageError(f"--dataset: unknown data set {a.dataset!r}; known: {', '.join(EXPERIMENTS)}")
+    experiment = EXPERIMENTS[ds]
     tests = _tests(a.tests)
-    la, lb = _learner(a.a), _learner(a.b)
-    if ds == "epsilon" and (la or lb):
-        raise UsageError("epsilon is learner-free (fixed per-record losses): --a/--b do not apply")
-    from .stats import profile_options
-    try:
-        profile_options(a.profile)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    _writable_dir(a.out)
-    values = _floats(a.param) if a.param else [None]
-    from .engine.core import PAPER_LEARNERS
-    runs = []
+    _profile(a.profile)
+    la, lb = _learner(a.a, "--a"), _learner(a.b, "--b")
+    if experiment.learner_free and (la or lb):
+        raise UsageError("--a/--b: epsilon is learner-free (fixed per-record losses); they do not apply")
+    from .stats import designs_for
+    n = a.n if a.n is not None else experiment.n
+    _check_n(n, designs_for(tests))
+    values = _floats(a.param, "--param") if a.param else [None]
+    configs = []
     for v in values:
         dp, lbv = {}, lb
         if v is not None:
-            pname = PARAM_OF[ds]
-            if ds in ("simple", "epsilon"):
-                dp = {pname: v}
+            if experiment.varies == "data":
+                dp = experiment.data_params_at(v)
             else:
-                lbv = dict(lb or PAPER_LEARNERS[ds][1])
-                lbv[pname] = v
-        out = a.out if len(values) == 1 else _writable_dir(os.path.join(a.out, f"param={v:g}"))
-        if len(values) > 1 and not a.quiet:
-            print(f"--- {PARAM_OF[ds]} = {v:g} -> {out}", file=sys.stderr)
+                lbv = {**(lb or experiment.learner_b), experiment.varied: v}
         try:
-            res = simulate(ds, tests=tests, reps=a.reps, seed=a.seed, jobs=a.jobs, out=out,
-                           resume=a.resume, scheduler=a.scheduler, profile=a.profile,
-                           backend=a.backend, learner_a=la, learner_b=lbv, n=a.n, data_params=dp,
-                           share_designs=not a.no_share, progress=not a.quiet)
+            configs.append((v, RunConfig(ds, tests, seed=a.seed, n=a.n, data_params=dp, learner_a=la,
+                                         learner_b=lbv, profile=a.profile, backend=a.backend,
+                                         share_designs=not a.no_share)))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    _check_scheduler(a.scheduler)
+    _writable_dir(a.out)
+    runs = []
+    for v, cfg in configs:
+        out = a.out if len(values) == 1 else _writable_dir(os.path.join(a.out, f"param={v:g}"))
+        if len(values) > 1 and not (a.quiet or a.json):
+            print(f"--- {experiment.varied} = {v:g} -> {out}", file=sys.stderr)
+        try:
+            res = simulate(cfg, a.reps, jobs=a.jobs, out=out, resume=a.resume,
+                           scheduler=a.scheduler, progress=not (a.quiet or a.json))
         except ConfigMismatch as e:
             raise UsageError(str(e)) from None
         runs.append((v, res))
@@ -191,19 +473,28 @@ def cmd_simulate(a) -> int:
         for v, res in runs:
             df = res.summary()
             df.insert(0, "param_value", v)
-            df.insert(0, "param_name", PARAM_OF[ds])
+            df.insert(0, "param_name", experiment.varied)
             frames.append(df)
         pd.concat(frames).to_csv(os.path.join(a.out, "power.csv"), index=False)
+    written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
+    if a.json:
+        _print_json({"dataset": ds, "param": experiment.varied, "out": written,
+                     "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
+        return 0
     for v, res in runs:
         s = res.summary()
-        head = f"{ds}" + ("" if v is None else f" {PARAM_OF[ds]}={v:g}")
+        head = f"{ds}" + ("" if v is None else f" {experiment.varied}={v:g}")
+        truth = res.config.true_difference()
         print(f"# {head}: {len(res.reps)} repetitions, profile {a.profile}, seed {a.seed}, "
               f"fits per repetition A {res.fits_per_rep[0]:.0f} / B {res.fits_per_rep[1]:.0f}"
               + (f", backend {_backend_note(res.backends)}" if res.backends != ("none",) else ""))
+        rate = "type-I error" if truth is not None else "rejection rate"
+        print(f"{'test':<22} {rate:>12}  {'MC SE':>6}" + ("  95% CI coverage" if truth is not None else ""))
         for _, row in s.iterrows():
-            print(f"{row['test']:<22} {row['rejection_rate']:.3f}  (MC SE {row['mc_se']:.3f})")
-    print(f"wrote {os.path.join(a.out, 'power.csv' if len(values) > 1 else 'summary.csv')}",
-          file=sys.stderr)
+            cov = row["ci_coverage"]
+            print(f"{row['test']:<22} {row['rejection_rate']:>12.3f}  {row['mc_se']:>6.3f}"
+                  + (("  " + ("-" if math.isnan(cov) else f"{cov:.3f}")) if truth is not None else ""))
+    print(f"wrote {written}", file=sys.stderr)
     return 0
 
 
@@ -214,12 +505,8 @@ def cmd_report(a) -> int:
         if not os.path.isdir(d):
             raise UsageError(f"not a folder: {d}")
     if a.out:
-        _writable_dir(os.path.dirname(os.path.abspath(a.out)))
-    from .stats import profile_options
-    try:
-        profile_options(a.profile) if a.profile else None
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+        _output_file(a.out)
+    _profile(a.profile)
     try:
         text = build_report(a.dirs, profile=a.profile, out=a.out, title=a.title)
     except (FileNotFoundError, ValueError) as e:
@@ -236,12 +523,12 @@ def cmd_truth(a) -> int:
     from .engine.truth import TUNING, tune
     ds = a.dataset.lower()
     if ds not in TUNING:
-        raise UsageError(f"true-error tuning is defined for {', '.join(TUNING)}; got {a.dataset!r}")
+        raise UsageError(f"--dataset: true-error tuning is defined for {', '.join(TUNING)}; got {a.dataset!r}")
     if a.sets < 2:
         raise UsageError("--sets must be at least 2")
-    grid = _floats(a.grid)
+    grid = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS[ds].truth_grid)
     if a.out:
-        _writable_dir(os.path.dirname(os.path.abspath(a.out)))
+        _output_file(a.out)
     res = tune(ds, grid, n_sets=a.sets, n_train=a.train_n, seed=a.seed, backend=a.backend,
                progress=not a.quiet, backend_b=a.backend_b)
     text = json.dumps(res, indent=1)
@@ -260,92 +547,146 @@ def cmd_truth(a) -> int:
 # ------------------------------------------------------------------ parser
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        print(f"pybcv: error: {message} (see: {self.prog} --help)", file=sys.stderr)
         sys.exit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    from .comparison import ADJUSTMENTS
+    backends = ["auto", "r", "python"]
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
                 "The 5x2 BCV McNemar test and 16 rival tests.")
+    p.add_argument("--version", action="version", version=f"pybcv {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    cd = COMPARE_DEFAULTS
 
-    c = sub.add_parser("compare", help="compare two learners on a data set with the battery of tests")
+    def spec(d):
+        return d["name"] + "".join(f":{k}={v}" for k, v in d.items() if k != "name")
+
+    c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
     c.add_argument("--target", default="class", help="class column of --csv (default: class)")
-    c.add_argument("--a", help="learner A, e.g. J48-unpruned or fnn-weighted:omega=0.29")
-    c.add_argument("--b", help="learner B")
-    c.add_argument("--tests", default="all", help="all (17), table5 (14) or k1,k2,...")
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--n", type=int, help="size of the built-in EXP6 data set (default 300)")
-    c.add_argument("--profile", default="default", help="default or paper (TESTS_SPEC §9)")
-    c.add_argument("--backend", default="auto", choices=["auto", "r", "python"])
-    c.add_argument("--alpha", type=float, default=0.05)
+    c.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
+    c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5")
+    c.add_argument("--b", help=f"learner B (default {spec(cd['learner_b'])})")
+    c.add_argument("--learners", help="k learners, comma separated: every pair is tested, "
+                   "p-values adjusted (--adjust)")
+    c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",
+                   help="multiplicity adjustment for --learners (default holm)")
+    c.add_argument("--plot", help="with --learners: write the matrix of adjusted p-values (PNG)")
+    c.add_argument("--tests", default=cd["tests"],
+                   help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
+                   "all (17), table5 (14) or k1,k2,...")
+    c.add_argument("--seed", type=_seed, default=cd["seed"])
+    c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
+    c.add_argument("--profile", default=cd["profile"], help="default or paper (docs/conventions.md)")
+    c.add_argument("--backend", default=cd["backend"], choices=backends)
+    c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
+    c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
+    c.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    c.add_argument("--quiet", action="store_true", help="no progress bar")
     c.set_defaults(fn=cmd_compare)
 
+    f = sub.add_parser("folds", help="write a design's folds (fold,row) to fit your own models on")
+    f.add_argument("--n", type=_n, required=True, help="number of records")
+    f.add_argument("--seed", type=_seed, default=cd["seed"])
+    f.add_argument("--design", default="bcv5x2", help="partition design (default bcv5x2)")
+    f.add_argument("--out", help="CSV file (default: stdout)")
+    f.set_defaults(fn=cmd_folds)
+
+    t = sub.add_parser("test", help="the tests of a design from your own per-fold predictions")
+    t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b")
+    t.add_argument("--design", default="bcv5x2", help="the design of the folds (default bcv5x2)")
+    t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
+    t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
+    t.add_argument("--sep", type=_separator, default=",")
+    t.add_argument("--profile", default=cd["profile"])
+    t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
+    t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
+    t.set_defaults(fn=cmd_test)
+
+    sd = SIMULATE_DEFAULTS
     s = sub.add_parser("simulate", help="type-I error / power simulation, stored durably")
-    s.add_argument("--dataset", required=True, help="epsilon, simple, exp6 or letter")
-    s.add_argument("--param", help="epsilon: eps; simple: delta; exp6: omega; letter: upsilon. "
-                   "Several values (comma separated) give a power curve in --out/param=<v>/")
-    s.add_argument("--n", type=int, help="data set size (default: the paper's)")
-    s.add_argument("--tests", default="table5", help="all, table5 (default) or k1,k2,...")
-    s.add_argument("--reps", type=int, default=1000)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--jobs", type=int, default=1, help="worker processes (joblib)")
+    s.add_argument("--dataset", required=True, help=", ".join(EXPERIMENTS))
+    s.add_argument("--param", help="; ".join(f"{k}: {e.varied}" for k, e in EXPERIMENTS.items())
+                   + ". Several values (comma separated) give a power curve in --out/param=<v>/")
+    s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
+    s.add_argument("--tests", default=sd["tests"], help="all, table5 (default), a design or k1,k2,...")
+    s.add_argument("--reps", type=_positive, default=sd["reps"])
+    s.add_argument("--seed", type=_seed, default=sd["seed"])
+    s.add_argument("--jobs", type=_positive, default=1, help="worker processes (joblib)")
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
-    s.add_argument("--scheduler", help="dask.distributed scheduler address")
-    s.add_argument("--profile", default="default", help="default or paper")
-    s.add_argument("--backend", default="auto", choices=["auto", "r", "python"])
-    s.add_argument("--a", help="learner A (default: the paper's for the data set)")
+    s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
+    s.add_argument("--profile", default=sd["profile"], help="default or paper")
+    s.add_argument("--backend", default=sd["backend"], choices=backends)
+    s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
     s.add_argument("--no-share", action="store_true", help="each test fits its own partition")
+    s.add_argument("--json", action="store_true", help="one JSON object on stdout")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(fn=cmd_simulate)
 
     r = sub.add_parser("report", help="Markdown report of simulation folders, beside the paper")
     r.add_argument("dirs", nargs="+", help="simulate --out folders (type-I runs or power curves)")
-    r.add_argument("--out", help="write the report here (PNG power curves next to it)")
+    r.add_argument("--out", help="write the report to this file (PNG power curves next to it)")
     r.add_argument("--profile", help="re-score the runs under this profile (default: as run)")
     r.add_argument("--title", default="pybcv replication report")
     r.set_defaults(fn=cmd_report)
 
-    t = sub.add_parser("truth", help="true error rates and the FNN parameter (exp6, letter)")
-    t.add_argument("--dataset", required=True)
-    t.add_argument("--grid", required=True, help="values of B's parameter, comma separated")
-    t.add_argument("--sets", type=int, default=100, help="training data sets (paper: 1000)")
-    t.add_argument("--train-n", type=int, help="training-set size (default: the data set's n)")
-    t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--backend", default="auto", choices=["auto", "r", "python"])
-    t.add_argument("--backend-b", choices=["auto", "r", "python"],
+    u = sub.add_parser("truth", help="true error rates and the FNN parameter (exp6, letter)")
+    u.add_argument("--dataset", required=True)
+    u.add_argument("--grid", help="values of B's parameter, comma separated (default: the experiment's)")
+    u.add_argument("--sets", type=int, default=100, help="training data sets (paper: 1000)")
+    u.add_argument("--train-n", type=_n, help="training-set size (default: the data set's n)")
+    u.add_argument("--seed", type=_seed, default=0)
+    u.add_argument("--backend", default="auto", choices=backends)
+    u.add_argument("--backend-b", choices=backends,
                    help="backend of B only (the FNNs' Python twins equal the R code)")
-    t.add_argument("--out", help="write the result as JSON")
-    t.add_argument("--quiet", action="store_true")
-    t.set_defaults(fn=cmd_truth)
+    u.add_argument("--out", help="write the result as JSON")
+    u.add_argument("--quiet", action="store_true")
+    u.set_defaults(fn=cmd_truth)
     return p
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        return args.fn(args)
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:          # --help, --version (0) or a bad argument (2)
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    developer = bool(os.environ.get("PYBCV_TRACEBACK"))
+    try:
+        rc = args.fn(args)
+        sys.stdout.flush()
+        return rc
     except UsageError as e:
         return _fail(str(e))
+    except KeyboardInterrupt:
+        print("pybcv: interrupted" + (" (finished repetitions are stored; continue with --resume)"
+                                      if args.cmd == "simulate" else ""), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (pybcv compare | head): no noise, no flush error at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_BROKEN_PIPE
     except PermissionError as e:
+        if developer:
+            raise
         return _fail(str(e))
-    except (ValueError, RuntimeError, IndexError) as e:
+    except Exception as e:
         # a learner that crashes, R or Java missing, data a learner cannot use:
         # the message names the learner, the fold and the partition design
-        if os.environ.get("PYBCV_TRACEBACK"):
+        if developer:
             raise
         notes = " ".join(getattr(e, "__notes__", []))
         print(f"pybcv: error: {e}{' ' + notes if notes else ''}\n"
               f"(set PYBCV_TRACEBACK=1 to see the traceback)", file=sys.stderr)
         return EXIT_RUNTIME
-    except KeyboardInterrupt:
-        print("pybcv: interrupted (finished repetitions are stored; continue with --resume)",
-              file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,6 +20,7 @@ from typing import List, Optional
 
 
 from . import paper
+from .experiments import EXPERIMENTS
 from .stats import TESTS, PROFILES
 
 ALPHA = 0.05
@@ -35,11 +36,13 @@ def two_sample_z(r1: float, n1: int, r2: float, n2: int) -> float:
 
 
 def _is_run(d):
-    return os.path.exists(os.path.join(d, "results.sqlite"))
+    """A stored run: a results.sqlite folder or a compact archive folder."""
+    from .engine.simulation import is_stored_run
+    return is_stored_run(d)
 
 
 def _is_power(d):
-    return bool(glob.glob(os.path.join(d, "param=*", "results.sqlite")))
+    return any(_is_run(sub) for sub in glob.glob(os.path.join(d, "param=*")))
 
 
 def _fmt_param(cfg) -> str:
@@ -60,6 +63,10 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     col = cfg.dataset if cfg.dataset in paper.COLUMNS else None
     ref = paper.table5(col) if col else {}
     rates = res.rejection_rate(ALPHA)
+    cov = res.coverage()        # where the statistics give intervals and the true difference is known
+
+    def cov_cell(k):
+        return (f" {cov[k]:.3f} |" if k in cov else " - |") if cov else ""
     lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({d})", "",
              f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
              f"n = {cfg.n}; {_fmt_param(cfg) or 'learner-free (fixed per-record losses)'}",
@@ -67,7 +74,8 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
              f"- backend that ran: {', '.join(res.backends)}; fits per repetition: "
              f"A {res.fits_per_rep[0]:.0f}, B {res.fits_per_rep[1]:.0f}; "
              f"{res.seconds_per_rep:.3f} s per repetition", "",
-             "| test | ours | MC SE | paper | paper SE | z | |", "|---|---:|---:|---:|---:|---:|---|"]
+             "| test | ours | MC SE | paper | paper SE | z | |" + (" 95% CI coverage |" if cov else ""),
+             "|---|---:|---:|---:|---:|---:|---|" + ("---:|" if cov else "")]
     flags = {}
     for k in cfg.tests:
         r = rates[k]
@@ -78,9 +86,9 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
             z = two_sample_z(r, R, pv, paper.PAPER_REPS[col])
             mark = "**>3SE**" if abs(z) > 3 else ""
             flags[k] = (r, pv, z)
-            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | {pv:.3f} | {pse:.3f} | {z:+.1f} | {mark} |")
+            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | {pv:.3f} | {pse:.3f} | {z:+.1f} | {mark} |" + cov_cell(k))
         else:
-            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | - | - | - | |")
+            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | - | - | - | |" + cov_cell(k))
     n_out = sum(abs(z) > 3 for _, _, z in flags.values())
     lines += ["", f"{len(flags) - n_out} of {len(flags)} tests lie within 3 standard errors (pooled) "
               f"of the paper." if flags else "", ""]
@@ -97,7 +105,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
         runs.append((v, load_result(sub, profile=profile)))
     runs.sort(key=lambda x: x[0])
     cfg = runs[0][1].config
-    pname = {"simple": "delta", "epsilon": "eps", "exp6": "omega", "letter": "upsilon"}[cfg.dataset]
+    pname = EXPERIMENTS[cfg.dataset].varied
     truth = None
     tpath = os.path.join(d, "truth.json")
     if os.path.exists(tpath):
@@ -174,8 +182,8 @@ def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[s
         elif _is_power(d):
             parts.append(power_section(d, profile, out_dir))
         else:
-            raise FileNotFoundError(f"{d}: neither a simulation folder (results.sqlite) "
-                                    f"nor a power-curve folder (param=*/results.sqlite)")
+            raise FileNotFoundError(f"{d}: neither a simulation folder (results.sqlite or an archive) "
+                                    f"nor a power-curve folder (param=*/ runs)")
     if len(summary) > 1:
         cols = [s["dataset"] for s in summary]
         parts += ["### Table 5 side by side (ours / paper)", "",

@@ -1,7 +1,12 @@
-"""Command line: compare, simulate, report; bad input exits with code 2."""
+"""Command line: compare, folds, test, simulate, report; every bad argument
+exits with code 2 before any work, naming the argument; no tracebacks."""
+import json
 import os
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -10,6 +15,8 @@ import pytest
 from pybcv.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+ENV.pop("PYBCV_TRACEBACK", None)
 
 
 def run(capsys, *argv):
@@ -18,64 +25,111 @@ def run(capsys, *argv):
     return rc, out, err
 
 
-def _csv(tmp_path, n=80, target="class"):
+def pybcv(*argv, **kw):
+    """The command through a subprocess (python -m pybcv)."""
+    return subprocess.run([sys.executable, "-m", "pybcv", *argv], env=kw.pop("env", ENV), cwd=ROOT,
+                          capture_output=True, text=True, **kw)
+
+
+def _csv(tmp_path, n=80, target="class", sep=","):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((n, 2))
     y = np.where(x[:, 0] + 0.5 * rng.standard_normal(n) > 0, "pos", "neg")
     df = pd.DataFrame({"f1": x[:, 0], "f2": x[:, 1], target: y})
-    p = tmp_path / "data.csv"
-    df.to_csv(p, index=False)
+    p = tmp_path / ("data.csv" if sep == "," else "data.tsv")
+    df.to_csv(p, index=False, sep=sep)
     return str(p)
 
 
-# ------------------------------------------------------------------ bad input -> exit 2
+# ------------------------------------------------------------------ bad input -> exit 2, before any work
 @pytest.mark.parametrize("argv,msg", [
     (["simulate", "--dataset", "iris", "--out", "{tmp}/o"], "unknown data set"),
     (["simulate", "--dataset", "epsilon", "--tests", "nope", "--out", "{tmp}/o"], "unknown test"),
-    (["simulate", "--dataset", "simple", "--b", "svm9", "--out", "{tmp}/o"], "unknown learner"),
+    (["simulate", "--dataset", "simple", "--b", "svm9", "--out", "{tmp}/o"], "--b: unknown learner"),
     (["simulate", "--dataset", "exp6", "--b", "fnn-weighted:gamma=2", "--out", "{tmp}/o"], "no parameter"),
-    (["simulate", "--dataset", "epsilon", "--reps", "0", "--out", "{tmp}/o"], "--reps must be at least 1"),
-    (["simulate", "--dataset", "epsilon", "--reps", "-3", "--out", "{tmp}/o"], "--reps must be at least 1"),
+    (["simulate", "--dataset", "epsilon", "--reps", "0", "--out", "{tmp}/o"], "argument --reps"),
+    (["simulate", "--dataset", "epsilon", "--reps", "-3", "--out", "{tmp}/o"], "argument --reps"),
+    (["simulate", "--dataset", "epsilon", "--reps", "many", "--out", "{tmp}/o"], "argument --reps"),
     (["simulate", "--dataset", "epsilon", "--out", "{tmp}/afile/sub"], "not writable"),
     (["simulate", "--dataset", "epsilon", "--profile", "weird", "--out", "{tmp}/o"], "unknown profile"),
-    (["simulate", "--dataset", "epsilon", "--jobs", "0", "--out", "{tmp}/o"], "--jobs"),
+    (["simulate", "--dataset", "epsilon", "--jobs", "0", "--out", "{tmp}/o"], "argument --jobs"),
+    (["simulate", "--dataset", "epsilon", "--seed", "-1", "--out", "{tmp}/o"], "argument --seed"),
+    (["simulate", "--dataset", "epsilon", "--n", "1", "--out", "{tmp}/o"], "argument --n"),
+    (["simulate", "--dataset", "epsilon", "--n", "0", "--out", "{tmp}/o"], "argument --n"),
+    (["simulate", "--dataset", "epsilon", "--n", "9", "--out", "{tmp}/o"], "--n: the design(s)"),
+    (["simulate", "--dataset", "epsilon", "--param", "abc", "--out", "{tmp}/o"], "--param"),
+    (["simulate", "--dataset", "epsilon", "--scheduler", "tcp://127.0.0.1:1", "--out", "{tmp}/o"],
+     "--scheduler: cannot reach"),
+    (["simulate", "--dataset", "epsilon", "--scheduler", "nonsense", "--out", "{tmp}/o"], "--scheduler"),
+    (["simulate", "--dataset", "epsilon"], "--out"),
     (["compare", "--csv", "{csv}", "--target", "label", "--backend", "python"], "no target column 'label'"),
     (["compare", "--csv", "{tmp}/missing.csv", "--backend", "python"], "not found"),
-    (["compare", "--a", "nosuch", "--backend", "python"], "unknown learner"),
+    (["compare", "--a", "nosuch", "--backend", "python"], "--a: unknown learner"),
+    (["compare", "--a", "kknn:k=abc", "--backend", "python"], "--a"),
     (["compare", "--tests", "mcnemar_ho,bogus", "--backend", "python"], "unknown test"),
+    (["compare", "--alpha", "1.5"], "argument --alpha"),
+    (["compare", "--alpha", "0"], "argument --alpha"),
+    (["compare", "--seed", "-1"], "argument --seed"),
+    (["compare", "--n", "1"], "argument --n"),
+    (["compare", "--n", "0"], "argument --n"),
+    (["compare", "--n", "5"], "--n: the design(s) bcv5x2 need at least"),
+    (["compare", "--learners", "glm"], "--learners: give at least 2"),
+    (["compare", "--learners", "glm,majority", "--a", "glm"], "--learners replaces"),
+    (["compare", "--sep", "ab"], "argument --sep"),
+    (["folds", "--n", "100", "--design", "bcv7x2"], "--design: unknown partition design"),
+    (["folds", "--n", "1"], "argument --n"),
+    (["test", "--predictions", "{tmp}/nope.csv"], "not found"),
+    (["test", "--predictions", "{csv}"], "missing column(s) fold"),
     (["report", "{tmp}/empty"], "neither a simulation folder"),
     (["report", "{tmp}/nofolder"], "not a folder"),
+    (["report", "{tmp}/empty", "--out", "{tmp}/full"], "is a folder"),
     (["truth", "--dataset", "simple", "--grid", "1"], "defined for"),
+    (["frobnicate"], "invalid choice"),
 ])
 def test_bad_input_exits_2(tmp_path, capsys, argv, msg):
     (tmp_path / "afile").write_text("x")
     (tmp_path / "empty").mkdir()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x.md").write_text("keep me")
     csv = _csv(tmp_path)
     argv = [a.format(tmp=tmp_path, csv=csv) for a in argv]
+    t0 = time.time()
     rc, out, err = run(capsys, *argv)
-    assert rc == 2
-    assert msg in err and err.startswith("pybcv: error:")
+    assert rc == 2, err
+    assert msg in err and err.startswith("pybcv: error:"), err
+    assert "Traceback" not in err and out == ""
+    assert not os.path.exists(tmp_path / "o" / "results.sqlite")      # no work was done
+    assert (tmp_path / "full" / "x.md").read_text() == "keep me"
+    assert time.time() - t0 < 30 or "scheduler" in msg          # noqa: the checks come first
+
+
+def test_bad_input_exits_2_through_a_subprocess(tmp_path):
+    r = pybcv("compare", "--alpha", "1.5")
+    assert r.returncode == 2 and "argument --alpha" in r.stderr and "Traceback" not in r.stderr
+    r = pybcv("simulate", "--dataset", "nope", "--out", str(tmp_path))
+    assert r.returncode == 2 and "unknown data set" in r.stderr
+
+
+def test_version(capsys):
+    import pybcv
+    rc, out, _ = run(capsys, "--version")
+    assert rc == 0 and out.strip() == f"pybcv {pybcv.__version__}"
 
 
 def test_learner_failure_exits_1_naming_learner_fold_and_design(capsys, monkeypatch):
     monkeypatch.delenv("PYBCV_TRACEBACK", raising=False)
     # glm is a 2-class learner; the built-in EXP6 data has 6 classes
-    rc, out, err = run(capsys, "compare", "--a", "glm", "--backend", "python", "--tests", "mcnemar_ho")
+    rc, out, err = run(capsys, "compare", "--a", "glm", "--backend", "python", "--tests", "mcnemar_ho",
+                       "--quiet")
     assert rc == 1 and out == ""
     assert err.startswith("pybcv: error: glm failed on fold 1 of 1")
     assert "6 classes" in err and "partition design 'holdout'" in err and "Traceback" not in err
 
 
-def test_argparse_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as e:
-        main(["simulate", "--dataset", "epsilon"])          # --out missing
-    assert e.value.code == 2
-    with pytest.raises(SystemExit) as e:
-        main(["simulate", "--dataset", "epsilon", "--out", "x", "--reps", "many"])
-    assert e.value.code == 2
-    with pytest.raises(SystemExit) as e:
-        main(["frobnicate"])
-    assert e.value.code == 2
+def test_developer_view_keeps_the_traceback(monkeypatch):
+    monkeypatch.setenv("PYBCV_TRACEBACK", "1")
+    with pytest.raises(ValueError, match="glm failed"):
+        main(["compare", "--a", "glm", "--backend", "python", "--tests", "mcnemar_ho", "--quiet"])
 
 
 def test_resume_with_other_config_exits_2(tmp_path, capsys):
@@ -94,11 +148,11 @@ def test_simulate_writes_summary_and_report(tmp_path, capsys):
     rc, stdout, err = run(capsys, "simulate", "--dataset", "epsilon", "--tests", "table5", "--reps", "200",
                           "--seed", "1", "--out", out)
     assert rc == 0
-    assert "200/200" in err                                  # progress on stderr
+    assert "200/200" in err                                  # tqdm progress on stderr
     s = pd.read_csv(os.path.join(out, "summary.csv"))
-    assert {"test", "rejection_rate", "reps", "mc_se"} <= set(s.columns)
+    assert {"test", "rejection_rate", "reps", "mc_se", "ci_coverage"} <= set(s.columns)
     assert len(s) == 14 and (s["reps"] == 200).all()
-    assert "mcnemar_5x2bcv" in stdout
+    assert "mcnemar_5x2bcv" in stdout and "type-I error" in stdout and "95% CI coverage" in stdout
     rep = str(tmp_path / "report.md")
     rc, _, _ = run(capsys, "report", out, "--out", rep, "--profile", "paper")
     text = open(rep).read()
@@ -106,6 +160,18 @@ def test_simulate_writes_summary_and_report(tmp_path, capsys):
     assert "profile: **paper**" in text
     assert "| 5x2 BCV McNemar's test |" in text and "0.025" in text      # paper's value beside ours
     assert "MC SE" in text
+
+
+def test_simulate_json(tmp_path, capsys):
+    rc, out, err = run(capsys, "simulate", "--dataset", "epsilon", "--tests", "mcnemar_5x2bcv,kfold_t",
+                       "--reps", "30", "--seed", "2", "--out", str(tmp_path / "j"), "--json")
+    assert rc == 0
+    obj = json.loads(out)
+    run_ = obj["runs"][0]
+    assert run_["reps"] == 30 and set(run_["tests"]) == {"mcnemar_5x2bcv", "kfold_t"}
+    from pybcv.engine import load_result
+    res = load_result(str(tmp_path / "j"))
+    assert run_["tests"]["kfold_t"]["rejection_rate"] == res.rejection_rate()["kfold_t"]
 
 
 def test_power_curve_and_png(tmp_path, capsys):
@@ -116,6 +182,7 @@ def test_power_curve_and_png(tmp_path, capsys):
     assert rc == 0
     p = pd.read_csv(os.path.join(out, "power.csv"))
     assert sorted(p["param_value"].unique()) == [0.0, 1.0]
+    assert "simple delta=1: 6 repetitions" in stdout and "rejection rate" in stdout
     rep = str(tmp_path / "rep" / "r.md")
     os.makedirs(os.path.dirname(rep))
     assert run(capsys, "report", out, "--out", rep)[0] == 0
@@ -123,31 +190,166 @@ def test_power_curve_and_png(tmp_path, capsys):
     assert "power curve" in open(rep).read()
 
 
+def test_ctrl_c_exits_130_with_finished_repetitions_stored(tmp_path):
+    out = str(tmp_path / "int")
+    proc = subprocess.Popen([sys.executable, "-m", "pybcv", "simulate", "--dataset", "simple", "--reps",
+                             "2000", "--n", "200", "--backend", "python", "--seed", "1", "--quiet",
+                             "--out", out], env=ENV, cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    db = os.path.join(out, "results.sqlite")
+    deadline, done = time.time() + 120, 0
+    while time.time() < deadline and proc.poll() is None and done < 8:
+        time.sleep(0.2)
+        if os.path.exists(db):
+            try:
+                con = sqlite3.connect(db, timeout=5)
+                done = con.execute("SELECT COUNT(*) FROM reps").fetchone()[0]
+                con.close()
+            except sqlite3.Error:
+                pass
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == ["pybcv: interrupted (finished repetitions are stored; "
+                                        "continue with --resume)"]
+    from pybcv.engine import load_result
+    assert len(load_result(out).reps) >= done
+
+
 # ------------------------------------------------------------------ compare
 def test_compare_csv(tmp_path, capsys):
     csv = _csv(tmp_path)
     rc, out, _ = run(capsys, "compare", "--csv", csv, "--a", "glm", "--b", "majority",
-                     "--backend", "python", "--tests", "table5", "--seed", "2")
+                     "--backend", "python", "--tests", "table5", "--seed", "2", "--quiet")
     assert rc == 0
     assert "5x2 BCV McNemar's test" in out and "effective table" in out
     assert "backend: A ran in python" in out
     assert out.count("reject H0") + out.count("keep H0") == 14
+    assert out.index("* 5x2 BCV McNemar") < out.index("RHO paired")   # the paper's test first, marked
 
 
-def test_compare_default_exp6_all_tests(capsys):
-    rc, out, _ = run(capsys, "compare", "--backend", "python", "--seed", "1")
+def test_compare_csv_with_another_separator(tmp_path, capsys):
+    comma = run(capsys, "compare", "--csv", _csv(tmp_path), "--a", "glm", "--b", "majority",
+                "--backend", "python", "--json")
+    tab = run(capsys, "compare", "--csv", _csv(tmp_path, sep="\t"), "--sep", "\\t", "--a", "glm",
+              "--b", "majority", "--backend", "python", "--json")
+    assert comma[0] == tab[0] == 0
+    assert json.loads(comma[1])["tests"] == json.loads(tab[1])["tests"]
+
+
+def test_compare_defaults_come_from_the_experiment_record(capsys):
+    """CLI and Python compare(): the same learners (EXP6's at H0), seed 0, 5x2 BCV tests."""
+    from pybcv import datasets as D
+    from pybcv.comparison import compare
+    from pybcv.experiments import COMPARE_DEFAULTS, EXPERIMENTS
+    assert COMPARE_DEFAULTS["learner_b"] == {"name": "fnn-weighted", "omega": 0.29}
+    assert EXPERIMENTS["exp6"].h0_value == 0.29
+    rc, out, _ = run(capsys, "compare", "--backend", "python", "--json")
+    assert rc == 0
+    obj = json.loads(out)
+    assert obj["comparison"]["learner_b"] == "fnn-weighted omega=0.29"
+    assert obj["comparison"]["seed"] == 0 and obj["comparison"]["fits"] == [10, 10]
+    assert list(obj["tests"]) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
+    d = D.exp6(0, n=300)
+    py = compare(d.X, d.y, backend="python")
+    assert py.learner_b == obj["comparison"]["learner_b"]
+    for k, r in py.results.items():
+        assert obj["tests"][k]["pvalue"] == pytest.approx(r.pvalue, rel=1e-12)
+        assert {"statistic", "pvalue", "df", "estimate", "ci_low", "ci_high"} <= set(obj["tests"][k])
+
+
+def test_compare_all_tests_is_one_word_away(capsys):
+    rc, out, _ = run(capsys, "compare", "--backend", "python", "--seed", "1", "--tests", "all", "--quiet")
     assert rc == 0
     assert "EXP6 (n = 300" in out and "J48-unpruned" in out and "fnn-weighted" in out
     assert out.count("reject H0") + out.count("keep H0") == 17
     assert "Python fallback" in out
 
 
+def test_compare_k_learners_json_and_plot(tmp_path, capsys):
+    png = str(tmp_path / "k.png")
+    rc, out, _ = run(capsys, "compare", "--learners", "majority,fnn-weighted,fnn-weighted:omega=0.29",
+                     "--backend", "python", "--json", "--plot", png)
+    assert rc == 0 and os.path.getsize(png) > 1000
+    obj = json.loads(out)
+    assert len(obj["pairs"]) == 3 * 2                   # 3 pairs x the 2 tests of the 5x2 BCV
+    p = obj["pairs"][0]
+    assert {"a", "b", "test", "pvalue", "pvalue_holm", "pvalue_shaffer"} <= set(p)
+    rc, out, _ = run(capsys, "compare", "--learners", "majority,fnn-weighted", "--backend", "python",
+                     "--quiet")
+    assert rc == 0 and "majority vs fnn-weighted" in out and "holm" in out
+
+
+def test_compare_output_into_a_closed_pipe_is_quiet():
+    """pybcv compare | head -1: no BrokenPipe traceback."""
+    p = subprocess.Popen(f"{sys.executable} -m pybcv compare --backend python --quiet --tests all | head -1",
+                         shell=True, env=ENV, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    out, err = p.communicate(timeout=300)
+    assert out.startswith("data: EXP6")
+    assert "BrokenPipe" not in err and "Traceback" not in err and "Exception ignored" not in err
+
+
+# ------------------------------------------------------------------ folds out, predictions in
+def test_folds_then_own_predictions_equal_compare(tmp_path, capsys):
+    """Export the folds, 'fit' on them outside pybcv, feed the predictions back:
+    the same tables and p-values as compare() with the same seed."""
+    from sklearn.neighbors import KNeighborsClassifier
+    from pybcv import datasets as D
+    from pybcv.comparison import compare
+    folds_csv = str(tmp_path / "folds.csv")
+    assert run(capsys, "folds", "--n", "120", "--seed", "7", "--out", folds_csv)[0] == 0
+    folds = pd.read_csv(folds_csv)
+    assert list(folds.columns) == ["fold", "row"] and sorted(folds["fold"].unique()) == list(range(10))
+    assert (folds.groupby("fold").size() == 60).all()
+    d = D.exp6(3, n=120)
+    rows = []
+    for f, g in folds.groupby("fold"):
+        te = g["row"].to_numpy()
+        tr = np.setdiff1d(np.arange(120), te)
+        pa = KNeighborsClassifier(1).fit(d.X[tr], d.y[tr]).predict(d.X[te])
+        pb = KNeighborsClassifier(7).fit(d.X[tr], d.y[tr]).predict(d.X[te])
+        rows += list(zip([f] * len(te), te, d.y[te], pa, pb))
+    pred_csv = tmp_path / "pred.csv"
+    pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b"]).to_csv(pred_csv, index=False)
+    rc, out, err = run(capsys, "test", "--predictions", str(pred_csv), "--json")
+    assert rc == 0, err
+    got = json.loads(out)
+    assert set(got) == {"mcnemar_5x2bcv", "calibrated_f_5x2bcv"}
+    ref = compare(d.X, d.y, KNeighborsClassifier(1), KNeighborsClassifier(7), seed=7)
+    for k, r in ref.results.items():
+        assert got[k]["pvalue"] == pytest.approx(r.pvalue, rel=1e-12)
+        assert got[k]["statistic"] == pytest.approx(r.statistic, rel=1e-12)
+        assert {"df", "estimate", "ci_low", "ci_high"} <= set(got[k])
+    rc, out, _ = run(capsys, "test", "--predictions", str(pred_csv))
+    assert rc == 0 and "* 5x2 BCV McNemar's test" in out
+    r = pybcv("test", "--predictions", str(pred_csv), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout) == got
+
+
+def test_predictions_that_are_not_the_design_are_refused(tmp_path, capsys):
+    """A repeated 2-fold CV that is not a 5x2 BCV, or a fold missing, is refused with the reason."""
+    from pybcv.partitions import DESIGNS
+    n = 60
+    y = np.arange(n) % 2
+    rng = np.random.default_rng(0)
+    good = [np.sort(t) for t in DESIGNS["bcv5x2"].test_sets(n, rng)]
+
+    def write(folds, name):
+        rows = [(f, r, y[r], y[r], 1 - y[r]) for f, te in enumerate(folds) for r in te]
+        p = tmp_path / name
+        pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b"]).to_csv(p, index=False)
+        return str(p)
+
+    rc, out, err = run(capsys, "test", "--predictions", write(good[:8], "short.csv"))
+    assert rc == 2 and "cannot be the design 'bcv5x2'" in err and "10 folds" in err
+    half = good[:]
+    half[1] = good[0]                                   # not complementary halves
+    rc, out, err = run(capsys, "test", "--predictions", write(half, "overlap.csv"))
+    assert rc == 2 and "cannot be the design" in err
+
+
 def test_python_dash_m(tmp_path):
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run([sys.executable, "-m", "pybcv", "simulate", "--dataset", "nope", "--out",
-                        str(tmp_path)], env=env, cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 2 and "unknown data set" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "pybcv", "simulate", "--dataset", "epsilon", "--reps", "20",
-                        "--out", str(tmp_path / "e"), "--quiet"], env=env, cwd=ROOT, capture_output=True,
-                       text=True)
+    r = pybcv("simulate", "--dataset", "epsilon", "--reps", "20", "--out", str(tmp_path / "e"), "--quiet")
     assert r.returncode == 0 and os.path.exists(tmp_path / "e" / "summary.csv")

@@ -40,16 +40,16 @@ def test_fast_tables_equal_generic_tables(design, n):
 def test_epsilon_vectorised_equals_generic_per_rep():
     """run_chunk's batch scores equal TESTS[k].from_tables on Design.splits."""
     cfg = RunConfig("epsilon", "table5", seed=11)
-    rows = run_chunk(cfg.__dict__, [0, 5])
-    for row in rows:
-        r = row["rep"]
+    records = run_chunk(cfg, [0, 5])
+    for rec in records:
+        r = rec.rep
         d = cfg.dataset_for(r)
         for k in TABLE5_TESTS:
             des = TESTS[k].design
             sp = DESIGNS[des].splits(300, seeds.rng(seeds.design_seq(11, r, des)))
             ntr, nte = DESIGNS[des].sizes(300)
             res = TESTS[k].from_tables(tables_from_losses(d.loss_a, d.loss_b, sp), ntr, nte)
-            s, p = row["results"][k]
+            s, p = rec.results[k]
             assert math.isclose(res.pvalue, p, rel_tol=1e-9, abs_tol=1e-12), k
             assert (math.isinf(s) and math.isinf(res.statistic)) or math.isclose(res.statistic, s, rel_tol=1e-9, abs_tol=1e-12)
 
@@ -118,11 +118,14 @@ def test_one_batch_per_learner_and_errors_name_their_design():
     rec = _Recorder()
     compare(X, y, rec, "majority", tests="table5")
     assert rec.calls == [167]                      # the union of 8 designs in one batch
+    rec = _Recorder()
+    compare(X, y, rec, "majority")                 # default: the 5x2 BCV design's tests
+    assert rec.calls == [10]
     bad = _Recorder(fail_test_size=30)              # 10-fold CV's folds (n = 300)
     with pytest.raises(ValueError, match=r"fold 1 of 10\b") as ei:
         compare(X, y, bad, "majority", tests=["kfold_t"])
     assert "partition design 'cv10'" in " ".join(getattr(ei.value, "__notes__", []))
-    assert bad.calls == [20, 10]                    # the batch, then cv10 alone
+    assert bad.calls == [10, 10]                    # the batch (cv10 only), then cv10 alone
 
 
 # ------------------------------------------------------------------ parallel determinism
@@ -145,7 +148,7 @@ def test_dask_cluster_gives_identical_results():
     ref = simulate("simple", **kw)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cl, distributed.Client(cl) as client:
-        got = simulate("simple", dask_client=client, chunk=1, **kw)
+        got = simulate("simple", scheduler=client, chunk=1, **kw)
     for k in TABLE5_TESTS:
         assert np.array_equal(ref.pvalue[k], got.pvalue[k], equal_nan=True)
 
@@ -160,7 +163,7 @@ def test_interrupt_and_resume_equals_uninterrupted(tmp_path):
     kw = dict(tests="table5", reps=10, seed=9, backend="python")
     full = simulate("simple", out=str(tmp_path / "full"), **kw)
     part = str(tmp_path / "part")
-    simulate("simple", out=part, max_reps_this_call=4, **kw)
+    simulate("simple", out=part, stop_after=4, **kw)
     assert len(load_result(part).reps) == 4
     simulate("simple", out=part, resume=True, **kw)
     r1, s1, p1 = _stored(str(tmp_path / "full"))
@@ -257,7 +260,8 @@ def test_compare_gives_all_tests_and_bcv_tables():
     d = D.exp6(1)
     cmp = compare(d.X, d.y, "J48-unpruned", "fnn-weighted:omega=0.29", tests="table5", seed=3,
                   backend="python")
-    assert list(cmp.results) == list(TABLE5_TESTS)
+    assert sorted(cmp.results) == sorted(TABLE5_TESTS)
+    assert list(cmp.results)[0] == "mcnemar_5x2bcv"          # the paper's test first
     assert np.isclose(cmp.averaged_table.sum(), 150)
     assert np.allclose(cmp.effective_table, cmp.averaged_table * 20 / 11)
     bcv = cmp.results["mcnemar_5x2bcv"]
@@ -343,3 +347,87 @@ def test_committed_replication_is_reproduced_exactly(run, reps, tmp_path):
             assert set(row["tables"]) == set(tabs[r])
             for u, T in tabs[r].items():
                 np.testing.assert_array_equal(row["tables"][u], T)
+
+
+# ------------------------------------------------------------------ CI coverage next to the type-I error
+def _fake_interval(half_width):
+    """A stand-in TestSpec.batch_interval: mean fold difference +- half_width."""
+    def batch_interval(self, tables, n_train, n_test, level=0.95, **opts):
+        from pybcv.outcomes import differences
+        d = differences(tables).mean(-1)
+        return d - half_width, d + half_width
+    return batch_interval
+
+
+@pytest.mark.parametrize("half_width,expected", [(1.0, 1.0), (0.0, 0.0)])
+def test_coverage_is_reported_where_the_true_difference_is_known(monkeypatch, tmp_path, half_width,
+                                                                 expected):
+    from pybcv.stats.registry import TestSpec
+    monkeypatch.setattr(TestSpec, "batch_interval", _fake_interval(half_width), raising=False)
+    res = simulate("epsilon", tests=["mcnemar_5x2bcv", "kfold_t"], reps=40, seed=1)
+    cov = res.coverage()
+    # epsilon: mu_A = mu_B by construction; a +-1 interval always covers 0, a +-0 one
+    # covers it only when the fold differences average exactly 0
+    if expected == 1.0:
+        assert cov == {"mcnemar_5x2bcv": 1.0, "kfold_t": 1.0}
+    else:
+        assert all(v < 0.5 for v in cov.values()) and set(cov) == {"mcnemar_5x2bcv", "kfold_t"}
+    s = res.summary()
+    assert list(s["ci_coverage"]) == [cov["mcnemar_5x2bcv"], cov["kfold_t"]]
+    stored = simulate("simple", tests=["mcnemar_5x2bcv"], reps=3, seed=1, backend="python",
+                      out=str(tmp_path / "s"))
+    assert set(stored.coverage()) == {"mcnemar_5x2bcv"}
+    again = load_result(str(tmp_path / "s"))                       # from the stored fold tables
+    assert again.coverage() == stored.coverage()
+    off = simulate("simple", tests=["mcnemar_5x2bcv"], reps=2, seed=1, backend="python",
+                   data_params={"delta": 1.0})
+    assert off.coverage() == {} and np.isnan(off.summary()["ci_coverage"][0])     # truth unknown
+
+
+def test_no_coverage_without_intervals():
+    from pybcv.stats.registry import TestSpec
+    if hasattr(TestSpec, "batch_interval"):
+        pytest.skip("the statistics give intervals")
+    res = simulate("epsilon", tests=["kfold_t"], reps=5, seed=1)
+    assert res.coverage() == {} and np.isnan(res.summary()["ci_coverage"][0])
+
+
+def test_simulate_takes_a_run_config():
+    cfg = RunConfig("epsilon", ["kfold_t"], seed=3)
+    a = simulate(cfg, 25)
+    b = simulate("epsilon", reps=25, tests=["kfold_t"], seed=3)
+    assert np.array_equal(a.pvalue["kfold_t"], b.pvalue["kfold_t"])
+    with pytest.raises(TypeError, match="not both"):
+        simulate(cfg, 5, seed=4)
+
+
+# ------------------------------------------------------------------ compact archive folders
+def test_load_result_reads_an_archive_folder_like_a_store(monkeypatch, tmp_path):
+    """A folder that pybcv.archive recognises is read through archive.read_run
+    (here a stand-in module until the slim helper's lands) with the same result."""
+    import types
+    from pybcv.engine.store import Store
+    src = str(tmp_path / "src")
+    simulate("simple", tests=["mcnemar_5x2bcv", "kfold_t"], reps=3, seed=2, backend="python", out=src)
+    st = Store(src)
+    reps, results = st.results()
+    run = {"config": st.config(), "reps": reps, "results": results, "tables": st.tables()[1],
+           "rep_info": st.rep_info()}
+    st.close()
+    arch = str(tmp_path / "arch")
+    os.makedirs(arch)
+    open(os.path.join(arch, "ARCHIVE"), "w").close()
+    fake = types.ModuleType("pybcv.archive")
+    fake.is_run = lambda folder: os.path.exists(os.path.join(folder, "ARCHIVE"))
+    fake.read_run = lambda folder: run
+    import pybcv
+    monkeypatch.setitem(sys.modules, "pybcv.archive", fake)
+    monkeypatch.setattr(pybcv, "archive", fake, raising=False)
+    a, b = load_result(src), load_result(arch)
+    assert np.array_equal(a.reps, b.reps) and a.config == b.config and a.backends == b.backends
+    for k in a.pvalue:
+        assert np.array_equal(a.pvalue[k], b.pvalue[k], equal_nan=True)
+    p1, p2 = load_result(src, profile="paper"), load_result(arch, profile="paper")
+    assert np.array_equal(p1.pvalue["kfold_t"], p2.pvalue["kfold_t"])
+    from pybcv.report import build_report
+    assert "simple: type-I error" in build_report([arch])

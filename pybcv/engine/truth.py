@@ -20,13 +20,13 @@ from typing import Dict, Optional, Sequence
 import numpy as np
 
 from .. import datasets as _ds
-from . import core
+from ..experiments import EXPERIMENTS
+from .fold_tables import learner_from_spec
 
-# data set -> (learner A spec, name of B, B's parameter, parameter value at lambda = 1)
-TUNING = {
-    "exp6": ({"name": "J48-unpruned"}, "fnn-weighted", "omega", 1.0),
-    "letter": ({"name": "tree"}, "fnn-distorted", "upsilon", 1.0),
-}
+# data set -> (learner A spec, name of B, B's parameter, parameter value at lambda = 1),
+# read from the experiments' records
+TUNING = {k: (dict(e.learner_a), e.learner_b["name"], e.varied, e.value_at_lambda_1)
+          for k, e in EXPERIMENTS.items() if e.varies == "learner_b"}
 
 
 def _train_set(dataset, s, seed, n_train):
@@ -40,20 +40,18 @@ def population_errors(dataset: str, learners: Dict[str, dict], n_sets: int = 100
     """{label: errors[n_sets]}: each learner trained on the same n_sets data
     sets of size n_train and scored on the whole population."""
     Xp, yp = _ds.population(dataset)
-    n_train = n_train or _ds.DEFAULT_N[dataset]
+    n_train = n_train or EXPERIMENTS[dataset].n
     out = {k: np.empty(n_sets) for k in learners}
-    bar = core.Progress(n_sets, enabled=progress, label="training sets")
-    for s in range(n_sets):
+    from tqdm import tqdm
+    for s in tqdm(range(n_sets), disable=not progress, unit="training set", desc=dataset):
         d = _train_set(dataset, s, seed, n_train)
         X = np.vstack([np.asarray(d.X, float), Xp])
         y = np.concatenate([d.y, yp])
         split = [(np.arange(n_train), np.arange(n_train, n_train + len(yp)))]
         for label, spec in learners.items():
             be = (backends or {}).get(label, backend)
-            pred = core.make(spec, be).predict_splits(X, y, split)[0]
+            pred = learner_from_spec(spec, be).predict_splits(X, y, split)[0]
             out[label][s] = float(np.mean(pred != yp))
-        bar.update(1)
-    bar.close()
     return out
 
 
@@ -87,13 +85,13 @@ def tune(dataset: str, grid: Sequence[float], n_sets: int = 100, n_train: Option
     curve = [float(errs[f"B@{g:g}"].mean()) for g in grid]
     se = lambda a: float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else float("nan")  # noqa: E731
     mu_end = curve[grid.index(float(p_end))]
-    lambdas = lambdas if lambdas is not None else [round(0.1 * i, 1) for i in range(11)]
+    lambdas = lambdas if lambdas is not None else list(EXPERIMENTS[dataset].lambdas)
     targets = []
     for lam in lambdas:
         t = mu_a - lam * (mu_a - mu_end)
         targets.append({"lambda": lam, "mu_target": t, pname: solve(grid, curve, t)})
     diff_se = {g: se(errs[f"B@{g:g}"] - errs["A"]) for g in grid}
-    return {"dataset": dataset, "n_sets": n_sets, "n_train": n_train or _ds.DEFAULT_N[dataset],
+    return {"dataset": dataset, "n_sets": n_sets, "n_train": n_train or EXPERIMENTS[dataset].n,
             "seed": seed, "backend": backend, "backend_b": backend_b or backend, "learner_a": a_spec, "learner_b": b_name,
             "param": pname, "mu_a": mu_a, "mu_a_se": se(errs["A"]),
             "grid": grid, "mu_b": curve, "mu_b_se": [se(errs[f"B@{g:g}"]) for g in grid],

@@ -1,0 +1,667 @@
+"""One-off comparisons on a user's data: the tests of a design (by default
+the 5x2 BCV design: the paper's McNemar test and the calibrated F-test, 10
+fits per learner) for
+
+* two learners on (X, y): :func:`compare`;
+* fixed per-record 0-1 losses of two trained models: :func:`compare_losses`;
+* the user's own per-fold predictions: :func:`compare_predictions`;
+* k learners, every pair, p-values adjusted by Holm or Shaffer:
+  :func:`compare_learners`.
+
+Design ``d`` is drawn from ``rng(design_seq(seed, 0, d))`` (:mod:`pybcv.seeds`),
+so ``pybcv folds --seed S`` exports exactly the folds that ``compare(...,
+seed=S)`` uses.  Defaults (learners, seed 0, tests, profile) come from
+:data:`pybcv.experiments.COMPARE_DEFAULTS`, shared with the CLI and R.
+"""
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import seeds
+from .experiments import COMPARE_DEFAULTS
+from .engine.fold_tables import (CountingLearner, as_learner, learner_free_tables, learner_label,
+                                 predict_designs, tables_from_design_predictions)
+from .outcomes import tables_from_predictions
+from .partitions import DESIGNS
+from .stats import TESTS, designs_for, profile_options, resolve_tests
+
+PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
+
+
+# ------------------------------------------------------------------ selections
+def select_tests(tests) -> List[str]:
+    """Test keys of a selection: ``"all"`` (17), ``"table5"`` (14), a design key
+    (the tests of that design, e.g. ``"bcv5x2"``) or keys (list or comma string).
+
+    >>> select_tests("bcv5x2")
+    ['calibrated_f_5x2bcv', 'mcnemar_5x2bcv']
+    """
+    if isinstance(tests, str) and tests in DESIGNS:
+        keys = [k for k in TESTS if TESTS[k].design == tests]
+        if not keys:
+            raise ValueError(f"design {tests!r} has no test")
+        return keys
+    return resolve_tests(tests)
+
+
+def _paper_first(keys):
+    return sorted(keys, key=lambda k: k != PAPER_TEST)
+
+
+def design_generator(seed: int, design: str):
+    """The random stream of ``design`` in a one-off comparison with ``seed``."""
+    return seeds.rng(seeds.design_seq(seed, 0, design))
+
+
+def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
+    try:
+        from .partitions import design_folds
+    except ImportError:  # until partitions lands: pybcv.partitions.design_folds
+        return [np.sort(t) for t in DESIGNS[design].test_sets(n, design_generator(seed, design))]
+    return design_folds(n, design=design, seed=seed)
+
+
+def _check_design(test_sets, n: int, design: str) -> List[str]:
+    try:
+        from .partitions import check_design
+    except ImportError:  # until partitions lands: pybcv.partitions.check_design
+        return _check_design_shim(test_sets, n, design)
+    return check_design(test_sets, n, design)
+
+
+def _check_design_shim(test_sets, n, design):
+    """Fold count, fold sizes, indices in range and unique, complementary
+    halves of an m x 2 design.  (Stand-in until pybcv.partitions.check_design.)"""
+    if design not in DESIGNS:
+        raise ValueError(f"unknown partition design {design!r}; known: {sorted(DESIGNS)}")
+    _, nte = DESIGNS[design].sizes(n)
+    if len(test_sets) != len(nte):
+        raise ValueError(f"design {design!r} with n = {n} has {len(nte)} folds, got {len(test_sets)}")
+    for f, (te, k) in enumerate(zip(test_sets, nte)):
+        te = np.asarray(te)
+        if te.size != k:
+            raise ValueError(f"fold {f}: design {design!r} with n = {n} has {k} test records, got {te.size}")
+        if te.size and (te.min() < 0 or te.max() >= n):
+            raise ValueError(f"fold {f}: row numbers must lie in 0..{n - 1}")
+        if np.unique(te).size != te.size:
+            raise ValueError(f"fold {f}: a row appears twice")
+    if design in ("bcv5x2", "bcv3x2", "rcv5x2"):
+        for j in range(0, len(test_sets), 2):
+            both = np.concatenate([test_sets[j], test_sets[j + 1]])
+            if np.unique(both).size != n:
+                raise ValueError(f"folds {j} and {j + 1} must be complementary halves of the {n} rows")
+    return []
+
+
+def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:
+    """Fits per learner for a set of tests (the union of designs when shared).
+
+    >>> fit_counts("bcv5x2")
+    10
+    """
+    keys = select_tests(tests)
+    if share_designs:
+        return sum(DESIGNS[d].n_splits(n) for d in designs_for(keys))
+    return sum(DESIGNS[TESTS[k].design].n_splits(n) for k in keys)
+
+
+# ------------------------------------------------------------------ the result
+def _num(x):
+    if x is None:
+        return None
+    if isinstance(x, tuple):
+        return [_num(v) for v in x]
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _interval(result, level=0.95) -> Tuple[float, float]:
+    ci = getattr(result, "confidence_interval", None)   # until stats lands: TestResult.confidence_interval
+    if ci is None:
+        return float("nan"), float("nan")
+    lo, hi = ci(level)
+    return float(lo), float(hi)
+
+
+def _fmt_df(df) -> str:
+    if df is None:
+        return "-"
+    if isinstance(df, tuple):
+        return ",".join(f"{v:g}" for v in df)
+    return f"{df:g}"
+
+
+@dataclass(repr=False)
+class Comparison:
+    """The tests of one comparison of learners A and B.
+
+    ``results``: {test: TestResult}, the paper's test first; ``tables``:
+    {design: (F, 2, 2) fold tables}; ``n``: records; ``error_a`` / ``error_b``:
+    the error rates pooled over the folds of ``error_design`` (the 5x2 BCV
+    when it ran); ``averaged_table`` / ``effective_table`` / ``bcv_t``: the 5x2
+    BCV tables ([YWSL] section "The 5x2 BCV McNemar's test"), None when that
+    design did not run.  ``print(cmp)`` gives a short summary;
+    :meth:`to_frame` one row per test."""
+    results: Dict[str, Any]
+    tables: Dict[str, np.ndarray]
+    n: int
+    learner_a: str = "A"
+    learner_b: str = "B"
+    backends: Tuple[str, str] = ("", "")
+    profile: str = "default"
+    seed: Optional[int] = 0          # None: folds from elsewhere (own predictions)
+    alpha: float = 0.05
+    warnings: List[str] = field(default_factory=list)
+    fits: Tuple[int, int] = (0, 0)
+
+    # -- the design's tables
+    @property
+    def error_design(self) -> str:
+        return "bcv5x2" if "bcv5x2" in self.tables else next(iter(self.tables))
+
+    def _errors(self):
+        s = np.asarray(self.tables[self.error_design]).sum(0)
+        return float((s[0, 0] + s[0, 1]) / s.sum()), float((s[0, 0] + s[1, 0]) / s.sum())
+
+    @property
+    def error_a(self) -> float:
+        return self._errors()[0]
+
+    @property
+    def error_b(self) -> float:
+        return self._errors()[1]
+
+    def _bcv_rho(self):
+        po = profile_options(self.profile).get(PAPER_TEST, {})
+        return po.get("rho1", 0.5), po.get("rho2", 0.5)
+
+    @property
+    def averaged_table(self) -> Optional[np.ndarray]:
+        if "bcv5x2" not in self.tables:
+            return None
+        return np.asarray(self.tables["bcv5x2"]).reshape(-1, 2, 2).mean(0)
+
+    @property
+    def bcv_t(self) -> Optional[float]:
+        if "bcv5x2" not in self.tables:
+            return None
+        from .stats import bcv_t
+        return float(bcv_t(5, *self._bcv_rho()))
+
+    @property
+    def effective_table(self) -> Optional[np.ndarray]:
+        avg = self.averaged_table
+        return None if avg is None else self.bcv_t * avg
+
+    # -- views
+    def to_frame(self, alpha: Optional[float] = None, level: float = 0.95):
+        """pandas DataFrame, one row per test (the paper's test first, ``paper`` True)."""
+        import pandas as pd
+        alpha = self.alpha if alpha is None else alpha
+        rows = []
+        for k, r in self.results.items():
+            lo, hi = _interval(r, level)
+            rows.append({"test": k, "name": r.method or TESTS[k].name, "design": TESTS[k].design,
+                         "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
+                         "estimate": np.nan if r.estimate is None else r.estimate,
+                         "ci_low": lo, "ci_high": hi, "reject": r.rejects(alpha),
+                         "paper": k == PAPER_TEST})
+        return pd.DataFrame(rows)
+
+    summary = to_frame
+
+    def to_json(self, level: float = 0.95) -> dict:
+        """{"comparison": what was compared, "tests": {key: numbers}} (NaN -> null)."""
+        return {"comparison": {"learner_a": self.learner_a, "learner_b": self.learner_b,
+                               "n": int(self.n), "seed": self.seed, "profile": self.profile,
+                               "backends": list(self.backends), "alpha": self.alpha,
+                               "error_design": self.error_design,
+                               "error_a": _num(self.error_a), "error_b": _num(self.error_b),
+                               "fits": list(self.fits), "warnings": list(self.warnings)},
+                "tests": results_as_json(self.results, self.alpha, level)}
+
+    def __str__(self) -> str:
+        alpha = self.alpha
+        F = len(self.tables[self.error_design])
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        lines = [f"A = {self.learner_a}   vs   B = {self.learner_b}   (n = {self.n}{seed}, "
+                 f"profile {self.profile})",
+                 f"error rates over the {F} folds of {self.error_design}: "
+                 f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
+        head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
+        if head.estimate is not None:
+            lo, hi = _interval(head)
+            ci = "" if math.isnan(lo) else f", 95% CI [{lo:.4f}, {hi:.4f}]"
+            lines.append(f"estimate of mu_A - mu_B ({head.method}): {head.estimate:+.4f}{ci}")
+        w = max(len(r.method or k) for k, r in self.results.items()) + 2
+        lines += ["", f"  {'test':<{w}}{'statistic':>10}  {'df':>7}  {'p-value':>9}  "
+                      f"{'95% CI of mu_A - mu_B':>22}  decision at {alpha:g}"]
+        for k, r in self.results.items():
+            lo, hi = _interval(r)
+            ci = "-" if math.isnan(lo) else f"[{lo:+.4f}, {hi:+.4f}]"
+            mark = "*" if k == PAPER_TEST else " "
+            lines.append(f"{mark} {r.method or k:<{w}}{r.statistic:>10.4f}  {_fmt_df(r.df):>7}  "
+                         f"{r.pvalue:>9.4g}  {ci:>22}  {'reject H0' if r.rejects(alpha) else 'keep H0'}")
+        if PAPER_TEST in self.results:
+            lines.append("* the paper's recommended test")
+        for msg in self.warnings:
+            lines.append(f"warning: {msg}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
+        return (f"<Comparison {self.learner_a!r} vs {self.learner_b!r}, n={self.n}, "
+                f"{len(self.results)} test(s); {head.test} p={head.pvalue:.4g}>")
+
+    def _repr_html_(self) -> str:
+        df = self.to_frame()
+        cap = html.escape(f"A = {self.learner_a} vs B = {self.learner_b} (n = {self.n}); "
+                          f"error rates A {self.error_a:.4f}, B {self.error_b:.4f}")
+        return f"<p><b>{cap}</b></p>" + df.to_html(index=False, float_format=lambda v: f"{v:.4g}")
+
+
+def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float = 0.95) -> dict:
+    """{test key: {statistic, pvalue, df, estimate, ci_low, ci_high, method, reject}}."""
+    out = {}
+    for k, r in results.items():
+        lo, hi = _interval(r, level)
+        out[k] = {"statistic": _num(r.statistic), "pvalue": _num(r.pvalue), "df": _num(r.df),
+                  "estimate": _num(r.estimate), "ci_low": _num(lo), "ci_high": _num(hi),
+                  "method": r.method, "design": TESTS[k].design, "reject": bool(r.rejects(alpha)),
+                  "warnings": list(getattr(r, "warnings", []))}
+    return out
+
+
+def _score_tables(tables, n, keys, profile) -> Dict[str, Any]:
+    po = profile_options(profile)
+    out = {}
+    for k in _paper_first(keys):
+        ntr, nte = DESIGNS[TESTS[k].design].sizes(n)
+        out[k] = TESTS[k].from_tables(tables[TESTS[k].design], ntr, nte, **po.get(k, {}))
+    return out
+
+
+# ------------------------------------------------------------------ fitting
+def _predict_task(learner, backend, X, y, design_splits):
+    lrn = CountingLearner(as_learner(learner, backend))
+    pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
+    return pred, lrn.backend_
+
+
+def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
+    """[{design: predictions}] and [backend] per learner: one batch per learner
+    when sequential and quiet; else one task per (learner, design), on
+    ``n_jobs`` processes, with a tqdm bar."""
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
+    if n_jobs == 1 and not progress:
+        preds, backends = [], []
+        for lrn in learners:
+            c = CountingLearner(as_learner(lrn, backend))
+            preds.append(predict_designs(c, X, y, splits))
+            backends.append(c.backend_)
+        return preds, backends
+    for lrn in learners:                      # bad specs fail before any fit
+        as_learner(lrn, backend)
+    tasks = [(i, d) for i in range(len(learners)) for d in splits]
+    from tqdm import tqdm
+    bar = tqdm(total=sum(len(splits[d]) for _, d in tasks), disable=not progress, unit="fit",
+               desc="fitting")
+    preds = [dict() for _ in learners]
+    backends = ["python"] * len(learners)
+    try:
+        if n_jobs == 1:
+            for i, d in tasks:
+                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]})
+                preds[i].update(pred)
+                backends[i] = be
+                bar.update(len(splits[d]))
+        else:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+            # fresh processes (spawn): an embedded R or JVM of this process is not forked
+            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}):
+                           (i, d) for i, d in tasks}
+                try:
+                    for fut in as_completed(futures):
+                        i, d = futures[fut]
+                        pred, be = fut.result()
+                        preds[i].update(pred)
+                        backends[i] = be
+                        bar.update(len(splits[d]))
+                except BaseException:
+                    for fut in futures:
+                        fut.cancel()
+                    raise
+    finally:
+        bar.close()
+    return preds, backends
+
+
+def _data(X, y):
+    from .datasets import from_arrays
+    return from_arrays(X, y)
+
+
+def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
+            seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
+            backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
+            alpha: float = COMPARE_DEFAULTS["alpha"]) -> Comparison:
+    """Compare learners A and B on (X, y) with the tests ``tests`` (default:
+    the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
+
+    Learners: a registry name, ``"name:param=value"``, a spec dict, a pybcv
+    learner or any scikit-learn classifier (default: the EXP6 experiment's,
+    :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
+    per learner; ``n_jobs`` processes fit the designs in parallel and
+    ``progress`` shows a tqdm bar.
+
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from pybcv.datasets import exp6
+    >>> d = exp6(1)
+    >>> cmp = compare(d.X, d.y, KNeighborsClassifier(1), "majority", backend="python")
+    >>> list(cmp.results), cmp.fits
+    (['mcnemar_5x2bcv', 'calibrated_f_5x2bcv'], (10, 10))
+    """
+    keys = select_tests(tests)
+    profile_options(profile)
+    learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
+    learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
+    data = _data(X, y)
+    splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
+    (pa, pb), backends = _predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
+                                           n_jobs, progress)
+    tables = tables_from_design_predictions(data.y, pa, pb, splits)
+    fits = sum(len(s) for s in splits.values())
+    return Comparison(_score_tables(tables, data.n, keys, profile), tables, data.n,
+                      learner_label(learner_a), learner_label(learner_b), tuple(backends), profile,
+                      seed, alpha, fits=(fits, fits))
+
+
+def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = COMPARE_DEFAULTS["seed"],
+                   profile: str = COMPARE_DEFAULTS["profile"], *,
+                   alpha: float = COMPARE_DEFAULTS["alpha"]) -> Comparison:
+    """The tests from fixed per-record 0-1 losses of two trained models
+    (every partition reads the same losses: models trained once)."""
+    la = np.asarray(loss_a).astype(np.int64)
+    lb = np.asarray(loss_b).astype(np.int64)
+    if la.shape != lb.shape or la.ndim != 1:
+        raise ValueError("loss_a and loss_b must be 1-d arrays of the same length")
+    if not (np.isin(la, (0, 1)).all() and np.isin(lb, (0, 1)).all()):
+        raise ValueError("losses must be 0/1")
+    keys = select_tests(tests)
+    designs = {d: d for d in designs_for(keys)}
+    T = learner_free_tables((2 * la + lb)[None], designs,
+                            {d: [design_generator(seed, d)] for d in designs})
+    tables = {d: t[0] for d, t in T.items()}
+    return Comparison(_score_tables(tables, la.size, keys, profile), tables, la.size,
+                      "A (losses)", "B (losses)", ("none", "none"), profile, seed, alpha)
+
+
+def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Optional[Sequence] = None,
+                        splits: Optional[Sequence] = None, design: str = "bcv5x2",
+                        tests=None, profile: str = COMPARE_DEFAULTS["profile"],
+                        alpha: float = COMPARE_DEFAULTS["alpha"], learner_a: str = "A",
+                        learner_b: str = "B") -> Comparison:
+    """The tests of ``design`` from the user's own per-fold predictions.
+
+    ``y``: the labels of all n records; ``pred_a[f]``, ``pred_b[f]``: the
+    labels predicted for the test records of fold ``f`` (``test_sets[f]``,
+    or the second element of ``splits[f]``), folds in the design's order
+    (``pybcv folds`` writes them).  The folds are checked to form the design
+    (ValueError with the reason, else the checker's warnings are kept in
+    ``warnings``); every test of the design runs unless ``tests`` says.
+
+    >>> import numpy as np
+    >>> from pybcv.partitions import DESIGNS
+    >>> y = np.arange(40) % 2
+    >>> folds = DESIGNS["bcv5x2"].test_sets(40, np.random.default_rng(0))
+    >>> cmp = compare_predictions(y, [y[t] for t in folds], [1 - y[t] for t in folds],
+    ...                           test_sets=folds)
+    >>> cmp.error_a, cmp.error_b
+    (0.0, 1.0)
+    """
+    if (test_sets is None) == (splits is None):
+        raise ValueError("give the folds as test_sets or as splits (one of them)")
+    if test_sets is None:
+        test_sets = [te for _, te in splits]
+    if design not in DESIGNS:
+        raise ValueError(f"unknown partition design {design!r}; known: {sorted(DESIGNS)}")
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
+    n = y.size
+    test_sets = [np.asarray(t, dtype=np.int64) for t in test_sets]
+    for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
+        if len(preds) != len(test_sets):
+            raise ValueError(f"{name} has {len(preds)} folds, the folds are {len(test_sets)}")
+    warns = list(_check_design(test_sets, n, design))
+    labels = set(np.unique(y).tolist())
+    for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
+        for f, p in enumerate(preds):
+            extra = set(np.unique(np.asarray(p)).tolist()) - labels
+            if extra:
+                raise ValueError(f"{name}, fold {f}: predictions must be class labels of y; "
+                                 f"found {sorted(map(str, extra))[:3]}")
+    keys = select_tests(design if tests is None else tests)
+    wrong = [k for k in keys if TESTS[k].design != design]
+    if wrong:
+        raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
+    T = tables_from_predictions(y, list(pred_a), list(pred_b), [(None, t) for t in test_sets])
+    tables = {design: T}
+    return Comparison(_score_tables(tables, n, keys, profile), tables, n, learner_a, learner_b,
+                      ("own", "own"), profile, None, alpha, warns)
+
+
+# ------------------------------------------------------------------ multiple comparisons
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values (valid under any dependence).
+
+    Sorted p_(1) <= ... <= p_(m): adjusted p_(j) = max_{i <= j} min(1, (m - i + 1) p_(i))
+    (Holm 1979).  NaN counts as 1 (never rejected) and stays NaN.
+
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    return _step_down(pvalues, lambda m: np.arange(m, 0, -1))
+
+
+@lru_cache(maxsize=None)
+def shaffer_true_counts(k: int) -> frozenset:
+    """The possible numbers of true hypotheses among the k(k-1)/2 pairwise
+    equalities of k learners (Shaffer 1986): S(k) = union over j = 1..k of
+    {C(j, 2) + s : s in S(k - j)}, S(0) = {0}.
+
+    >>> sorted(shaffer_true_counts(4))
+    [0, 1, 2, 3, 6]
+    """
+    if k <= 1:
+        return frozenset({0})
+    out = set()
+    for j in range(1, k + 1):
+        out |= {j * (j - 1) // 2 + s for s in shaffer_true_counts(k - j)}
+    return frozenset(out)
+
+
+def shaffer(pvalues, k: int) -> np.ndarray:
+    """Shaffer's static (S1) adjusted p-values of all k(k-1)/2 pairwise
+    comparisons of k learners (valid under any dependence; Shaffer 1986).
+
+    Sorted p_(1) <= ... <= p_(m), t_j = the largest number of hypotheses that
+    can be true when j - 1 are false, max{s in S(k): s <= m - j + 1};
+    adjusted p_(j) = max_{i <= j} min(1, t_i p_(i)).  t_j <= m - j + 1, so
+    Shaffer rejects at least what Holm rejects.
+
+    >>> shaffer([0.01, 0.04, 0.03], k=3).tolist()
+    [0.03, 0.04, 0.03]
+    """
+    m = k * (k - 1) // 2
+    if len(np.atleast_1d(pvalues)) != m:
+        raise ValueError(f"k = {k} learners give {m} pairs, got {len(np.atleast_1d(pvalues))} p-values")
+    S = np.array(sorted(shaffer_true_counts(k)))
+    return _step_down(pvalues, lambda m_: np.array([S[S <= m_ - j].max() for j in range(m_)]))
+
+
+def _step_down(pvalues, factors) -> np.ndarray:
+    p = np.asarray(pvalues, dtype=float).ravel()
+    nan = np.isnan(p)
+    q = np.where(nan, 1.0, p)
+    if np.any((q < 0) | (q > 1)):
+        raise ValueError("p-values must lie in [0, 1]")
+    order = np.argsort(q, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate(factors(p.size) * q[order]))
+    out = np.empty_like(adj)
+    out[order] = adj
+    out[nan] = np.nan
+    return out
+
+
+ADJUSTMENTS = ("holm", "shaffer")
+
+
+@dataclass(repr=False)
+class LearnerComparison:
+    """Every pair of k learners: ``pairs`` (one dict per pair and test, with
+    ``pvalue_holm`` and ``pvalue_shaffer`` adjusted over the pairs of each test),
+    ``comparisons`` {(a, b): Comparison}; :meth:`to_frame`, :meth:`plot`."""
+    learners: List[str]
+    pairs: List[dict]
+    comparisons: Dict[Tuple[str, str], Comparison]
+    adjust: str = "holm"
+    alpha: float = 0.05
+    errors: Dict[str, float] = field(default_factory=dict)
+
+    def to_frame(self):
+        import pandas as pd
+        return pd.DataFrame(self.pairs)
+
+    def to_json(self) -> dict:
+        return {"learners": self.learners, "adjust": self.adjust, "alpha": self.alpha,
+                "errors": {k: _num(v) for k, v in self.errors.items()},
+                "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
+                           for k, v in p.items()} for p in self.pairs]}
+
+    def differ(self, test: str = PAPER_TEST) -> List[Tuple[str, str]]:
+        """Pairs whose adjusted p-value (``adjust``) lies below alpha."""
+        col = f"pvalue_{self.adjust}"
+        return [(p["a"], p["b"]) for p in self.pairs
+                if p["test"] == test and p[col] is not None and p[col] < self.alpha]
+
+    def __str__(self) -> str:
+        lines = [f"{len(self.learners)} learners, every pair; p-values adjusted by "
+                 f"{self.adjust} (alpha {self.alpha:g})",
+                 "error rates: " + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items()), ""]
+        w = max(len(a) + len(b) for a, b in self.comparisons) + 6
+        lines.append(f"  {'pair':<{w}}{'test':<22}{'p':>9}{'holm':>9}{'shaffer':>9}  differ")
+        col = f"pvalue_{self.adjust}"
+        for p in self.pairs:
+            mark = "*" if p["test"] == PAPER_TEST else " "
+            lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<22}{p['pvalue']:>9.4g}"
+                         f"{p['pvalue_holm']:>9.4g}{p['pvalue_shaffer']:>9.4g}  "
+                         f"{'yes' if p[col] < self.alpha else 'no'}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<LearnerComparison {len(self.learners)} learners, {len(self.pairs)} pair tests>"
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4g}")
+
+    def plot(self, test: str = PAPER_TEST, ax=None, path: Optional[str] = None):
+        """A k x k matrix of adjusted p-values of ``test`` (pairs that differ
+        at alpha marked with *), learners ordered by error rate."""
+        import matplotlib
+        if path is not None:
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        names = sorted(self.learners, key=lambda s: self.errors.get(s, 0.0))
+        pos = {s: i for i, s in enumerate(names)}
+        M = np.full((len(names), len(names)), np.nan)
+        col = f"pvalue_{self.adjust}"
+        for p in self.pairs:
+            if p["test"] == test:
+                i, j = pos[p["a"]], pos[p["b"]]
+                M[i, j] = M[j, i] = np.nan if p[col] is None else p[col]
+        fig = None
+        if ax is None:
+            fig, ax = plt.subplots(figsize=(1.2 * len(names) + 2, 1.0 * len(names) + 1.5))
+        im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis_r")
+        labels = [f"{s}\n({self.errors.get(s, np.nan):.3f})" for s in names]
+        ax.set_xticks(range(len(names)), labels, rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(range(len(names)), labels, fontsize=8)
+        for i in range(len(names)):
+            for j in range(len(names)):
+                if np.isfinite(M[i, j]):
+                    ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else ""),
+                            ha="center", va="center", fontsize=7, color="white")
+        ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g})", fontsize=9)
+        (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046)
+        if path is not None:
+            (fig or ax.figure).tight_layout()
+            (fig or ax.figure).savefig(path, dpi=110)
+        return ax
+
+
+def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
+                     seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
+                     backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
+                     n_jobs: int = 1, progress: bool = False,
+                     alpha: float = COMPARE_DEFAULTS["alpha"]) -> LearnerComparison:
+    """Compare k >= 2 learners: each learner is fitted once per design, every
+    pair is tested on the same folds, and each test's p-values are adjusted
+    over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
+    (``adjust`` picks the one that decides).
+
+    >>> from pybcv.datasets import exp6
+    >>> d = exp6(2)
+    >>> res = compare_learners(d.X, d.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
+    ...                        tests="mcnemar_5x2bcv", backend="python")
+    >>> [(p["a"], p["b"]) for p in res.pairs][:2]
+    [('majority', 'fnn-weighted'), ('majority', 'fnn-weighted:omega=0.29')]
+    """
+    if adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r}")
+    learners = list(learners)
+    if len(learners) < 2:
+        raise ValueError(f"learners: give at least 2, got {len(learners)}")
+    names = []
+    for x in learners:
+        lab = learner_label(x)
+        names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
+    keys = _paper_first(select_tests(tests))
+    profile_options(profile)
+    data = _data(X, y)
+    splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
+    preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress)
+    comparisons = {}
+    for i, j in combinations(range(len(learners)), 2):
+        tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)
+        comparisons[(names[i], names[j])] = Comparison(
+            _score_tables(tables, data.n, keys, profile), tables, data.n, names[i], names[j],
+            (backends[i], backends[j]), profile, seed, alpha)
+    any_cmp = next(iter(comparisons.values()))
+    errors = {names[0]: any_cmp.error_a}
+    for (a, b), c in comparisons.items():
+        errors.setdefault(b, c.error_b)
+    pairs = []
+    k = len(learners)
+    for test in keys:
+        ps = [c.results[test].pvalue for c in comparisons.values()]
+        h, s = holm(ps), shaffer(ps, k)
+        for (a, b), c, ph, psh in zip(comparisons, comparisons.values(), h, s):
+            r = c.results[test]
+            lo, hi = _interval(r)
+            pairs.append({"a": a, "b": b, "test": test, "pvalue": float(r.pvalue),
+                          "pvalue_holm": float(ph), "pvalue_shaffer": float(psh),
+                          "statistic": float(r.statistic),
+                          "estimate": float("nan") if r.estimate is None else float(r.estimate),
+                          "ci_low": lo, "ci_high": hi})
+    return LearnerComparison(names, pairs, comparisons, adjust, alpha, errors)

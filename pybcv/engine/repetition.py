@@ -1,0 +1,90 @@
+"""One repetition of a simulation: draw the data, draw every design's
+partition, fit A and B once per fold of the union of designs, count the fold
+tables (:mod:`pybcv.engine.fold_tables`), score every selected test.
+
+:func:`run_chunk` is a worker's unit of work (a list of repetitions); it
+returns one :class:`Repetition` record per repetition.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .config import RunConfig, intervals, score
+from .fold_tables import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
+    learner_from_spec
+
+
+@dataclass
+class Repetition:
+    """The record of one finished repetition.
+
+    ``results``: {test: (statistic, pvalue)}; ``tables``: {unit: (F, 2, 2)}
+    fold tables (None for learner-free runs, whose tables are redrawn from
+    the seed); ``intervals``: {test: (low, high)} of the 95% confidence
+    interval of mu_A - mu_B where the statistics provide one."""
+    rep: int
+    results: Dict[str, Tuple[float, float]]
+    seconds: float
+    fits_a: int = 0
+    fits_b: int = 0
+    backend: str = "none"
+    tables: Optional[Dict[str, np.ndarray]] = None
+    intervals: Optional[Dict[str, Tuple[float, float]]] = None
+
+    def as_row(self) -> dict:
+        """The dict that :meth:`pybcv.engine.store.Store.write` stores."""
+        return {f: getattr(self, f) for f in ("rep", "results", "seconds", "fits_a", "fits_b",
+                                               "backend", "tables")}
+
+
+def run_chunk(cfg: RunConfig | dict, reps: Sequence[int]) -> List[Repetition]:
+    """Run repetitions ``reps``; one record per repetition, in order."""
+    if isinstance(cfg, dict):
+        cfg = RunConfig(**cfg)
+    if cfg.learner_free:
+        return run_learner_free(cfg, reps)
+    return [run_repetition(cfg, r) for r in reps]
+
+
+def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
+    """Learner-free repetitions (fixed per-record losses), all at once."""
+    t0 = time.perf_counter()
+    codes = np.empty((len(reps), cfg.n), np.int64)
+    for i, r in enumerate(reps):
+        d = cfg.dataset_for(r)
+        codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
+    units = dict(cfg.units())
+    tables = learner_free_tables(codes, units, {u: [cfg.unit_rng(r, u) for r in reps] for u in units})
+    res = score(cfg, tables)
+    ci = intervals(cfg, tables)
+    sec = (time.perf_counter() - t0) / max(len(reps), 1)
+    return [Repetition(int(r), {k: (res[k][0][i], res[k][1][i]) for k in cfg.tests}, sec,
+                      intervals={k: (lo[i], hi[i]) for k, (lo, hi) in ci.items()})
+            for i, r in enumerate(reps)]
+
+
+def run_repetition(cfg: RunConfig, r: int) -> Repetition:
+    """Repetition ``r`` of a run with learners."""
+    t0 = time.perf_counter()
+    d = cfg.dataset_for(r)
+    la = CountingLearner(learner_from_spec(cfg.learner_a, cfg.backend))
+    lb = CountingLearner(learner_from_spec(cfg.learner_b, cfg.backend))
+    units = dict(cfg.units())
+    splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units})
+    # shared designs: the union of designs in one batch per learner; else one batch per test
+    tables = fold_tables(la, lb, d.X, d.y, splits, one_batch=cfg.share_designs)
+    batch = {u: t[None] for u, t in tables.items()}
+    res = score(cfg, batch)
+    ci = intervals(cfg, batch)
+    return Repetition(int(r), {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
+                      time.perf_counter() - t0, la.fits, lb.fits, f"{la.backend_}/{lb.backend_}",
+                      tables, {k: (float(lo[0]), float(hi[0])) for k, (lo, hi) in ci.items()})
+
+
+def asdict_config(cfg: RunConfig) -> dict:
+    """The config as plain keyword arguments of :class:`RunConfig` (for workers)."""
+    return asdict(cfg)

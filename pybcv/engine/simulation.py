@@ -1,0 +1,325 @@
+"""The type-I error / power simulation: :func:`simulate` runs the
+repetitions of a :class:`~pybcv.engine.config.RunConfig` (in-process, joblib
+processes or a dask.distributed cluster), stores each finished repetition
+durably (:mod:`pybcv.engine.store`), resumes killed runs, and returns a
+:class:`SimulationResult`.  :func:`load_result` reads a stored run (a
+``results.sqlite`` folder or a compact archive folder, :mod:`pybcv.archive`).
+
+Results depend only on the configuration and the seed, never on the number
+of processes, the chunking or the order of execution.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from ..stats import TESTS
+from .config import RunConfig, intervals, score
+from .repetition import Repetition, run_chunk
+from .store import Store
+
+ALPHA = 0.05
+
+
+@dataclass
+class SimulationResult:
+    """Per-repetition statistics and p-values of a run, with its summary.
+
+    ``interval``: {test: (low[R], high[R])}, the 95% confidence intervals of
+    mu_A - mu_B where the statistics provide them (for the CI coverage)."""
+    config: RunConfig
+    reps: np.ndarray
+    statistic: Dict[str, np.ndarray]
+    pvalue: Dict[str, np.ndarray]
+    fits_per_rep: Tuple[float, float] = (0.0, 0.0)
+    seconds_per_rep: float = 0.0
+    backends: Tuple[str, ...] = ()
+    out: Optional[str] = None
+    interval: Dict[str, Tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def rejection_rate(self, alpha: float = ALPHA) -> Dict[str, float]:
+        return {k: float(np.mean(self.pvalue[k] < alpha)) for k in self.config.tests}
+
+    def coverage(self) -> Dict[str, float]:
+        """{test: share of 95% intervals that contain the true mu_A - mu_B}
+        where the true difference is known (every H0 point: 0) and the test
+        has an interval; empty otherwise."""
+        truth = self.config.true_difference()
+        if truth is None:
+            return {}
+        out = {}
+        for k, (lo, hi) in self.interval.items():
+            ok = np.isfinite(lo) & np.isfinite(hi)
+            if ok.any():
+                out[k] = float(np.mean((lo[ok] <= truth) & (truth <= hi[ok])))
+        return out
+
+    def summary(self, alpha: float = ALPHA):
+        """pandas DataFrame, one row per test (``ci_coverage``: NaN where unknown)."""
+        import pandas as pd
+        R = len(self.reps)
+        cov = self.coverage()
+        cfg = self.config
+        rows = []
+        for k in cfg.tests:
+            rate = float(np.mean(self.pvalue[k] < alpha)) if R else float("nan")
+            stat = self.statistic[k]
+            rows.append({"test": k, "name": TESTS[k].name, "family": TESTS[k].family,
+                         "rejection_rate": rate,
+                         "mc_se": math.sqrt(rate * (1 - rate) / R) if R else float("nan"),
+                         "reps": R, "alpha": alpha,
+                         "mean_statistic": float(np.nanmean(np.where(np.isfinite(stat), stat, np.nan)))
+                         if R else float("nan"),
+                         "ci_coverage": cov.get(k, float("nan")),
+                         "dataset": cfg.dataset, "profile": cfg.profile,
+                         "param": json.dumps(cfg.data_params or
+                                             {k2: v for k2, v in (cfg.learner_b or {}).items()
+                                              if k2 != "name"}),
+                         "learner_a": (cfg.learner_a or {}).get("name", ""),
+                         "learner_b": (cfg.learner_b or {}).get("name", ""),
+                         "backend": ",".join(self.backends), "seed": cfg.seed})
+        return pd.DataFrame(rows)
+
+    def to_json(self, alpha: float = ALPHA) -> dict:
+        """One machine-readable object: the configuration and per-test rates."""
+        s = self.summary(alpha)
+        return {"config": self.config.identity(), "reps": int(len(self.reps)), "alpha": alpha,
+                "fits_per_rep": list(self.fits_per_rep), "backends": list(self.backends),
+                "tests": {row["test"]: {"rejection_rate": row["rejection_rate"],
+                                        "mc_se": row["mc_se"],
+                                        "ci_coverage": None if math.isnan(row["ci_coverage"])
+                                        else row["ci_coverage"]}
+                          for _, row in s.iterrows()}}
+
+
+def default_chunk(cfg: RunConfig, reps: int, jobs: int) -> int:
+    if cfg.learner_free:
+        return max(1, min(500, math.ceil(reps / max(jobs, 1))))
+    if cfg.dataset == "simple":
+        return 4
+    return 1
+
+
+def _positive_int(x, name):
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {x!r}")
+    return int(x)
+
+
+def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = None,
+             resume: bool = False, progress: bool = False, scheduler=None,
+             chunk: Optional[int] = None, stop_after: Optional[int] = None,
+             **config_fields) -> SimulationResult:
+    """Run ``reps`` repetitions of the experiment ``config``.
+
+    ``config``: a :class:`RunConfig`, or a data set name with the RunConfig
+    fields as keywords (``simulate("simple", reps=8, seed=5, backend="python")``).
+    ``out``: folder for the durable store (``results.sqlite``) and
+    ``summary.csv``; ``resume=True`` continues a stored run (refused when the
+    configuration differs).  ``jobs`` > 1: joblib processes; ``scheduler``:
+    a dask.distributed address or Client.  ``progress``: a tqdm bar on
+    stderr.  ``chunk``: repetitions per unit of work; ``stop_after``: run at
+    most this many repetitions in this call (the rest on ``resume``).
+
+    >>> res = simulate("epsilon", reps=20, seed=1, tests=["mcnemar_5x2bcv"])
+    >>> len(res.reps), res.config.n
+    (20, 300)
+    """
+    if isinstance(config, RunConfig):
+        if config_fields:
+            raise TypeError(f"give either a RunConfig or keywords, not both: {sorted(config_fields)}")
+        cfg = config
+    else:
+        config_fields.setdefault("tests", "table5")
+        config_fields["data_params"] = dict(config_fields.get("data_params") or {})
+        cfg = RunConfig(dataset=config, **config_fields)
+    reps = _positive_int(reps, "reps")
+    jobs = _positive_int(jobs, "jobs")
+    store = None
+    done: set = set()
+    finished: List[Repetition] = []
+    if out is not None:
+        os.makedirs(out, exist_ok=True)
+        if not os.access(out, os.W_OK):
+            raise PermissionError(f"output folder is not writable: {out}")
+        store = Store(out)
+        store.init_config(cfg.identity(), resume, reps)
+        done = store.done()
+    todo = [r for r in range(reps) if r not in done]
+    if stop_after is not None:
+        todo = todo[:stop_after]
+    size = chunk or default_chunk(cfg, len(todo), jobs)
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+    from tqdm import tqdm
+    bar = tqdm(total=reps, initial=len(done & set(range(reps))), disable=not progress,
+               unit="rep", desc=cfg.dataset, file=sys.stderr, dynamic_ncols=True)
+    cfg_dict = asdict(cfg)
+
+    def keep(records: List[Repetition]):
+        if store is not None:
+            store.write([rec.as_row() for rec in records])
+        else:
+            finished.extend(records)
+        bar.update(len(records))
+
+    try:
+        if scheduler is not None:
+            _run_dask(cfg_dict, chunks, keep, scheduler)
+        elif jobs == 1 or len(chunks) <= 1:
+            for c in chunks:
+                keep(run_chunk(cfg, c))
+        else:
+            _run_joblib(cfg_dict, chunks, keep, jobs)
+    finally:
+        bar.close()
+    if store is not None:
+        res = load_result(out, store=store, cfg=cfg)
+        store.close()
+        write_summary(res, out)
+        return res
+    finished.sort(key=lambda rec: rec.rep)
+    return _result_of(cfg, finished)
+
+
+def _run_joblib(cfg_dict, chunks, keep, jobs):
+    from joblib import Parallel, delayed
+    wave = jobs * 2
+    with Parallel(n_jobs=jobs, backend="loky") as par:
+        for i in range(0, len(chunks), wave):
+            for records in par(delayed(run_chunk)(cfg_dict, c) for c in chunks[i:i + wave]):
+                keep(records)
+
+
+def _run_dask(cfg_dict, chunks, keep, scheduler):
+    from distributed import Client, as_completed
+    own = isinstance(scheduler, str)
+    client = Client(scheduler, timeout="10s") if own else scheduler
+    try:
+        futures = [client.submit(run_chunk, cfg_dict, c, pure=False) for c in chunks]
+        for fut in as_completed(futures):
+            keep(fut.result())
+    finally:
+        if own:
+            client.close()
+
+
+def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> SimulationResult:
+    reps = np.array([rec.rep for rec in records], dtype=np.int64)
+    stat = {k: np.array([rec.results[k][0] for rec in records], float) for k in cfg.tests}
+    pv = {k: np.array([rec.results[k][1] for rec in records], float) for k in cfg.tests}
+    ci = {}
+    if records and records[0].intervals:
+        ci = {k: (np.array([rec.intervals[k][0] for rec in records], float),
+                  np.array([rec.intervals[k][1] for rec in records], float))
+              for k in records[0].intervals}
+    mean = (lambda xs: float(np.mean(xs)) if records else 0.0)
+    fits = (mean([rec.fits_a for rec in records]), mean([rec.fits_b for rec in records]))
+    backends = tuple(sorted({rec.backend for rec in records}))
+    return SimulationResult(cfg, reps, stat, pv, fits, mean([rec.seconds for rec in records]),
+                            backends, out, ci)
+
+
+def _archive():
+    try:
+        from .. import archive
+    except ImportError:  # until slim lands: pybcv.archive (read_run, is_run)
+        return None
+    return archive
+
+
+def is_stored_run(folder: str) -> bool:
+    """True for a ``results.sqlite`` folder or a compact archive folder."""
+    arch = _archive()
+    return os.path.exists(os.path.join(folder, "results.sqlite")) or bool(
+        arch is not None and arch.is_run(folder))
+
+
+def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig] = None,
+                profile: Optional[str] = None) -> SimulationResult:
+    """Read a stored run: a ``results.sqlite`` folder or a compact archive
+    folder (``pybcv.archive.read_run``).  ``profile`` other than the run's
+    re-scores the tests from the stored fold tables (learner runs) or
+    recomputes them (learner-free runs)."""
+    arch = _archive()
+    if store is None and not os.path.exists(os.path.join(out, "results.sqlite")) \
+            and arch is not None and arch.is_run(out):
+        run = arch.read_run(out)
+        return _result_from_parts(RunConfig(**run["config"]) if cfg is None else cfg,
+                                  np.asarray(run["reps"]), run["results"], run["rep_info"],
+                                  lambda: run["tables"], out, profile)
+    own = store is None
+    if own:
+        if not os.path.exists(os.path.join(out, "results.sqlite")):
+            raise FileNotFoundError(f"no simulation results in {out} (results.sqlite missing)")
+        store = Store(out)
+    try:
+        if cfg is None:
+            c = store.config()
+            if c is None:
+                raise ValueError(f"{out}: no stored configuration")
+            cfg = RunConfig(**c)
+        reps, res = store.results()
+        info = store.rep_info()
+
+        def tables():
+            return store.tables()[1]
+        return _result_from_parts(cfg, reps, res, info, tables, out, profile)
+    finally:
+        if own:
+            store.close()
+
+
+def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> SimulationResult:
+    """A SimulationResult from stored parts; ``tables()`` gives the stored
+    {unit: (R, F, 2, 2)} tables (learner runs)."""
+    need_rescore = profile is not None and profile != cfg.profile
+    if need_rescore:
+        cfg = RunConfig(**{**asdict(cfg), "profile": profile})
+    if cfg.learner_free:
+        # the tables are redrawn from the seed: re-score (another profile) and intervals
+        recs = run_chunk(cfg, list(map(int, reps))) if (need_rescore or _has_intervals()) else []
+        if need_rescore:
+            res = {k: (np.array([r_.results[k][0] for r_ in recs]),
+                       np.array([r_.results[k][1] for r_ in recs])) for k in cfg.tests}
+        ci = {}
+        if recs and recs[0].intervals:
+            ci = {k: (np.array([r_.intervals[k][0] for r_ in recs]),
+                      np.array([r_.intervals[k][1] for r_ in recs])) for k in recs[0].intervals}
+    else:
+        ci, tabs = {}, None
+        if need_rescore:
+            tabs = tables()                 # a ValueError when the run stored no tables
+            res = score(cfg, tabs)
+        elif _has_intervals() and len(reps):
+            try:
+                tabs = tables()
+            except ValueError:              # no stored tables: no intervals
+                tabs = None
+        if tabs is not None:
+            ci = intervals(cfg, tabs)
+    stat = {k: np.asarray(res[k][0], float) for k in cfg.tests if k in res}
+    pv = {k: np.asarray(res[k][1], float) for k in cfg.tests if k in res}
+    info = [tuple(i) for i in info]
+    fa = float(np.mean([i[2] for i in info])) if info else 0.0
+    fb = float(np.mean([i[3] for i in info])) if info else 0.0
+    sec = float(np.mean([i[1] for i in info])) if info else 0.0
+    be = tuple(sorted({i[4] for i in info}))
+    return SimulationResult(cfg, np.asarray(reps, np.int64), stat, pv, (fa, fb), sec, be, out, ci)
+
+
+def _has_intervals() -> bool:
+    return any(hasattr(t, "batch_interval") for t in TESTS.values())
+
+
+def write_summary(res: SimulationResult, out: str, name: str = "summary.csv"):
+    path = os.path.join(out, name)
+    tmp = path + ".tmp"
+    res.summary().to_csv(tmp, index=False)
+    os.replace(tmp, path)
+    return path

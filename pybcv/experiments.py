@@ -1,0 +1,130 @@
+"""The paper's experiments, one record each: the one place for their facts.
+
+Each :class:`Experiment` says which data set is drawn and at which size,
+which learners A and B are compared (with their default parameters), which
+parameter is varied for the power curve, its value under H0 (equal true
+errors), and the grids of the power curve.  The CLI (``pybcv simulate``,
+``pybcv compare``, ``pybcv truth``), the engine (:class:`pybcv.engine.RunConfig`
+fills in missing learners from here), the report (the varied parameter of a
+power curve) and the R package read these records.
+
+Sources: [YWSL] (the paper), section "Experiments" -- the simulated data sets
+(epsilon, simple, EXP6), the UCI letter data and their learners; the H0 values
+omega = 0.29 (EXP6) and upsilon = 30.09 (letter) are quoted in the text of
+"Experiments for RQ2"; the power curves use lambda = 0, 0.1, ..., 1 with
+mu_target = mu_A - lambda (mu_A - mu_B(parameter at lambda = 1)).
+
+:data:`COMPARE_DEFAULTS` are the defaults of a one-off comparison
+(:func:`pybcv.compare`, ``pybcv compare`` and the R package's
+``compare_learners``): the EXP6 experiment's learners at H0, seed 0, the
+tests of the 5x2 BCV design.
+
+>>> EXPERIMENTS["exp6"].learner_b
+{'name': 'fnn-weighted', 'omega': 0.29}
+>>> EXPERIMENTS["simple"].varied, EXPERIMENTS["simple"].h0_value
+('delta', 0.0)
+>>> COMPARE_DEFAULTS["seed"], COMPARE_DEFAULTS["tests"]
+(0, 'bcv5x2')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Optional, Tuple
+
+LAMBDAS: Tuple[float, ...] = tuple(round(0.1 * i, 1) for i in range(11))
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment of the paper.
+
+    ``varied`` is the parameter of the power curve and ``varies`` says whose
+    parameter it is: ``"data"`` (a parameter of the data generator, e.g.
+    simple's ``delta``) or ``"learner_b"`` (a parameter of B, e.g. EXP6's
+    ``omega``).  ``learner_b`` carries B's parameter at its H0 value.
+    ``power_grid`` lists the parameter values of the power curve when they
+    are fixed in advance (simple); otherwise they come from the true-error
+    curve at each ``lambdas`` value (``pybcv truth``), with B's parameter at
+    lambda = 1 equal to ``value_at_lambda_1`` and ``truth_grid`` the values
+    scored for the true-error curve.
+    """
+    dataset: str
+    n: int
+    learner_a: Optional[dict]
+    learner_b: Optional[dict]
+    varied: str
+    varies: str
+    h0_value: float
+    description: str = ""
+    power_grid: Tuple[float, ...] = ()
+    lambdas: Tuple[float, ...] = ()
+    value_at_lambda_1: Optional[float] = None
+    truth_grid: Tuple[float, ...] = ()
+    data_params: Dict[str, float] = field(default_factory=dict)
+
+    @property
+    def learner_free(self) -> bool:
+        """True for epsilon: fixed per-record losses, no learner."""
+        return self.learner_a is None
+
+    def learner_b_at(self, value: float) -> dict:
+        """B's spec with the varied parameter set to ``value`` (learner experiments).
+
+        >>> EXPERIMENTS["letter"].learner_b_at(1.0)
+        {'name': 'fnn-distorted', 'upsilon': 1.0}
+        """
+        if self.varies != "learner_b":
+            raise ValueError(f"{self.dataset}: {self.varied} is a data parameter, not B's")
+        return {**self.learner_b, self.varied: float(value)}
+
+    def data_params_at(self, value: float) -> dict:
+        """The data generator's parameters with the varied one set to ``value``."""
+        if self.varies != "data":
+            raise ValueError(f"{self.dataset}: {self.varied} is B's parameter, not the data's")
+        return {**self.data_params, self.varied: float(value)}
+
+
+EXPERIMENTS: Dict[str, Experiment] = {e.dataset: e for e in [
+    Experiment("epsilon", 300, None, None, "eps", "data", 0.1,
+               "Dietterich's epsilon: fixed per-record losses, H0 true for every eps",
+               data_params={"eps": 0.1}),
+    Experiment("simple", 1000, {"name": "glm"}, {"name": "majority"}, "delta", "data", 0.0,
+               "two Gaussian classes, logistic regression vs the majority class; delta = 0 is H0",
+               power_grid=LAMBDAS, data_params={"delta": 0.0}),
+    Experiment("exp6", 300, {"name": "J48-unpruned"}, {"name": "fnn-weighted", "omega": 0.29},
+               "omega", "learner_b", 0.29,
+               "EXP6 (2 predictors, 6 classes): unpruned C4.5 vs the omega-weighted 1-NN",
+               lambdas=LAMBDAS, value_at_lambda_1=1.0,
+               truth_grid=(0.2, 0.25, 0.29, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
+    Experiment("letter", 300, {"name": "tree"}, {"name": "fnn-distorted", "upsilon": 30.09},
+               "upsilon", "learner_b", 30.09,
+               "UCI letter (16 predictors, 26 classes): CART tree vs the upsilon-distorted 1-NN",
+               lambdas=LAMBDAS, value_at_lambda_1=1.0,
+               truth_grid=(1.0, 3.0, 8.0, 16.0, 25.0, 30.0, 35.0, 50.0)),
+]}
+
+#: The data set of ``pybcv compare`` without ``--csv`` (a demonstration).
+DEMO_DATASET = "exp6"
+
+#: Defaults of every one-off comparison (Python ``compare``, ``pybcv compare``, R).
+COMPARE_DEFAULTS = {
+    "learner_a": EXPERIMENTS[DEMO_DATASET].learner_a,
+    "learner_b": EXPERIMENTS[DEMO_DATASET].learner_b,
+    "tests": "bcv5x2",          # the tests of the 5x2 BCV design: 10 fits per learner
+    "seed": 0,
+    "alpha": 0.05,
+    "profile": "default",
+    "backend": "auto",
+}
+
+#: Defaults of ``pybcv simulate`` / :func:`pybcv.engine.simulate`.
+SIMULATE_DEFAULTS = {"tests": "table5", "reps": 1000, "seed": 0, "profile": "default",
+                     "backend": "auto"}
+
+
+def get_experiment(dataset: str) -> Experiment:
+    """The record of ``dataset`` (case-insensitive); ValueError naming the known ones."""
+    key = str(dataset).lower()
+    if key not in EXPERIMENTS:
+        raise ValueError(f"unknown data set {dataset!r}; known: {', '.join(EXPERIMENTS)}")
+    return EXPERIMENTS[key]

@@ -1,0 +1,210 @@
+"""One-off comparisons: defaults, own predictions, k learners with Holm and
+Shaffer, the result object's views, n_jobs and progress."""
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from pybcv import datasets as D
+from pybcv.comparison import (Comparison, compare, compare_learners, compare_losses,
+                              compare_predictions, design_generator, holm, select_tests, shaffer,
+                              shaffer_true_counts)
+from pybcv.outcomes import tables_from_predictions
+from pybcv.partitions import DESIGNS
+from pybcv.stats import TESTS
+
+
+@pytest.fixture(scope="module")
+def exp6():
+    return D.exp6(1, n=200)
+
+
+class _Recorder:
+    """Predicts with 1-NN on the first column; records the fits it made."""
+
+    def __init__(self, shift=0.0):
+        self.shift, self.fits = shift, 0
+
+    def predict_splits(self, X, y, splits):
+        self.fits += len(splits)
+        out = []
+        for tr, te in splits:
+            d = np.abs(X[te, 0][:, None] + self.shift - X[tr, 0][None, :])
+            out.append(y[tr][d.argmin(1)])
+        return out
+
+
+# ------------------------------------------------------------------ defaults
+def test_default_is_the_5x2_bcv_design_with_10_fits(exp6):
+    a, b = _Recorder(), _Recorder(0.3)
+    cmp = compare(exp6.X, exp6.y, a, b)
+    assert a.fits == b.fits == 10 and cmp.fits == (10, 10)
+    assert list(cmp.results) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
+    assert set(cmp.tables) == {"bcv5x2"}
+    assert select_tests("all") == list(TESTS)
+
+
+def test_error_rates_come_from_the_design_that_ran(exp6):
+    cmp = compare(exp6.X, exp6.y, _Recorder(), _Recorder(0.3), tests=["mcnemar_ho"])
+    assert cmp.error_design == "holdout" and cmp.averaged_table is None
+    T = cmp.tables["holdout"][0]
+    assert cmp.error_a == (T[0, 0] + T[0, 1]) / T.sum()
+    assert 0 < cmp.error_a < 1 and np.isfinite(cmp.error_b)
+    full = compare(exp6.X, exp6.y, _Recorder(), _Recorder(0.3))
+    assert full.error_design == "bcv5x2"
+    # in a 5x2 BCV every record is validated 5 times: pooled error = mean of the 10 fold errors
+    T = full.tables["bcv5x2"]
+    assert np.isclose(full.error_a, np.mean((T[:, 0, 0] + T[:, 0, 1]) / T.sum((1, 2))))
+
+
+def test_result_views_are_short_and_readable(exp6):
+    cmp = compare(exp6.X, exp6.y, _Recorder(), _Recorder(0.3), tests="all")
+    assert len(repr(cmp)) < 200 and "mcnemar_5x2bcv" in repr(cmp)
+    text = str(cmp)
+    assert len(text.splitlines()) < 30
+    assert "n = 200" in text and "error rates over the 10 folds of bcv5x2" in text
+    first = [ln for ln in text.splitlines() if ln.startswith(("*", "  "))][1]
+    assert first.startswith("* 5x2 BCV McNemar's test")
+    df = cmp.to_frame()
+    assert len(df) == 17 and df["paper"].iloc[0] and df["test"].iloc[0] == "mcnemar_5x2bcv"
+    assert {"statistic", "pvalue", "df", "estimate", "ci_low", "ci_high", "reject"} <= set(df.columns)
+    assert "<table" in cmp._repr_html_()
+
+
+def test_n_jobs_and_progress_give_the_same_results(exp6, capsys):
+    ref = compare(exp6.X, exp6.y, "fnn-weighted", "majority", tests="table5", backend="python")
+    par = compare(exp6.X, exp6.y, "fnn-weighted", "majority", tests="table5", backend="python",
+                  n_jobs=2, progress=True)
+    assert "fit" in capsys.readouterr().err           # tqdm bar on stderr
+    for k in ref.results:
+        assert ref.results[k].pvalue == par.results[k].pvalue
+    for d in ref.tables:
+        np.testing.assert_array_equal(ref.tables[d], par.tables[d])
+    with pytest.raises(ValueError, match="n_jobs"):
+        compare(exp6.X, exp6.y, "majority", "majority", n_jobs=0)
+
+
+# ------------------------------------------------------------------ own predictions
+def test_own_predictions_equal_compare(exp6):
+    """Folds from the comparison's stream, predictions made outside: same tables, same numbers."""
+    a, b = _Recorder(), _Recorder(0.3)
+    ref = compare(exp6.X, exp6.y, a, b, seed=4)
+    splits = DESIGNS["bcv5x2"].splits(200, design_generator(4, "bcv5x2"))
+    pa, pb = _Recorder().predict_splits(exp6.X, exp6.y, splits), \
+        _Recorder(0.3).predict_splits(exp6.X, exp6.y, splits)
+    own = compare_predictions(exp6.y, pa, pb, splits=splits)
+    np.testing.assert_array_equal(own.tables["bcv5x2"], ref.tables["bcv5x2"])
+    for k in ref.results:
+        assert own.results[k].pvalue == ref.results[k].pvalue
+    own2 = compare_predictions(exp6.y, pa, pb, test_sets=[te for _, te in splits])
+    assert own2.results["mcnemar_5x2bcv"].pvalue == ref.results["mcnemar_5x2bcv"].pvalue
+
+
+def test_own_predictions_are_checked(exp6):
+    splits = DESIGNS["bcv5x2"].splits(200, np.random.default_rng(0))
+    te = [t for _, t in splits]
+    y = exp6.y
+    good = [y[t] for t in te]
+    with pytest.raises(ValueError, match=r"pred_a, fold 3: predictions must be class labels"):
+        compare_predictions(y, good[:3] + [np.full(len(te[3]), 0.5)] + good[4:], good, test_sets=te)
+    with pytest.raises(ValueError, match="10 folds"):
+        compare_predictions(y, good[:8], good[:8], test_sets=te[:8])
+    rcv = [t for _, t in DESIGNS["rcv5x2"].splits(200, np.random.default_rng(0))]
+    bad = te[:2] + rcv[2:]                                  # still complementary halves, sizes right
+    res = compare_predictions(y, [y[t] for t in bad], [y[t] for t in bad], test_sets=bad)
+    assert isinstance(res, Comparison)      # the stand-in checker cannot see this; partitions' can
+    with pytest.raises(ValueError, match="test_sets or as splits"):
+        compare_predictions(y, good, good)
+    with pytest.raises(ValueError, match="need other designs"):
+        compare_predictions(y, good, good, test_sets=te, tests=["kfold_t"])
+
+
+def test_compare_losses_defaults_to_the_bcv_design():
+    d = D.epsilon(4)
+    cmp = compare_losses(d.loss_a, d.loss_b)
+    assert list(cmp.results) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
+    assert len(compare_losses(d.loss_a, d.loss_b, tests="all").results) == 17
+
+
+# ------------------------------------------------------------------ Holm and Shaffer
+def _set_partitions(items):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _set_partitions(rest):
+        for i in range(len(part)):
+            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+        yield [[first]] + part
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 6])
+def test_shaffer_true_counts_equal_a_brute_force_over_partitions(k):
+    """Which sets of pairwise equalities can hold together: learners fall into
+    groups of equal error; the true hypotheses are the pairs within a group."""
+    brute = {sum(len(g) * (len(g) - 1) // 2 for g in part) for part in _set_partitions(list(range(k)))}
+    assert shaffer_true_counts(k) == brute
+
+
+def test_holm_and_shaffer_by_hand():
+    # Holm: sorted 0.01, 0.03, 0.04 -> 3*0.01, max(0.03, 2*0.03), max(0.06, 1*0.04)
+    assert holm([0.01, 0.04, 0.03]).tolist() == [0.03, 0.06, 0.06]
+    # Shaffer, k = 4 (m = 6): multipliers 6, 3, 3, 3, 2, 1 (Shaffer 1986; Garcia & Herrera 2008)
+    p = np.array([0.001, 0.01, 0.011, 0.012, 0.02, 0.04])
+    np.testing.assert_allclose(shaffer(p, 4), np.maximum.accumulate(np.minimum(1, p * [6, 3, 3, 3, 2, 1])))
+    np.testing.assert_allclose(holm(p), np.maximum.accumulate(np.minimum(1, p * [6, 5, 4, 3, 2, 1])))
+    # never less than the raw p, never more than Holm; order-free; NaN stays NaN
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        q = rng.random(10) ** 3
+        h, s = holm(q), shaffer(q, 5)
+        assert np.all(s >= q - 1e-15) and np.all(s <= h + 1e-15)
+        perm = rng.permutation(10)
+        np.testing.assert_allclose(holm(q[perm]), h[perm])
+    assert np.isnan(holm([0.01, np.nan])[1]) and holm([0.01, np.nan])[0] == 0.02
+    with pytest.raises(ValueError, match="k = 4 learners give 6 pairs"):
+        shaffer([0.1, 0.2], 4)
+
+
+def test_holm_controls_the_familywise_error_under_the_null():
+    """All m nulls true, independent uniform p: P(any adjusted p < 0.05) <= 0.05."""
+    rng = np.random.default_rng(2)
+    P = rng.random((4000, 6))
+    fw_h = np.mean([np.any(holm(p) < 0.05) for p in P])
+    fw_s = np.mean([np.any(shaffer(p, 4) < 0.05) for p in P])
+    se = np.sqrt(0.05 * 0.95 / 4000)
+    assert fw_h <= 0.05 + 3 * se and fw_s <= 0.05 + 3 * se
+
+
+# ------------------------------------------------------------------ k learners
+def test_k_learners_fit_each_learner_once_per_design_and_test_every_pair(exp6):
+    ls = [_Recorder(), _Recorder(0.2), _Recorder(0.5)]
+    res = compare_learners(exp6.X, exp6.y, ls, seed=2)
+    assert [lrn.fits for lrn in ls] == [10, 10, 10]
+    assert len(res.pairs) == 3 * 2
+    names = res.learners
+    assert len(set(names)) == 3                                  # duplicate labels made unique
+    for (i, j) in combinations(range(3), 2):
+        pair = compare(exp6.X, exp6.y, [_Recorder(), _Recorder(0.2), _Recorder(0.5)][i],
+                       [_Recorder(), _Recorder(0.2), _Recorder(0.5)][j], seed=2)
+        got = res.comparisons[(names[i], names[j])]
+        np.testing.assert_array_equal(got.tables["bcv5x2"], pair.tables["bcv5x2"])
+    bcv = [p for p in res.pairs if p["test"] == "mcnemar_5x2bcv"]
+    raw = [p["pvalue"] for p in bcv]
+    assert [p["pvalue_holm"] for p in bcv] == holm(raw).tolist()
+    assert [p["pvalue_shaffer"] for p in bcv] == shaffer(raw, 3).tolist()
+    assert "every pair" in str(res) and len(repr(res)) < 100
+    obj = res.to_json()
+    assert set(obj) >= {"pairs", "learners", "errors"}
+    with pytest.raises(ValueError, match="at least 2"):
+        compare_learners(exp6.X, exp6.y, ["majority"])
+    with pytest.raises(ValueError, match="adjust"):
+        compare_learners(exp6.X, exp6.y, ["majority", "glm"], adjust="bonferroni")
+
+
+def test_k_learner_plot(exp6, tmp_path):
+    res = compare_learners(exp6.X, exp6.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
+                           backend="python")
+    path = tmp_path / "k.png"
+    res.plot(path=str(path))
+    assert path.stat().st_size > 1000

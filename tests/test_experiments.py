@@ -1,0 +1,65 @@
+"""One record per experiment: the CLI, the engine, compare() and the report
+read their defaults from pybcv.experiments, and they agree."""
+import inspect
+
+import pytest
+
+from pybcv import datasets as D
+from pybcv.cli import build_parser
+from pybcv.comparison import compare, compare_learners, compare_losses
+from pybcv.engine import RunConfig
+from pybcv.engine.truth import TUNING
+from pybcv.experiments import COMPARE_DEFAULTS, EXPERIMENTS, LAMBDAS, SIMULATE_DEFAULTS, get_experiment
+
+
+def _defaults(cmd):
+    sub = build_parser()._subparsers._group_actions[0].choices[cmd]
+    return {a.dest: a.default for a in sub._actions}
+
+
+def test_cli_and_python_defaults_agree():
+    cli = _defaults("compare")
+    for key in ("tests", "seed", "alpha", "profile", "backend"):
+        assert cli[key] == COMPARE_DEFAULTS[key], key
+    for fn in (compare, compare_learners, compare_losses):
+        sig = inspect.signature(fn).parameters
+        for key in ("tests", "seed", "profile", "alpha"):
+            assert sig[key].default == COMPARE_DEFAULTS[key], (fn.__name__, key)
+    assert COMPARE_DEFAULTS["seed"] == 0
+    assert _defaults("folds")["seed"] == COMPARE_DEFAULTS["seed"]
+    assert _defaults("test")["alpha"] == COMPARE_DEFAULTS["alpha"]
+    sim = _defaults("simulate")
+    for key in ("tests", "reps", "seed", "profile", "backend"):
+        assert sim[key] == SIMULATE_DEFAULTS[key], key
+
+
+def test_compare_defaults_are_the_exp6_learners_at_h0():
+    e = EXPERIMENTS["exp6"]
+    assert COMPARE_DEFAULTS["learner_a"] == e.learner_a == {"name": "J48-unpruned"}
+    assert COMPARE_DEFAULTS["learner_b"] == e.learner_b == {"name": "fnn-weighted", "omega": e.h0_value}
+
+
+@pytest.mark.parametrize("name", sorted(EXPERIMENTS))
+def test_run_config_and_truth_read_the_record(name):
+    e = EXPERIMENTS[name]
+    cfg = RunConfig(name, "mcnemar_5x2bcv")
+    assert cfg.n == e.n == D.DEFAULT_N[name]      # until datasets reads DEFAULT_N from here
+    assert cfg.learner_a == e.learner_a and cfg.learner_b == e.learner_b
+    assert cfg.true_difference() == 0.0           # the record's defaults are an H0 point
+    if e.varies == "learner_b":
+        assert TUNING[name] == (e.learner_a, e.learner_b["name"], e.varied, e.value_at_lambda_1)
+        assert e.lambdas == LAMBDAS and e.truth_grid
+        off = RunConfig(name, "mcnemar_5x2bcv", learner_b=e.learner_b_at(e.value_at_lambda_1))
+        assert off.true_difference() is None
+    else:
+        assert name not in TUNING
+        assert D.DATA_PARAM.get(name, e.varied) == e.varied
+        if not e.learner_free:
+            assert RunConfig(name, "mcnemar_5x2bcv", data_params={e.varied: 1.0}).true_difference() is None
+
+
+def test_unknown_experiment_names_the_known_ones():
+    with pytest.raises(ValueError, match="known: epsilon, simple, exp6, letter"):
+        get_experiment("iris")
+    with pytest.raises(ValueError, match="data parameter"):
+        EXPERIMENTS["simple"].learner_b_at(1.0)
