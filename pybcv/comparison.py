@@ -29,7 +29,7 @@ from .experiments import COMPARE_DEFAULTS
 from .engine.fold_tables import (CountingLearner, as_learner, learner_free_tables, learner_label,
                                  predict_designs, tables_from_design_predictions)
 from .outcomes import tables_from_predictions
-from .partitions import DESIGNS
+from .partitions import DESIGNS, check_design, design_folds
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
@@ -61,43 +61,11 @@ def design_generator(seed: int, design: str):
 
 
 def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
-    try:
-        from .partitions import design_folds
-    except ImportError:  # until partitions lands: pybcv.partitions.design_folds
-        return [np.sort(t) for t in DESIGNS[design].test_sets(n, design_generator(seed, design))]
     return design_folds(n, design=design, seed=seed)
 
 
 def _check_design(test_sets, n: int, design: str) -> List[str]:
-    try:
-        from .partitions import check_design
-    except ImportError:  # until partitions lands: pybcv.partitions.check_design
-        return _check_design_shim(test_sets, n, design)
     return check_design(test_sets, n, design)
-
-
-def _check_design_shim(test_sets, n, design):
-    """Fold count, fold sizes, indices in range and unique, complementary
-    halves of an m x 2 design.  (Stand-in until pybcv.partitions.check_design.)"""
-    if design not in DESIGNS:
-        raise ValueError(f"unknown partition design {design!r}; known: {sorted(DESIGNS)}")
-    _, nte = DESIGNS[design].sizes(n)
-    if len(test_sets) != len(nte):
-        raise ValueError(f"design {design!r} with n = {n} has {len(nte)} folds, got {len(test_sets)}")
-    for f, (te, k) in enumerate(zip(test_sets, nte)):
-        te = np.asarray(te)
-        if te.size != k:
-            raise ValueError(f"fold {f}: design {design!r} with n = {n} has {k} test records, got {te.size}")
-        if te.size and (te.min() < 0 or te.max() >= n):
-            raise ValueError(f"fold {f}: row numbers must lie in 0..{n - 1}")
-        if np.unique(te).size != te.size:
-            raise ValueError(f"fold {f}: a row appears twice")
-    if design in ("bcv5x2", "bcv3x2", "rcv5x2"):
-        for j in range(0, len(test_sets), 2):
-            both = np.concatenate([test_sets[j], test_sets[j + 1]])
-            if np.unique(both).size != n:
-                raise ValueError(f"folds {j} and {j + 1} must be complementary halves of the {n} rows")
-    return []
 
 
 def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:

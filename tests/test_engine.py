@@ -300,53 +300,7 @@ def test_tables_from_predictions_equal_per_fold_tables(design, n):
     assert np.array_equal(tables_from_predictions(y, pa, pb, a), per_fold)
 
 
-# ------------------------------------------------------------------ the committed replication
-def _stored_run(run, reps, tmp_path):
-    """(config, {rep: {test: (stat, p)}}, {rep: tables}) of a committed run, read
-    from a copy (the repository's files stay untouched)."""
-    import json
-    import shutil
-    from pybcv.engine.store import unpack_tables
-    src = os.path.join(ROOT, "docs", "replication", "runs", run, "results.sqlite")
-    dst = tmp_path / f"{run}.sqlite"
-    shutil.copy(src, dst)
-    con = sqlite3.connect(str(dst))
-    cfg = json.loads(con.execute("SELECT value FROM meta WHERE key='config'").fetchone()[0])
-    res, tabs = {}, {}
-    for r in reps:
-        res[r] = {t: (s, p) for t, s, p in
-                  con.execute("SELECT test, statistic, pvalue FROM results WHERE rep=?", (r,))}
-        blob = con.execute("SELECT tables FROM reps WHERE rep=?", (r,)).fetchone()[0]
-        tabs[r] = unpack_tables(blob) if blob is not None else None
-    con.close()
-    return cfg, res, tabs
-
-
-@pytest.mark.parametrize("run,reps", [
-    ("epsilon_paper", [0, 1, 999]),
-    ("simple_python", [0, 1, 777]),
-    pytest.param("exp6_typeI", [0, 999], marks=requires_r("RWeka")),
-    pytest.param("letter_typeI", [3], marks=requires_r("tree", "mlbench")),
-])
-def test_committed_replication_is_reproduced_exactly(run, reps, tmp_path):
-    """Today's code re-draws the data and partitions of stored repetitions from
-    the run's seed and gets the same fold tables and the same statistics and
-    p-values, bit for bit: the replication in docs/ is the code's output."""
-    from pybcv.engine import core
-    stored_cfg, res, tabs = _stored_run(run, reps, tmp_path)
-    cfg = RunConfig(**stored_cfg)
-    rows = core._chunk_losses(cfg, reps) if cfg.learner_free else [core._rep_learners(cfg, r) for r in reps]
-    for row in rows:
-        r = row["rep"]
-        assert set(row["results"]) == set(res[r])
-        for k, (s, p) in row["results"].items():
-            s0, p0 = res[r][k]
-            assert (s0 is None and math.isnan(s)) or s == s0, (run, r, k)
-            assert (p0 is None and math.isnan(p)) or p == p0, (run, r, k)
-        if tabs[r] is not None:
-            assert set(row["tables"]) == set(tabs[r])
-            for u, T in tabs[r].items():
-                np.testing.assert_array_equal(row["tables"][u], T)
+# The committed replication is reproduced bit for bit in tests/test_replication_archive.py.
 
 
 # ------------------------------------------------------------------ CI coverage next to the type-I error
@@ -402,27 +356,13 @@ def test_simulate_takes_a_run_config():
 
 
 # ------------------------------------------------------------------ compact archive folders
-def test_load_result_reads_an_archive_folder_like_a_store(monkeypatch, tmp_path):
-    """A folder that pybcv.archive recognises is read through archive.read_run
-    (here a stand-in module until the slim helper's lands) with the same result."""
-    import types
-    from pybcv.engine.store import Store
+def test_load_result_reads_an_archive_folder_like_a_store(tmp_path):
+    """A compact archive folder (pybcv.archive) is read exactly as its store."""
+    from pybcv import archive
     src = str(tmp_path / "src")
     simulate("simple", tests=["mcnemar_5x2bcv", "kfold_t"], reps=3, seed=2, backend="python", out=src)
-    st = Store(src)
-    reps, results = st.results()
-    run = {"config": st.config(), "reps": reps, "results": results, "tables": st.tables()[1],
-           "rep_info": st.rep_info()}
-    st.close()
-    arch = str(tmp_path / "arch")
-    os.makedirs(arch)
-    open(os.path.join(arch, "ARCHIVE"), "w").close()
-    fake = types.ModuleType("pybcv.archive")
-    fake.is_run = lambda folder: os.path.exists(os.path.join(folder, "ARCHIVE"))
-    fake.read_run = lambda folder: run
-    import pybcv
-    monkeypatch.setitem(sys.modules, "pybcv.archive", fake)
-    monkeypatch.setattr(pybcv, "archive", fake, raising=False)
+    arch = os.path.dirname(archive.from_sqlite(src, str(tmp_path / "arch")))
+    assert not os.path.exists(os.path.join(arch, "results.sqlite"))
     a, b = load_result(src), load_result(arch)
     assert np.array_equal(a.reps, b.reps) and a.config == b.config and a.backends == b.backends
     for k in a.pvalue:

@@ -226,10 +226,7 @@ def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> Simulatio
 
 
 def _archive():
-    try:
-        from .. import archive
-    except ImportError:  # until slim lands: pybcv.archive (read_run, is_run)
-        return None
+    from .. import archive
     return archive
 
 

@@ -77,6 +77,11 @@ class Splitter:
         raise NotImplementedError
 
     # ---- shared machinery --------------------------------------------------
+    @property
+    def min_n(self) -> int:
+        """The smallest number of records the scheme can partition."""
+        return self._check_params()
+
     def _n(self, n) -> int:
         return check_n(n, self._check_params(), self.scheme)
 
