@@ -29,7 +29,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from pybcv.engine import core, fit_counts, simulate  # noqa: E402
+from pybcv.engine import fit_counts, repetition, simulate  # noqa: E402
+from pybcv.engine.fold_tables import CountingLearner, learner_from_spec  # noqa: E402
 from pybcv.partitions import DESIGNS  # noqa: E402
 from pybcv.stats import TABLE5_TESTS, designs_for  # noqa: E402
 
@@ -44,7 +45,7 @@ def best_of(k, fn):
     return min(ts), out
 
 
-class _FoldByFold(core._Counting):
+class _FoldByFold(CountingLearner):
     def predict_splits(self, X, y, splits):
         out = []
         for sp in splits:
@@ -90,12 +91,12 @@ def main():
     simulate("simple", reps=2, seed=0, backend="python")
     ts, rs = best_of(2, lambda: simulate("simple", **kw))
     to, ro = best_of(2, lambda: simulate("simple", share_designs=False, **kw))
-    orig = core._Counting
-    core._Counting = _FoldByFold
+    orig = repetition.CountingLearner
+    repetition.CountingLearner = _FoldByFold          # each split its own fit call
     try:
         tf, rf = best_of(1, lambda: simulate("simple", share_designs=False, **kw))
     finally:
-        core._Counting = orig
+        repetition.CountingLearner = orig
     say("## 2. simple column (glm vs majority, Python backend), shared designs vs each test its own")
     say("")
     say(f"{reps} repetitions, 14 tests, n = 1000.")
@@ -125,7 +126,6 @@ def main():
         runs3.append(time.perf_counter() - t)
     t3, med3 = min(runs3), float(np.median(runs3))
     from pybcv import datasets as D
-    from pybcv.engine.core import make
     g = np.random.default_rng(0)
     des = designs_for(TABLE5_TESTS)
     tp, sp = best_of(3, lambda: {d: DESIGNS[d].splits(1000, g) for d in des})
@@ -133,7 +133,7 @@ def main():
     d0 = D.simple(1)
     tl = {}
     for nm in ("glm", "majority"):
-        lrn = make({"name": nm}, "python")
+        lrn = learner_from_spec({"name": nm}, "python")
         tl[nm], _ = best_of(5, lambda: lrn.predict_splits(d0.X, d0.y, flat))
     say("## 3. Python backend, simple repetition (14 tests, 167 fits per learner, n = 1000)")
     say("")
