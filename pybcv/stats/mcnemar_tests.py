@@ -201,7 +201,7 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     >>> r
     McNemarResult(test='mcnemar_ho', statistic=3.368421053, pvalue=0.06645742002, df=1, estimate=0.09)
     >>> [round(v, 6) for v in r.confidence_interval(0.95)]
-    [-0.005434, 0.185434]
+    [-0.005433, 0.185433]
     """
     correction = check_flag(correction, "correction")
     exact = check_flag(exact, "exact")
@@ -369,7 +369,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
     >>> r.averaged_table[0, 1], r.averaged_table[1, 0], round(r.t, 12)
     (11.7, 7.1, 1.818181818182)
     >>> [round(v, 6) for v in r.confidence_interval(0.95)]
-    [-0.011962, 0.073296]
+    [-0.015016, 0.07635]
     """
     clamp_correction = check_flag(clamp_correction, "clamp_correction")
     C = _as_bcv_tables(tables)
