@@ -353,6 +353,8 @@ def blocked_t_3x2bcv(diffs, alternative="two-sided") -> TTestResult:
     """
     alternative = check_alternative(alternative)
     P = check_differences(diffs, "diffs", (None, 2), "(3, 2)")
+    if not 1 <= P.shape[0] <= 15:
+        raise ValueError(f"diffs: an m x 2 BCV needs 1 <= m <= 15 replications, got m = {P.shape[0]}")
     out = blocked_t_3x2bcv_kernel(P, alternative)
     m = P.shape[0]
     return _result("blocked_t_3x2bcv", f"Blocked {m}x2 CV t-test", out, P.mean(),
