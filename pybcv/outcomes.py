@@ -1,10 +1,11 @@
 """Fold outcomes: predictions or 0-1 losses -> contingency tables,
 error-rate differences and per-record loss differences.
 
-Conventions ([YWSL] Table 1): a contingency table is ``[[n00, n01],
-[n10, n11]]``, rows A incorrect/correct, columns B incorrect/correct; so
-``n01`` = A wrong and B right.  A difference is error(A) - error(B) on one
-validation fold, ``(n01 - n10) / n_test``.
+Conventions (docs/conventions.md, "Contingency tables"; the paper's Table 1):
+a contingency table is ``[[n00, n01], [n10, n11]]``, rows A incorrect/correct,
+columns B incorrect/correct (index 0 = incorrect); so ``n01`` = A wrong and
+B right.  A difference is error(A) - error(B) on one validation fold,
+``(n01 - n10) / n_test``.
 """
 from __future__ import annotations
 
