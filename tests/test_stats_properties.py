@@ -180,7 +180,7 @@ def test_paired_t_matches_scipy(d):
     assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
 
 
-def test_rule_d():
+def test_zero_variance_rule():
     r = S.paired_t([0.0] * 15)
     assert (r.statistic, r.pvalue) == (0.0, 1.0) and r.warnings
     r = S.paired_t([0.02] * 15)

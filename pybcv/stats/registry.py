@@ -15,10 +15,12 @@ Every entry runs from the fold tables of its design (conventions.md,
 - ``TESTS[key].from_tables(tables, n_train, n_test, **options)`` -> a result
   for one repetition's tables (F, 2, 2).
 
-All three go through the same two steps: an *adapter* (tables and sizes ->
-the test's inputs, e.g. per-fold differences) and the test's vectorised
-*kernel* in its family module, which the public function calls too; so each
-test's arithmetic lives once, and ``from_tables`` equals ``batch`` bit for bit.
+All three go through the same two steps: the table adapter (tables and sizes
+-> the test's inputs, e.g. per-fold differences) and the test's vectorised
+kernel in its family module (e.g. ``t_tests.paired_t_kernel``), which the
+public function calls too; so each test's arithmetic lives once, and
+``from_tables`` equals ``batch`` bit for bit.  Options and inputs are checked
+before any arithmetic (conventions.md, "Inputs").
 """
 from __future__ import annotations
 
@@ -146,19 +148,26 @@ def _mcnemar_bcv(C, ntr, nte, rho1=0.5, rho2=0.5, clamp_correction=False):
 
 
 # --------------------------------------------------------------------------
-# from one repetition's tables to the public function's inputs (from_tables)
+# from_tables: one repetition's tables -> the public function's inputs (the
+# public function then calls the same family kernel as ``kernel`` above)
 # --------------------------------------------------------------------------
 def _single_paired(fn):
-    return lambda C, ntr, nte, **o: fn(differences(C), **o)
+    def run(C, ntr, nte, **o):
+        return fn(differences(C), **o)
+    return run
 
 
 def _single_corrected(fn, shape=None):
-    return lambda C, ntr, nte, **o: fn(differences(C) if shape is None else differences(C).reshape(shape),
-                                       ntr, nte, **o)
+    def run(C, ntr, nte, **o):
+        d = differences(C)
+        return fn(d if shape is None else d.reshape(shape), ntr, nte, **o)
+    return run
 
 
 def _single_mx2(fn):
-    return lambda C, ntr, nte, **o: fn(_mx2(C), **o)
+    def run(C, ntr, nte, **o):
+        return fn(_mx2(C), **o)
+    return run
 
 
 # --------------------------------------------------------------------------
@@ -322,6 +331,14 @@ def _single_cvci(C, ntr, nte, alternative="two-sided"):
     return _z.cvci_z_from_counts(C[:, 0, 1].sum(), C[:, 1, 0].sum(), C.sum(), alternative)
 
 
+def _single_mcnemar_ho(C, ntr, nte, **o):
+    return _mc.mcnemar_ho(C[0], **o)
+
+
+def _single_mcnemar_naive(C, ntr, nte, **o):
+    return _mc.mcnemar_kfold_naive(C, **o)
+
+
 def _single_mx2_bcv(C, ntr, nte, **o):
     return _mc.mcnemar_5x2bcv(C.reshape(-1, 2, 2, 2), **o)
 
@@ -374,11 +391,11 @@ _ROWS = [
      _z.cvci_z, _cvci, _single_cvci, _ALT, True),
     ("mcnemar_ho", "Conventional HO McNemar's test", "HO McNemar", "McNemar", "holdout",
      "McNemar (1947); Edwards (1948); Dietterich (1998); n1 = 2n/3",
-     _mc.mcnemar_ho, _mcnemar_ho, lambda C, ntr, nte, **o: _mc.mcnemar_ho(C[0], **o),
+     _mc.mcnemar_ho, _mcnemar_ho, _single_mcnemar_ho,
      {"correction": True}, True),
     ("mcnemar_kfold_naive", "Naive K-fold CV McNemar's test", "naive 10-fold McNemar", "McNemar",
      "cv10", "Yang, Wang, Song & Li, section 'Naive K-fold CV McNemar's test'; K = 10",
-     _mc.mcnemar_kfold_naive, _mcnemar_naive, lambda C, ntr, nte, **o: _mc.mcnemar_kfold_naive(C, **o),
+     _mc.mcnemar_kfold_naive, _mcnemar_naive, _single_mcnemar_naive,
      {"empty_fold": "zero", "correction": True}, True),
     ("mcnemar_5x2bcv", "5x2 BCV McNemar's test", "5x2 BCV McNemar", "McNemar", "bcv5x2",
      "Yang, Wang, Song & Li, section '5x2 BCV McNemar's test'; rho1 = rho2 = 1/2 (t = 20/11)",
