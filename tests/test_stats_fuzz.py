@@ -17,7 +17,7 @@ K10 = [[[0, 3], [1, 36]]] * 10
 BCV = [[[0, 12], [7, 131]]] * 10
 
 # ---- pools of invalid values, by kind of argument
-BAD_COMMON_ARRAY = [[], [[]], np.array([True, False]), np.array([1 + 2j, 3j]), np.array(["a", "b"]),
+BAD_COMMON_ARRAY = [[], [[]], [[0.1], [0.1, 0.2]], np.array([True, False]), np.array([1 + 2j, 3j]), np.array(["a", "b"]),
                     np.array([None, 1.0], dtype=object), "0.1", None, np.nan]
 BAD = {
     "diffs": BAD_COMMON_ARRAY + [[0.1, np.nan], [0.1, np.inf], [0.1, 1.5], [[[0.1]]]],
@@ -136,7 +136,7 @@ def test_registry_entry_points_reject_invalid_input(key, entry, data):
             name == "n_train" and key in ("corrected_rho_t", "corrected_10x10cv_t",
                                           "corrected_pseudo_bootstrap")):
         return      # sizes may be left out: n_test is read from the tables, n_train unused
-    if name == "tables" and entry != "from_tables" and np.ndim(bad) == 3:
+    if name == "tables" and entry != "from_tables" and isinstance(bad, np.ndarray) and bad.ndim == 3:
         bad = np.stack([bad, bad])                   # a batch of the bad tables
     kw = {k: v for k, v in args.items() if k not in ("tables", "n_train", "n_test")}
     call_args = dict(args)

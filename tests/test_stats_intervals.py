@@ -13,7 +13,7 @@ from scipy import stats as st
 
 from pybcv import stats as S
 from pybcv.outcomes import tables_from_losses
-from pybcv.partitions import DESIGNS, bcv_design_matrix
+from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS
 
 levels = hs.floats(0.05, 0.995)
@@ -233,7 +233,8 @@ def _simulated_bcv_tables(rng, n_sim, q, probs):
     ``probs`` over (n00, n01, n10, n11); fold (j, k) validates the blocks of
     T_j (k = 1) or S_j (k = 2)."""
     blocks = rng.multinomial(q, probs, size=(n_sim, 8)).astype(float)      # (R, 8, 4)
-    S_ = bcv_design_matrix(5)                                             # (5, 8): block in S_j
+    # S_j = {D_b : a_j . v_b = 0 mod 2}, a_j = 4, 1, 2, 3, 5, v_b = bits of b - 1
+    S_ = np.array([[bin(a & b).count("1") % 2 == 0 for b in range(8)] for a in (4, 1, 2, 3, 5)])
     tables = np.empty((n_sim, 10, 4))
     for j in range(5):
         tables[:, 2 * j] = blocks[:, ~S_[j]].sum(1)       # k = 1 validates T_j

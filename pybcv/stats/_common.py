@@ -268,7 +268,11 @@ def as_float_array(x, name: str, shape_desc: str) -> np.ndarray:
     string and object arrays are a TypeError naming ``name``."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a numeric array of shape {shape_desc}, got a string")
-    raw = np.asarray(x) if not isinstance(x, np.ndarray) else x
+    try:
+        raw = np.asarray(x) if not isinstance(x, np.ndarray) else x
+    except (TypeError, ValueError):            # ragged nesting, unconvertible objects
+        raise ValueError(f"{name} must be a numeric array of shape {shape_desc} "
+                         "(got a ragged or unconvertible sequence)") from None
     if raw.dtype == object:
         try:
             raw = np.asarray(x, dtype=float) if all(

@@ -32,7 +32,7 @@ from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, 
                       check_flag, check_real, check_tables, chi2_sf, no_interval, scalar)
 
 CHI2_1 = "chi2(1)"
-MAX_BCV_M = 15        # the m x 2 BCV designs of pybcv.partitions (1 <= m <= 15)
+from ..partitions import MAX_BCV_M     # the m x 2 BCV designs: 1 <= m <= MAX_BCV_M
 
 
 # --------------------------------------------------------------------------

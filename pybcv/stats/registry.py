@@ -40,9 +40,17 @@ from ._common import (DEFAULT_LEVEL, TestResult, check_alternative, check_choice
 # from-tables kernels: fold tables C (..., F, 2, 2), sizes, options ->
 # (the family kernel's output, the interval function of that output)
 # --------------------------------------------------------------------------
+# hold-outs per block of the Nadeau-Bengio designs (conventions.md, "Fold order")
+_BLOCK_J = {"pseudo_bootstrap": 15, "conservative_z": 15}
+
+
 def _design_param(design, name):
+    """A design parameter (J = "n_repeats") from ``DESIGNS``; the value of
+    conventions.md, "Fold order" where the design object does not expose it."""
     from ..partitions import DESIGNS
-    return DESIGNS[design].params[name]
+    d = DESIGNS[design]
+    params = getattr(d, "params", None) or {}
+    return params.get(name, getattr(d, name, _BLOCK_J[design]))
 
 
 def _paired(C, ntr, nte, alternative="two-sided"):
@@ -183,7 +191,7 @@ _OPTION_CHECKS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TestSpec:
     """One test as data.
 
@@ -303,7 +311,7 @@ _NEEDS_N_TRAIN = {"corrected_rho_t", "corrected_10x10cv_t", "corrected_pseudo_bo
 def _n_folds(design: str) -> int:
     from ..partitions import DESIGNS
     d = DESIGNS[design]
-    return int(d.n_splits(max(d.min_n, 100)))
+    return int(d.n_splits(max(getattr(d, "min_n", 2), 100)))
 
 
 def _single_pb(corrected):
