@@ -259,7 +259,8 @@ def check_whole(value, name: str, minimum: int = 1) -> int:
     """A whole number >= minimum (an integer, or a float with no fraction)."""
     v = check_real(value, name)
     if not v.is_integer() or v < minimum:
-        raise ValueError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+        what = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
+        raise ValueError(f"{name} must be {what} (a whole number), got {value!r}")
     return int(v)
 
 

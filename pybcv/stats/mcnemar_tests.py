@@ -18,7 +18,9 @@ the correction: drop the + 1).  It excludes 0 exactly when the test rejects
 at 1 - level, except in the over-correction corner |b - c| < 1, where the
 literal statistic can reject although the estimate is ~0: there the exact
 inverted set is the hull minus a hole est +- (1 - z sqrt(b + c))/N that holds
-0 exactly when the literal test rejects; the result warns.
+0 exactly when the literal test rejects.  For a hold-out table the corner is
+n01 = n10 > 0, where M = 1/(n01 + n10) <= 1/2 rejects only at alpha > 0.48;
+the BCV result warns whenever it is in the corner.
 """
 from __future__ import annotations
 
@@ -154,14 +156,6 @@ def mcnemar_kernel_interval(out: McNemarKernel, level=0.95, alternative="two-sid
     return mcnemar_interval(out.n01, out.n10, out.n, out.correction, level=level)
 
 
-def _corner_warning(b, c, correction, what="|n01 - n10|"):
-    if correction and b + c > 0 and abs(b - c) < 1.0:
-        return [f"{what} < 1 on the table used: the continuity correction over-corrects; the "
-                "statistic can reject although the estimate is ~0, and the interval (the hull "
-                "of the inverted set) then still contains 0 (docs/conventions.md)"]
-    return []
-
-
 # --------------------------------------------------------------------------
 # public tests
 # --------------------------------------------------------------------------
@@ -224,7 +218,6 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
         return McNemarResult("mcnemar_ho", float(min(b, c)), float(p), None, est, details, warnings,
                              "Exact McNemar test (binomial)", "Binomial(n01+n10, 1/2)", **extra)
     out = mcnemar_ho_kernel(b, c, N, correction)
-    warnings += _corner_warning(b, c, correction)
     return McNemarResult("mcnemar_ho", scalar(out.statistic), scalar(out.pvalue), 1, est, details,
                          warnings, "Conventional HO McNemar's test", CHI2_1, "two-sided",
                          mcnemar_interval, (float(b), float(c), float(N), correction), **extra)
