@@ -186,7 +186,11 @@ def test_level_is_checked(level):
 def test_batch_interval_equals_each_results_interval(key):
     spec = TESTS[key]
     design = DESIGNS[spec.design]
-    n = 120
+    for n in (120, 121):
+        _batch_interval_equals_results(spec, design, n)
+
+
+def _batch_interval_equals_results(spec, design, n):
     n_train, n_test = design.sizes(n)
     rng = np.random.default_rng(11)
     R = 5

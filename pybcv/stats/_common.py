@@ -267,6 +267,11 @@ def check_whole(value, name: str, minimum: int = 1) -> int:
 def as_float_array(x, name: str, shape_desc: str) -> np.ndarray:
     """A finite, non-empty array of real numbers as float64.  bool, complex,
     string and object arrays are a TypeError naming ``name``."""
+    if isinstance(x, np.ndarray) and x.dtype.kind in "fiu" and x.size:     # fast path
+        a = x.astype(float, copy=False)
+        if x.dtype.kind == "f" and not np.isfinite(a).all():
+            raise ValueError(f"{name} must be finite (no NaN or inf); expected {shape_desc}")
+        return a
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a numeric array of shape {shape_desc}, got a string")
     try:
@@ -308,6 +313,14 @@ def check_differences(x, name: str, shape: Tuple[Optional[int], ...], shape_desc
 def check_counts(x, name: str) -> np.ndarray:
     """Contingency counts: finite, non-negative, whole numbers whose sums stay
     finite (averaged tables are built by the functions themselves)."""
+    if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
+        # integer counts (what pybcv.outcomes builds): whole and finite by type
+        if x.dtype.kind == "i" and x.min() < 0:
+            raise ValueError(f"{name} must be non-negative counts")
+        if int(x.max()) * x.size > 2 ** 53 and float(x.sum(dtype=float)) > 2.0 ** 53:
+            raise ValueError(f"{name}: the counts are too large (their sum exceeds 2**53, "
+                             "where float counts stop being exact)")
+        return x.astype(float)
     a = as_float_array(x, name, "of non-negative integer counts")
     if np.any(a < 0):
         raise ValueError(f"{name} must be non-negative counts")
@@ -339,6 +352,8 @@ def check_sizes(v, name: str) -> np.ndarray:
     if v is None:
         raise TypeError(f"{name} is required for this test (positive whole number of records)")
     a = as_float_array(v, name, "positive whole numbers of records")
+    if a.ndim == 1 and a.min() >= 1 and (a == np.floor(a)).all():
+        return a
     if a.ndim > 1:
         raise ValueError(f"{name} must be a number or a 1-d array (one size per fold), got shape {a.shape}")
     if np.any(a < 1) or np.any(a != np.round(a)):

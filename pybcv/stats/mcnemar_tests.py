@@ -376,7 +376,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
         rho1 = rho2 = None
     avg = C.reshape(2 * m, 2, 2).mean(axis=0)
     b, c = avg[0, 1], avg[1, 0]
-    nbar = avg.sum()
+    nbar = C.reshape(2 * m, 2, 2).sum((-1, -2)).mean(-1)     # as TESTS[...].batch_interval does
     out = mcnemar_5x2bcv_kernel(b, c, nbar, t, clamp_correction)
     warnings = []
     if b + c == 0:

@@ -30,7 +30,7 @@ from typing import Callable, Dict, Tuple
 
 import numpy as np
 
-from ..outcomes import differences
+from ..outcomes import differences, fold_sizes
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
 from ._common import (DEFAULT_LEVEL, TestResult, check_alternative, check_choice, check_flag,
                       check_probability, check_real, check_sizes, check_tables, no_interval)
@@ -246,7 +246,7 @@ class TestSpec:
         if (C.ndim < 4 if batch else C.ndim != 3) or C.shape[-3] != F:
             raise ValueError(f"tables must have shape {lead.replace('F', str(F))} for test "
                              f"{self.key!r} (design {self.design!r}), got {np.shape(tables)}")
-        if np.any(C.sum((-1, -2)) <= 0):
+        if np.any(fold_sizes(C) <= 0):
             raise ValueError("tables: every fold's table must contain at least one record")
         return C
 
@@ -258,7 +258,7 @@ class TestSpec:
                 if default is None:
                     out.append(None)
                     continue
-                v = C.sum((-1, -2)).reshape(-1, F)[0]
+                v = fold_sizes(C).reshape(-1, F)[0]
             a = check_sizes(v, name)
             if a.ndim == 0:
                 a = np.full(F, float(a))
