@@ -32,6 +32,7 @@ BAD = {
     "rate": [1.2, -0.1, np.nan, True, None, "0.1", [0.1, 0.2]],
     "mu": [2.0, np.nan, [0.1, 0.2], True, "a", None],
     "t": [0, -1, np.nan, np.inf, "2", True],
+    "count": [-1, 1.5, True, None, "3", np.nan, np.inf, 10 ** 6],
 }
 
 # function, valid kwargs, {argument: kind of its invalid values}
@@ -64,6 +65,8 @@ CASES = [
     (S.mcnemar_5x2bcv, dict(tables=BCV),
      {"tables": "counts", "rho1": "rho", "rho2": "rho", "clamp_correction": "flag", "t": "t"}),
     (S.bcv_t, dict(m=5, rho1=0.5, rho2=0.5), {"m": "whole", "rho1": "rho", "rho2": "rho"}),
+    (S.cvci_z_from_counts, dict(n01=30, n10=15, n=300),
+     {"n01": "count", "n10": "count", "n": "whole", "alternative": "alternative"}),
 ]
 # None is a valid value for some arguments
 ALLOWED = {("mcnemar_5x2bcv", "t"): [None]}
