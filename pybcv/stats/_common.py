@@ -178,7 +178,7 @@ class FTestResult(TestResult):
 class McNemarResult(TestResult):
     """A hold-out McNemar result: the table used and its discordant counts."""
     __test__ = False
-    table: Optional[np.ndarray] = None
+    table: Optional[np.ndarray] = field(default=None, compare=False)
     n01: float = math.nan
     n10: float = math.nan
 
@@ -188,7 +188,7 @@ class NaiveKFoldMcNemarResult(TestResult):
     """The naive K-fold McNemar result: per-fold ``terms``, ``n_empty_folds``
     and the ``empty_fold`` rule used."""
     __test__ = False
-    terms: Optional[np.ndarray] = None
+    terms: Optional[np.ndarray] = field(default=None, compare=False)
     n_empty_folds: int = 0
     empty_fold: str = "zero"
 
@@ -200,8 +200,8 @@ class BCVMcNemarResult(TestResult):
     size, the effective table's total), ``rho1``, ``rho2``, ``m`` and
     ``clamp_correction``."""
     __test__ = False
-    averaged_table: Optional[np.ndarray] = None
-    effective_table: Optional[np.ndarray] = None
+    averaged_table: Optional[np.ndarray] = field(default=None, compare=False)
+    effective_table: Optional[np.ndarray] = field(default=None, compare=False)
     t: float = math.nan
     n_e: float = math.nan
     rho1: Optional[float] = None
