@@ -24,6 +24,7 @@ before any arithmetic (conventions.md, "Inputs").
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Dict, Tuple
@@ -223,6 +224,11 @@ class TestSpec:
         return tuple(self.defaults)
 
     @property
+    def needs_n_train(self) -> bool:
+        """True when the test uses the training sizes (its function takes n_train)."""
+        return "n_train" in inspect.signature(self.function).parameters
+
+    @property
     def n_folds(self) -> int:
         """Folds of the design (from ``pybcv.partitions.DESIGNS``)."""
         return _n_folds(self.design)
@@ -267,7 +273,7 @@ class TestSpec:
                                  f"for design {self.design!r}, got shape {a.shape}")
             out.append(a)
         if out[0] is None:
-            if self.key in _NEEDS_N_TRAIN:
+            if self.needs_n_train:
                 raise TypeError(f"n_train is required for test {self.key!r} (training size per fold)")
             out[0] = np.full(F, np.nan)
         return out
@@ -302,9 +308,6 @@ class TestSpec:
         out, interval = self.kernel(C, ntr, nte, **options)
         lo, hi = interval(out, level=level, alternative=options.get("alternative", "two-sided"))
         return np.asarray(lo, float), np.asarray(hi, float)
-
-
-_NEEDS_N_TRAIN = {"corrected_rho_t", "corrected_10x10cv_t", "corrected_pseudo_bootstrap"}
 
 
 @lru_cache(maxsize=None)
