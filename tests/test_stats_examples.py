@@ -1,4 +1,4 @@
-"""Worked examples of TESTS_SPEC §6, to a relative 1e-9, and the registry."""
+"""Worked examples (hand-worked reference values, to a relative 1e-9), and the registry."""
 import numpy as np
 import pytest
 from scipy import stats as st
@@ -282,3 +282,34 @@ def test_result_repr_and_rejects():
     stat, p = r
     assert stat == r.statistic and p == r.pvalue
     assert "Conventional HO McNemar" in r.summary()
+
+
+# ---------------------------------------------------------------- names
+def test_functions_are_named_as_registry_keys_and_old_names_alias_them():
+    for key, spec in TESTS.items():
+        assert getattr(S, key) is spec.function and spec.function.__name__ == key
+        assert spec.label and spec.n_folds == DESIGNS_N_FOLDS[spec.design]
+    assert S.mcnemar is S.mcnemar_ho and S.naive_kfold_mcnemar is S.mcnemar_kfold_naive
+    assert S.bcv_mcnemar is S.mcnemar_5x2bcv and S.corrected_resampled_t is S.corrected_rho_t
+    assert S.corrected_repeated_cv_t is S.corrected_10x10cv_t
+    assert S.pseudo_bootstrap_t is S.pseudo_bootstrap
+    assert S.corrected_pseudo_bootstrap_t is S.corrected_pseudo_bootstrap
+    assert S.paired_t(D15).statistic == S.rho_t(D15).statistic == S.kfold_t(D15).statistic
+
+
+DESIGNS_N_FOLDS = {"holdout": 1, "rho15_2of3": 15, "rho15_9of10": 15, "cv10": 10, "cv10x10": 100,
+                   "rcv5x2": 10, "bcv3x2": 6, "bcv5x2": 10, "pseudo_bootstrap": 240,
+                   "conservative_z": 315}
+
+
+def test_bcv_result_attributes():
+    b = [12, 10, 14, 9, 11, 13, 10, 12, 15, 11]
+    c = [7, 8, 6, 9, 5, 8, 7, 6, 9, 6]
+    r = S.mcnemar_5x2bcv(tables_of(b, c, 150))
+    assert isinstance(r, S.BCVMcNemarResult)
+    np.testing.assert_array_equal(r.averaged_table, np.array(r.details["averaged_table"]))
+    np.testing.assert_allclose(r.effective_table, r.t * r.averaged_table, rtol=0)
+    assert r.t == r.details["t"] == pytest.approx(20 / 11) and r.n_e == r.effective_table.sum()
+    assert r.m == 5 and r.rho1 == r.rho2 == 0.5 and not r.clamp_correction
+    d = r.to_dict()
+    assert {"statistic", "pvalue", "df", "estimate", "test", "method", "ci_low", "ci_high"} <= set(d)

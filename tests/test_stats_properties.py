@@ -121,8 +121,9 @@ def test_mcnemar_ignores_concordant(b, c, n00, n11, n00b, n11b):
 
 @settings(max_examples=200, deadline=None)
 @given(b=hs.lists(counts, min_size=10, max_size=10), c=hs.lists(counts, min_size=10, max_size=10),
-       rho1=hs.floats(-0.5, 0.9), rho2=hs.floats(0, 0.9))
-def test_effective_table_form_equals_closed_form(b, c, rho1, rho2):
+       rho1=hs.floats(-0.5, 0.9), u=hs.floats(0, 1))
+def test_effective_table_form_equals_closed_form(b, c, rho1, u):
+    rho2 = u * (1 + rho1) / 2          # the valid range: rho2 <= (1 + rho1) / 2
     T = np.zeros((10, 2, 2))
     T[:, 0, 1], T[:, 1, 0] = b, c
     T[:, 1, 1] = 200
@@ -179,7 +180,7 @@ def test_paired_t_matches_scipy(d):
     assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
 
 
-def test_rule_d():
+def test_zero_variance_rule():
     r = S.paired_t([0.0] * 15)
     assert (r.statistic, r.pvalue) == (0.0, 1.0) and r.warnings
     r = S.paired_t([0.02] * 15)

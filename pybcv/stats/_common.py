@@ -1,29 +1,65 @@
-"""Shared pieces of the statistics: the result type, input checks, rule D,
-and p-values.  Every distribution function is scipy's (``scipy.special``'s
-stdtr/ndtr/chdtrc/fdtrc, the functions behind scipy.stats' t, norm, chi2 and f,
-called directly: the same numbers without scipy.stats' per-call overhead)."""
+"""Shared pieces of the statistics: the result types, strict input checks,
+the zero-variance rule, p-values, quantiles and the interval helpers.
+
+Conventions (table orientation, the zero-variance rule, p-value sources,
+interval formulas) are stated once in ``docs/conventions.md``; the sections
+are cited by name below.
+
+Every distribution function is scipy's: ``scipy.special``'s stdtr, ndtr,
+chdtrc, fdtrc (the functions behind scipy.stats' t, norm, chi2 and f, called
+directly: the same numbers without scipy.stats' per-call overhead) and their
+inverses stdtrit, ndtri, chdtri, fdtri for the intervals.
+"""
 from __future__ import annotations
 
+import math
+import numbers
+import warnings as _warnings
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 from scipy import special as _sp
 
 ALTERNATIVES = ("two-sided", "less", "greater")
-ZERO_TOL = 1e-12  # rule D: a set of values is constant when max - min <= 1e-12
+#: conventions.md, "Zero-variance rule": a set of values is constant when
+#: max - min <= ZERO_TOL; a sum of squares is zero when <= ZERO_TOL ** 2.
+ZERO_TOL = 1e-12
+ZERO_SQ = 1e-24
+DEFAULT_LEVEL = 0.95
 
 
-@dataclass
+# --------------------------------------------------------------------------
+# results
+# --------------------------------------------------------------------------
+@dataclass(repr=False)
 class TestResult:
     """Result of one significance test (scipy.stats style).
 
-    Attributes: ``statistic``, ``pvalue``, ``df`` (a number, a tuple for F,
-    ``None`` for z), ``estimate`` (mean error-rate difference A - B where the
-    test has one), ``details`` (dict: averaged/effective tables, terms, ...),
-    ``warnings`` (list of str), ``test`` (key in ``pybcv.stats.TESTS``),
-    ``method`` (the paper's name), ``null_distribution`` and ``alternative``.
+    Attributes
+    ----------
+    test : str
+        Key in ``pybcv.stats.TESTS``.
+    statistic, pvalue : float
+    df : float, tuple of two floats (F) or None (z)
+    estimate : float or None
+        The mean error-rate difference error(A) - error(B) the test is
+        about, where it has one.
+    details : dict
+        The extra outputs as plain values (kept for back-compatibility; the
+        typed subclasses carry them as attributes too).
+    warnings : list of str
+    method : str
+        The paper's name of the test.
+    null_distribution : str
+    alternative : {"two-sided", "less", "greater"}
+
+    ``confidence_interval(level)`` gives (low, high) for mu_A - mu_B by the
+    test's own interval (conventions.md, "Confidence intervals"); a test
+    without one gives (nan, nan).  ``statistic, pvalue = result`` unpacks.
     """
+    __test__ = False            # not a pytest test class
+
     test: str
     statistic: float
     pvalue: float
@@ -34,17 +70,17 @@ class TestResult:
     method: str = ""
     null_distribution: str = ""
     alternative: str = "two-sided"
+    # the family's vectorised interval function and its arguments (scalars)
+    interval_function: Optional[Callable] = field(default=None, compare=False)
+    interval_args: Tuple = field(default=(), compare=False)
 
-    # aliases in the spec's vocabulary
     @property
     def p_value(self) -> float:
         return self.pvalue
 
     def rejects(self, alpha: float = 0.05) -> bool:
         """True when H0 is rejected at level ``alpha`` (p < alpha)."""
-        alpha = float(alpha)
-        if not 0.0 < alpha < 1.0:
-            raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        alpha = check_probability(alpha, "alpha")
         return bool(self.pvalue < alpha)
 
     @property
@@ -52,13 +88,27 @@ class TestResult:
         """Decision at alpha = 0.05."""
         return self.rejects(0.05)
 
+    def confidence_interval(self, level: float = DEFAULT_LEVEL) -> Tuple[float, float]:
+        """(low, high) for mu_A - mu_B at confidence ``level`` (in (0, 1)):
+        the interval that inverts this test (conventions.md, "Confidence
+        intervals"); (nan, nan) where the test has none.  One-sided tests
+        give one-sided intervals (an infinite end)."""
+        level = check_probability(level, "level")
+        if self.interval_function is None:
+            return (math.nan, math.nan)
+        lo, hi = self.interval_function(*self.interval_args, level=level,
+                                        alternative=self.alternative)
+        return (float(lo), float(hi))
+
     def __iter__(self):  # statistic, pvalue = result
         yield self.statistic
         yield self.pvalue
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self, level: float = DEFAULT_LEVEL) -> Dict[str, Any]:
         d = {k: getattr(self, k) for k in ("test", "statistic", "pvalue", "df", "estimate",
                                            "method", "null_distribution", "alternative")}
+        d["ci_low"], d["ci_high"] = self.confidence_interval(level)
+        d["ci_level"] = float(level)
         d["details"] = dict(self.details)
         d["warnings"] = list(self.warnings)
         return d
@@ -70,7 +120,7 @@ class TestResult:
             if isinstance(x, tuple):
                 return "(" + ", ".join(f(v) for v in x) + ")"
             return f"{x:.10g}"
-        s = (f"TestResult(test={self.test!r}, statistic={f(self.statistic)}, "
+        s = (f"{type(self).__name__}(test={self.test!r}, statistic={f(self.statistic)}, "
              f"pvalue={f(self.pvalue)}, df={f(self.df)}")
         if self.estimate is not None:
             s += f", estimate={f(self.estimate)}"
@@ -89,19 +139,160 @@ class TestResult:
                  f"  decision  = {'reject' if self.rejects(alpha) else 'do not reject'} H0 at alpha = {alpha}"]
         if self.estimate is not None:
             lines.insert(4, f"  estimate  = {self.estimate:.6g}  (error A - error B)")
+            lo, hi = self.confidence_interval(1 - alpha)
+            if not (math.isnan(lo) and math.isnan(hi)):
+                lines.insert(5, f"  {100 * (1 - alpha):g}% CI    = ({lo:.6g}, {hi:.6g})")
         for w in self.warnings:
             lines.append(f"  warning: {w}")
         return "\n".join(lines)
 
 
+@dataclass(repr=False)
+class TTestResult(TestResult):
+    """A t-test's result; ``standard_error`` is the denominator of t and
+    ``center`` the numerator's estimate of mu_A - mu_B (the interval is
+    ``center + t_q(df) * standard_error``)."""
+    __test__ = False
+    center: float = math.nan
+    standard_error: float = math.nan
+
+
+@dataclass(repr=False)
+class ZTestResult(TestResult):
+    """A z-test's result (interval ``center + z_q * standard_error``)."""
+    __test__ = False
+    center: float = math.nan
+    standard_error: float = math.nan
+
+
+@dataclass(repr=False)
+class FTestResult(TestResult):
+    """An F-test's result on m x 2 differences: ``sum_p2`` = sum p_ij^2,
+    ``sum_s2`` = sum_i s_i^2 (f = sum_p2 / (2 sum_s2))."""
+    __test__ = False
+    sum_p2: float = math.nan
+    sum_s2: float = math.nan
+
+
+@dataclass(repr=False)
+class McNemarResult(TestResult):
+    """A hold-out McNemar result: the table used and its discordant counts."""
+    __test__ = False
+    table: Optional[np.ndarray] = field(default=None, compare=False)
+    n01: float = math.nan
+    n10: float = math.nan
+
+
+@dataclass(repr=False)
+class NaiveKFoldMcNemarResult(TestResult):
+    """The naive K-fold McNemar result: per-fold ``terms``, ``n_empty_folds``
+    and the ``empty_fold`` rule used."""
+    __test__ = False
+    terms: Optional[np.ndarray] = field(default=None, compare=False)
+    n_empty_folds: int = 0
+    empty_fold: str = "zero"
+
+
+@dataclass(repr=False)
+class BCVMcNemarResult(TestResult):
+    """The m x 2 BCV McNemar result: ``averaged_table`` (C_bar),
+    ``effective_table`` (t C_bar), ``t``, ``n_e`` (the effective validation
+    size, the effective table's total), ``rho1``, ``rho2``, ``m`` and
+    ``clamp_correction``."""
+    __test__ = False
+    averaged_table: Optional[np.ndarray] = field(default=None, compare=False)
+    effective_table: Optional[np.ndarray] = field(default=None, compare=False)
+    t: float = math.nan
+    n_e: float = math.nan
+    rho1: Optional[float] = None
+    rho2: Optional[float] = None
+    m: int = 5
+    clamp_correction: bool = False
+
+
 # --------------------------------------------------------------------------
-# input checks: each error names the argument and the expected form
+# strict input checks: each error names the argument and the expected form
+# (conventions.md, "Inputs")
 # --------------------------------------------------------------------------
+def check_flag(value, name: str) -> bool:
+    """A flag must be a real bool (numpy's bool_ included): ``None``, 0/1 or
+    strings are a TypeError naming the flag."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+
+
+def check_choice(value, name: str, choices) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {tuple(choices)}, got {value!r} ({type(value).__name__})")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return value
+
+
+def check_alternative(alternative) -> str:
+    return check_choice(alternative, "alternative", ALTERNATIVES)
+
+
+def check_real(value, name: str) -> float:
+    """One finite real number (bool, complex, strings and arrays rejected)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "fiu":
+            value = value.item()
+        else:
+            raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return v
+
+
+def check_probability(value, name: str) -> float:
+    """A level or alpha: a real number strictly between 0 and 1."""
+    v = check_real(value, name)
+    if not 0.0 < v < 1.0:
+        raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    return v
+
+
+def check_whole(value, name: str, minimum: int = 1) -> int:
+    """A whole number >= minimum (an integer, or a float with no fraction)."""
+    v = check_real(value, name)
+    if not v.is_integer() or v < minimum:
+        what = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
+        raise ValueError(f"{name} must be {what} (a whole number), got {value!r}")
+    return int(v)
+
+
 def as_float_array(x, name: str, shape_desc: str) -> np.ndarray:
+    """A finite, non-empty array of real numbers as float64.  bool, complex,
+    string and object arrays are a TypeError naming ``name``."""
+    if isinstance(x, np.ndarray) and x.dtype.kind in "fiu" and x.size:     # fast path
+        a = x.astype(float, copy=False)
+        if x.dtype.kind == "f" and not np.isfinite(a).all():
+            raise ValueError(f"{name} must be finite (no NaN or inf); expected {shape_desc}")
+        return a
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a numeric array of shape {shape_desc}, got a string")
     try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a numeric array of shape {shape_desc}") from None
+        raw = np.asarray(x) if not isinstance(x, np.ndarray) else x
+    except (TypeError, ValueError):            # ragged nesting, unconvertible objects
+        raise ValueError(f"{name} must be a numeric array of shape {shape_desc} "
+                         "(got a ragged or unconvertible sequence)") from None
+    if raw.dtype == object:
+        try:
+            raw = np.asarray(x, dtype=float) if all(
+                isinstance(v, (numbers.Real, np.floating, np.integer)) and not isinstance(v, (bool, np.bool_))
+                for v in np.ravel(raw)) else raw
+        except (TypeError, ValueError):
+            pass
+    if raw.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must be a numeric array of shape {shape_desc} "
+                        f"(real numbers; got dtype {raw.dtype})")
+    if raw.size == 0:
+        raise ValueError(f"{name} must not be empty; expected {shape_desc}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = np.asarray(raw, dtype=float)
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite (no NaN or inf); expected {shape_desc}")
     return a
@@ -120,19 +311,33 @@ def check_differences(x, name: str, shape: Tuple[Optional[int], ...], shape_desc
 
 
 def check_counts(x, name: str) -> np.ndarray:
-    """Contingency counts: finite, non-negative, whole numbers (averaged
-    tables are built by the functions themselves, never passed in)."""
+    """Contingency counts: finite, non-negative, whole numbers whose sums stay
+    finite (averaged tables are built by the functions themselves)."""
+    if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
+        # integer counts (what pybcv.outcomes builds): whole and finite by type
+        if x.dtype.kind == "i" and x.min() < 0:
+            raise ValueError(f"{name} must be non-negative counts")
+        if int(x.max()) * x.size > 2 ** 53 and float(x.sum(dtype=float)) > 2.0 ** 53:
+            raise ValueError(f"{name}: the counts are too large (their sum exceeds 2**53, "
+                             "where float counts stop being exact)")
+        return x.astype(float)
     a = as_float_array(x, name, "of non-negative integer counts")
     if np.any(a < 0):
         raise ValueError(f"{name} must be non-negative counts")
     if np.any(a != np.round(a)):
         raise ValueError(f"{name} must be whole-number counts (got a fractional count)")
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = a.sum()
+    if not np.isfinite(total) or total > 2.0 ** 53:
+        raise ValueError(f"{name}: the counts are too large (their sum overflows or exceeds "
+                         "2**53, where float counts stop being exact)")
     return a
 
 
 def check_tables(tables, name: str, lead_shape_desc: str) -> np.ndarray:
     """Tables as (..., 2, 2) [[n00, n01], [n10, n11]] or (..., 4)
-    (n00, n01, n10, n11); returns (..., 2, 2)."""
+    (n00, n01, n10, n11); returns (..., 2, 2).  conventions.md, "Contingency
+    tables"."""
     a = check_counts(tables, name)
     if a.ndim >= 1 and a.shape[-1] == 4 and not (a.ndim >= 2 and a.shape[-2:] == (2, 2)):
         a = a.reshape(a.shape[:-1] + (2, 2))
@@ -142,30 +347,36 @@ def check_tables(tables, name: str, lead_shape_desc: str) -> np.ndarray:
     return a
 
 
-def check_alternative(alternative: str) -> str:
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
-    return alternative
-
-
-def check_positive_sizes(name, v) -> np.ndarray:
-    a = as_float_array(v, name, "positive record counts")
-    if np.any(a <= 0):
-        raise ValueError(f"{name} must be positive record counts")
+def check_sizes(v, name: str) -> np.ndarray:
+    """Training or validation sizes: one positive whole number, or one per fold."""
+    if v is None:
+        raise TypeError(f"{name} is required for this test (positive whole number of records)")
+    a = as_float_array(v, name, "positive whole numbers of records")
+    if a.ndim == 1 and a.min() >= 1 and (a == np.floor(a)).all():
+        return a
+    if a.ndim > 1:
+        raise ValueError(f"{name} must be a number or a 1-d array (one size per fold), got shape {a.shape}")
+    if np.any(a < 1) or np.any(a != np.round(a)):
+        raise ValueError(f"{name} must be positive whole numbers of records (>= 1), got {v!r}")
     return a
 
 
+# legacy name
+def check_positive_sizes(name, v) -> np.ndarray:
+    return check_sizes(v, name)
+
+
 # --------------------------------------------------------------------------
-# vectorised pieces (leading batch dimensions allowed)
+# the zero-variance rule (conventions.md, "Zero-variance rule")
 # --------------------------------------------------------------------------
 def constant(values: np.ndarray, axis=-1) -> np.ndarray:
-    """Rule D's zero test: max - min <= 1e-12 along ``axis``."""
+    """The rule's zero test for a set of values: max - min <= 1e-12."""
     return (np.max(values, axis=axis) - np.min(values, axis=axis)) <= ZERO_TOL
 
 
-def ratio_rule_d(num, scale, degenerate):
-    """num / scale, with rule D where ``degenerate``: 0 when num == 0, else
-    +-inf with num's sign."""
+def ratio_or_limit(num, scale, degenerate):
+    """num / scale; where ``degenerate`` (zero scale): 0 when num == 0
+    (|num| <= 1e-12), else +-inf with num's sign."""
     num = np.asarray(num, dtype=float)
     scale = np.asarray(scale, dtype=float)
     degenerate = np.asarray(degenerate, dtype=bool)
@@ -175,6 +386,23 @@ def ratio_rule_d(num, scale, degenerate):
     return np.where(degenerate, np.where(num_zero, 0.0, np.copysign(np.inf, num)), out)
 
 
+def zero_variance_p(p, statistic, degenerate):
+    """p = 1 where the statistic is 0 by degeneracy; at +-inf the p-value
+    functions already give 0 (or 1 for a one-sided test pointing away)."""
+    return np.where(degenerate & (statistic == 0.0), 1.0, p)
+
+
+def zero_variance_warning(degenerate: bool, statistic: float, what: str) -> List[str]:
+    if not degenerate:
+        return []
+    if statistic == 0.0:
+        return [f"zero-variance rule: {what} is zero and so is the numerator; statistic 0, p = 1"]
+    return [f"zero-variance rule: {what} is zero with a non-zero numerator; statistic +-inf, p = 0"]
+
+
+# --------------------------------------------------------------------------
+# p-values (conventions.md, "p-values")
+# --------------------------------------------------------------------------
 def p_t(t, df, alternative="two-sided"):
     t = np.asarray(t, dtype=float)
     if alternative == "two-sided":
@@ -197,31 +425,6 @@ def p_z(z, alternative="two-sided"):
     return np.minimum(p, 1.0)
 
 
-def rule_d_p(p, statistic, degenerate):
-    """Rule D p-values: 1 when the statistic is 0 by degeneracy; 0 (or 1 for
-    a one-sided test pointing the other way, which p already gives) at inf."""
-    return np.where(degenerate & (statistic == 0.0), 1.0, p)
-
-
-def scalar(x):
-    return float(np.asarray(x).reshape(()))
-
-
-def rule_d_warning(degenerate: bool, statistic: float, what: str) -> List[str]:
-    if not degenerate:
-        return []
-    if statistic == 0.0:
-        return [f"rule D: {what} is zero and so is the numerator; statistic 0, p = 1"]
-    return [f"rule D: {what} is zero with a non-zero numerator; statistic +-inf, p = 0"]
-
-
-def isclose_int(x) -> bool:
-    return float(x).is_integer()
-
-
-__all__ = ["TestResult", "ALTERNATIVES"]
-
-
 def chi2_sf(x, df):
     """chi2.sf(x, df) (x >= 0)."""
     return _sp.chdtrc(df, np.maximum(x, 0.0))
@@ -230,3 +433,65 @@ def chi2_sf(x, df):
 def f_sf(x, df1, df2):
     """f.sf(x, df1, df2) (x >= 0)."""
     return _sp.fdtrc(df1, df2, np.maximum(x, 0.0))
+
+
+def scalar(x):
+    return float(np.asarray(x).reshape(()))
+
+
+# --------------------------------------------------------------------------
+# intervals (conventions.md, "Confidence intervals"); vectorised
+# --------------------------------------------------------------------------
+def _tail_quantiles(ppf, level, alternative):
+    """(q_low, q_high) with the tails of scipy's ttest_1samp intervals."""
+    if alternative == "less":
+        return -np.inf, ppf(level)
+    if alternative == "greater":
+        return ppf(1.0 - level), np.inf
+    tail = (1.0 - level) / 2.0
+    return ppf(tail), ppf(1.0 - tail)
+
+
+def shift_interval(center, scale, q_low, q_high):
+    """(q_low * scale + center, q_high * scale + center), the form of
+    scipy's TtestResult.confidence_interval; an infinite quantile gives an
+    infinite end even where scale is 0."""
+    center = np.asarray(center, float)
+    scale = np.asarray(scale, float)
+    with np.errstate(invalid="ignore"):
+        low = np.where(np.isinf(q_low), q_low, q_low * scale + center)
+        high = np.where(np.isinf(q_high), q_high, q_high * scale + center)
+    return low, high
+
+
+def t_interval(center, scale, df, *, level=DEFAULT_LEVEL, alternative="two-sided"):
+    """center + t_q(df) * scale (the t interval of a t-test whose statistic
+    is (center - mu) / scale under mu)."""
+    q_low, q_high = _tail_quantiles(lambda p: _sp.stdtrit(df, p), level, alternative)
+    return shift_interval(center, scale, q_low, q_high)
+
+
+def z_interval(center, scale, *, level=DEFAULT_LEVEL, alternative="two-sided"):
+    """center + z_q * scale."""
+    q_low, q_high = _tail_quantiles(_sp.ndtri, level, alternative)
+    return shift_interval(center, scale, q_low, q_high)
+
+
+def sample_t_interval(sample, *, level=DEFAULT_LEVEL, alternative="two-sided"):
+    """The one-sample t interval of the last axis, computed by scipy itself
+    (``scipy.stats.ttest_1samp(sample, 0, axis=-1).confidence_interval``)."""
+    from scipy import stats as _st
+    with _warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        _warnings.simplefilter("ignore", RuntimeWarning)
+        ci = _st.ttest_1samp(np.asarray(sample, float), 0.0, axis=-1,
+                             alternative=alternative).confidence_interval(level)
+    return np.asarray(ci.low, float), np.asarray(ci.high, float)
+
+
+def no_interval(*args, level=DEFAULT_LEVEL, alternative="two-sided"):
+    shape = np.shape(args[0]) if args else ()
+    return np.full(shape, np.nan), np.full(shape, np.nan)
+
+
+__all__ = ["TestResult", "TTestResult", "ZTestResult", "FTestResult", "McNemarResult",
+           "NaiveKFoldMcNemarResult", "BCVMcNemarResult", "ALTERNATIVES"]

@@ -1,25 +1,46 @@
-"""McNemar family: hold-out McNemar (T15), naive K-fold McNemar (T16), and
-the block-regularized 5x2 CV McNemar test of [YWSL] (T17).
+"""McNemar family: the hold-out McNemar test, the naive K-fold McNemar test
+and the block-regularized m x 2 CV McNemar test of Yang, Wang, Song & Li.
 
-A contingency table is ``[[n00, n01], [n10, n11]]`` ([YWSL] Table 1): rows
-A incorrect/correct, columns B incorrect/correct.  So n01 counts records that
-A gets wrong and B right, n10 the reverse; only these discordant counts enter
-the statistics.
+A contingency table is ``[[n00, n01], [n10, n11]]``: rows A incorrect /
+correct, columns B incorrect / correct (conventions.md, "Contingency
+tables").  So n01 counts records that A gets wrong and B right, n10 the
+reverse; only these discordant counts enter the statistics.
+
+Interval (conventions.md, "Confidence intervals", McNemar tests): on the
+table the test uses (N records, discordant counts b = n01, c = n10) the
+estimate is (b - c)/N and the interval
+
+    (b - c)/N  +-  (z sqrt(b + c) + 1) / N,    z^2 = chi2_1 quantile at level,
+
+the convex hull of the shifts delta for which the continuity-corrected
+statistic (|b - c - delta N| - 1)^2 / (b + c) does not exceed z^2 (without
+the correction: drop the + 1).  It excludes 0 exactly when the test rejects
+at 1 - level, except in the over-correction corner |b - c| < 1, where the
+literal statistic can reject although the estimate is ~0: there the exact
+inverted set is the hull minus a hole est +- (1 - z sqrt(b + c))/N that holds
+0 exactly when the literal test rejects.  For a hold-out table the corner is
+n01 = n10 > 0, where M = 1/(n01 + n10) <= 1/2 rejects only at alpha > 0.48;
+the BCV result warns whenever it is in the corner.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+from scipy import special as _sp
 from scipy import stats as _st
 
-from ._common import TestResult, check_tables, chi2_sf, scalar
+from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, check_choice,
+                      check_flag, check_real, check_tables, chi2_sf, no_interval, scalar)
 
 CHI2_1 = "chi2(1)"
+from ..partitions import MAX_BCV_M     # the m x 2 BCV designs: 1 <= m <= MAX_BCV_M
 
 
 # --------------------------------------------------------------------------
 # kernels (leading batch dimensions allowed)
 # --------------------------------------------------------------------------
-def _terms(b, c, correction=True):
+def mcnemar_terms(b, c, correction=True):
     """McNemar terms (|b - c| - 1)^2 / (b + c) (or (b - c)^2 / (b + c)); 0
     where b + c = 0 (no discordant record: no evidence)."""
     b = np.asarray(b, float)
@@ -30,15 +51,26 @@ def _terms(b, c, correction=True):
         return np.where(s > 0, num / np.where(s > 0, s, 1.0), 0.0), s
 
 
-def _ho_kernel(b, c, correction=True):
-    M, s = _terms(b, c, correction)
+class McNemarKernel(NamedTuple):
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    n01: np.ndarray           # discordant counts of the table the test uses
+    n10: np.ndarray
+    n: np.ndarray             # that table's total
+    correction: bool
+
+
+def mcnemar_ho_kernel(b, c, n, correction=True) -> McNemarKernel:
+    """M = (|b - c| - 1)^2 / (b + c) ~ chi2(1); M = 0, p = 1 where b + c = 0."""
+    M, s = mcnemar_terms(b, c, correction)
     p = np.where(s > 0, chi2_sf(M, 1), 1.0)
-    return M, p
+    return McNemarKernel(M, p, np.asarray(b, float), np.asarray(c, float), np.asarray(n, float),
+                         correction)
 
 
-def _naive_kernel(b, c, empty_fold="zero", correction=True):
+def mcnemar_kfold_naive_kernel(b, c, empty_fold="zero", correction=True):
     """b, c: (..., K).  Returns M, p, df."""
-    terms, s = _terms(b, c, correction)
+    terms, s = mcnemar_terms(b, c, correction)
     M = terms.sum(-1)
     K = terms.shape[-1]
     if empty_fold == "zero":
@@ -51,15 +83,47 @@ def _naive_kernel(b, c, empty_fold="zero", correction=True):
 
 
 def bcv_t(m: int, rho1: float, rho2: float) -> float:
-    """t_m = 2m / (1 + rho1 + 2(m-1) rho2); 20/11 for the paper's 5x2 BCV."""
+    """t_m = 2m / (1 + rho1 + 2(m-1) rho2); 20/11 for the paper's 5x2 BCV.
+
+    rho1 (correlation of the two hold-out estimators of one replication) and
+    rho2 (of estimators of different replications) must be a valid pair of
+    correlations: the 2m x 2m correlation matrix they define has the
+    eigenvalues 1 - rho1, 1 + rho1 - 2 rho2 and 1 + rho1 + 2(m-1) rho2, so
+    it is one iff -1 <= rho1, rho2 <= 1, rho2 <= (1 + rho1)/2 (the paper's
+    Theorem on the bounds of rho1, rho2) and 1 + rho1 + 2(m-1) rho2 >= 0,
+    which must be > 0 for t to be finite (conventions.md, "The BCV's t").
+
+    >>> round(bcv_t(5, 0.5, 0.5), 12)
+    1.818181818182
+    """
+    m = check_bcv_m(m)
+    rho1 = check_real(rho1, "rho1")
+    rho2 = check_real(rho2, "rho2")
+    for name, v in (("rho1", rho1), ("rho2", rho2)):
+        if not -1.0 <= v <= 1.0:
+            raise ValueError(f"{name} is a correlation and must lie in [-1, 1], got {v!r}")
+    if rho2 > (1.0 + rho1) / 2.0:
+        raise ValueError(f"rho2 must be <= (1 + rho1)/2 (else rho1, rho2 are no correlation "
+                         f"matrix); got rho1 = {rho1!r}, rho2 = {rho2!r}")
     den = 1.0 + rho1 + 2.0 * (m - 1) * rho2
     if not den > 0:
         raise ValueError(f"rho1, rho2 must give 1 + rho1 + 2(m-1) rho2 > 0 "
-                         f"(8 rho2 for m = 5); got {den:g}")
+                         f"({2 * (m - 1)} rho2 for m = {m}); got {den:g}")
     return 2.0 * m / den
 
 
-def _bcv_kernel(nbar01, nbar10, t, clamp_correction=False):
+def check_bcv_m(m) -> int:
+    if isinstance(m, (bool, np.bool_)) or not isinstance(m, (int, np.integer)):
+        raise TypeError(f"m must be an integer (replications of the m x 2 BCV), got {m!r}")
+    if not 1 <= int(m) <= MAX_BCV_M:
+        raise ValueError(f"an m x 2 BCV needs 1 <= m <= {MAX_BCV_M}, got m = {m}")
+    return int(m)
+
+
+def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False) -> McNemarKernel:
+    """M_t = t (|n01_bar - n10_bar| - 1/t)^2 / (n01_bar + n10_bar) ~ chi2(1)
+    (``clamp_correction``: max(|.| - 1/t, 0)); the table used is the
+    effective one, t times the averaged table (total t * nbar)."""
     b = np.asarray(nbar01, float)
     c = np.asarray(nbar10, float)
     s = b + c
@@ -69,22 +133,45 @@ def _bcv_kernel(nbar01, nbar10, t, clamp_correction=False):
     with np.errstate(divide="ignore", invalid="ignore"):
         M = np.where(s > 0, t * d ** 2 / np.where(s > 0, s, 1.0), 0.0)
     p = np.where(s > 0, chi2_sf(M, 1), 1.0)
-    return M, p
+    return McNemarKernel(M, p, t * b, t * c, t * np.asarray(nbar, float), True)
+
+
+def mcnemar_estimate(b, c, n):
+    """(b - c) / n: error(A) - error(B) on the table used."""
+    return (np.asarray(b, float) - np.asarray(c, float)) / np.asarray(n, float)
+
+
+def mcnemar_interval(b, c, n, correction=True, *, level=0.95, alternative="two-sided"):
+    """(b - c)/n +- (z sqrt(b + c) + [correction]) / n with z^2 the level
+    quantile of chi2(1) (the inverse of ``chi2_sf(., 1)``, which gives the
+    test's p-value)."""
+    z = np.sqrt(_sp.chdtri(1, 1.0 - level))
+    est = mcnemar_estimate(b, c, n)
+    half = (z * np.sqrt(np.asarray(b, float) + np.asarray(c, float)) + (1.0 if correction else 0.0)) \
+        / np.asarray(n, float)
+    return est - half, est + half
+
+
+def mcnemar_kernel_interval(out: McNemarKernel, level=0.95, alternative="two-sided"):
+    return mcnemar_interval(out.n01, out.n10, out.n, out.correction, level=level)
 
 
 # --------------------------------------------------------------------------
 # public tests
 # --------------------------------------------------------------------------
-def mcnemar(table, correction=True, exact=False) -> TestResult:
-    """Conventional hold-out McNemar test (T15; [YWSL] eq. 2).
+def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
+    """Conventional hold-out McNemar test (design ``holdout``, n1 = 2n/3;
+    the paper's eq. 2).
 
     ``M = (|n01 - n10| - 1)^2 / (n01 + n10)`` ~ chi2(1) (Edwards' continuity
     correction; ``correction=False`` drops the -1).  With ``exact=True`` the
     p-value is the two-sided binomial ``min(1, 2 Binom(n01+n10, 1/2).cdf(min))``
-    and the statistic is ``min(n01, n10)`` (an extension, not used by [YWSL]).
+    and the statistic is ``min(n01, n10)`` (an extension, not used by the paper).
 
     Edge case: ``n01 + n10 = 0`` gives M = 0, p = 1 and a warning (statsmodels
     and mlxtend return inf, p = 0 there).  n01 = n10 > 0 is not clamped.
+
+    Interval: ``(n01 - n10)/N +- (z sqrt(n01 + n10) + 1)/N`` (module docstring).
 
     Sources: McNemar (1947), Psychometrika 12:153-157; Edwards (1948);
     Dietterich (1998), Neural Computation 10:1895-1923.
@@ -93,12 +180,25 @@ def mcnemar(table, correction=True, exact=False) -> TestResult:
     ----------
     table : array-like, shape (2, 2) or (4,)
         ``[[n00, n01], [n10, n11]]`` or ``(n00, n01, n10, n11)``.
+    correction, exact : bool
+
+    Returns
+    -------
+    McNemarResult
+        statistic M, pvalue, df 1, estimate (n01 - n10)/N, table, n01, n10.
 
     Examples
     --------
-    >>> mcnemar([[10, 14], [5, 71]])   # doctest: +ELLIPSIS
-    TestResult(test='mcnemar_ho', statistic=3.368421053, pvalue=0.06645742002, df=1, estimate=0.09)
+    Worked example E1:
+
+    >>> r = mcnemar_ho([[10, 14], [5, 71]])
+    >>> r
+    McNemarResult(test='mcnemar_ho', statistic=3.368421053, pvalue=0.06645742002, df=1, estimate=0.09)
+    >>> [round(v, 6) for v in r.confidence_interval(0.95)]
+    [-0.005433, 0.185433]
     """
+    correction = check_flag(correction, "correction")
+    exact = check_flag(exact, "exact")
     C = check_tables(table, "table", "a 2x2")
     if C.shape != (2, 2):
         raise ValueError(f"table must be one 2x2 contingency table, got shape {np.shape(table)}")
@@ -109,34 +209,59 @@ def mcnemar(table, correction=True, exact=False) -> TestResult:
     warnings = []
     if b + c == 0:
         warnings.append("no discordant records (n01 + n10 = 0): M = 0, p = 1")
-    est = float((b - c) / N)
+    est = float(mcnemar_estimate(b, c, N))
     details = {"table": C.astype(int).tolist(), "n01": int(b), "n10": int(c)}
+    extra = dict(table=C.astype(np.int64), n01=float(b), n10=float(c))
     if exact:
         s = int(b + c)
         p = 1.0 if s == 0 else min(1.0, 2.0 * _st.binom.cdf(min(b, c), s, 0.5))
-        return TestResult("mcnemar_ho", float(min(b, c)), float(p), None, est, details, warnings,
-                          "Exact McNemar test (binomial)", "Binomial(n01+n10, 1/2)")
-    M, p = _ho_kernel(b, c, correction)
-    return TestResult("mcnemar_ho", scalar(M), scalar(p), 1, est, details, warnings,
-                      "Conventional HO McNemar's test", CHI2_1)
+        return McNemarResult("mcnemar_ho", float(min(b, c)), float(p), None, est, details, warnings,
+                             "Exact McNemar test (binomial)", "Binomial(n01+n10, 1/2)", **extra)
+    out = mcnemar_ho_kernel(b, c, N, correction)
+    return McNemarResult("mcnemar_ho", scalar(out.statistic), scalar(out.pvalue), 1, est, details,
+                         warnings, "Conventional HO McNemar's test", CHI2_1, "two-sided",
+                         mcnemar_interval, (float(b), float(c), float(N), correction), **extra)
 
 
-def naive_kfold_mcnemar(tables, empty_fold="zero", correction=True) -> TestResult:
-    """Naive K-fold CV McNemar test (T16; [YWSL] §3, the paper's strawman).
+def mcnemar_kfold_naive(tables, empty_fold="zero", correction=True) -> NaiveKFoldMcNemarResult:
+    """Naive K-fold CV McNemar test (design ``cv10``; the paper's section
+    "Naive K-fold CV McNemar's test", its strawman).
 
     ``M_KCV = sum_k (|n01,k - n10,k| - 1)^2 / (n01,k + n10,k)`` ~ chi2(K).
 
-    ``empty_fold="zero"`` (default, TESTS_SPEC): a fold with no discordant
-    record adds 0 and df stays K.  ``"drop"`` (the reading that fits the
-    paper's own numbers, TESTS_SPEC §9): such folds are left out and df is the
-    number of remaining folds.  If every fold is empty: M = 0, p = 1.
+    ``empty_fold="zero"`` (default): a fold with no discordant record adds 0
+    and df stays K.  ``"drop"`` (the reading that fits the paper's own
+    numbers, conventions.md "The paper profile"): such folds are left out and
+    df is the number of remaining folds.  If every fold is empty: M = 0, p = 1.
+
+    No interval: the statistic is an omnibus chi2(K) sum over folds, not the
+    inversion of a one-parameter family, so ``confidence_interval`` gives
+    (nan, nan) (conventions.md, "Confidence intervals").
 
     Parameters
     ----------
     tables : array-like, shape (K, 2, 2) or (K, 4)
+    empty_fold : {"zero", "drop"}
+    correction : bool
+
+    Returns
+    -------
+    NaiveKFoldMcNemarResult
+        statistic, pvalue, df, estimate (mean of the per-fold differences),
+        terms, n_empty_folds, empty_fold.
+
+    Examples
+    --------
+    Worked example E2:
+
+    >>> b = [3, 2, 4, 1, 3, 0, 2, 5, 1, 3]
+    >>> c = [1, 2, 1, 0, 2, 0, 1, 2, 3, 1]
+    >>> r = mcnemar_kfold_naive([[0, x, y, 40 - x - y] for x, y in zip(b, c)])
+    >>> round(r.statistic, 9), r.df, round(r.pvalue, 10), r.n_empty_folds
+    (2.371428571, 10, 0.9926198093, 1)
     """
-    if empty_fold not in ("zero", "drop"):
-        raise ValueError(f"empty_fold must be 'zero' or 'drop', got {empty_fold!r}")
+    empty_fold = check_choice(empty_fold, "empty_fold", ("zero", "drop"))
+    correction = check_flag(correction, "correction")
     C = check_tables(tables, "tables", "(K, 2, 2)")
     if C.ndim != 3 or C.shape[0] < 1:
         raise ValueError(f"tables must have shape (K, 2, 2) or (K, 4), got {np.shape(tables)}")
@@ -144,8 +269,8 @@ def naive_kfold_mcnemar(tables, empty_fold="zero", correction=True) -> TestResul
     if np.any(N <= 0):
         raise ValueError("tables: every fold's table must contain at least one record")
     b, c = C[:, 0, 1], C[:, 1, 0]
-    M, p, df = _naive_kernel(b, c, empty_fold, correction)
-    terms, s = _terms(b, c, correction)
+    M, p, df = mcnemar_kfold_naive_kernel(b, c, empty_fold, correction)
+    terms, s = mcnemar_terms(b, c, correction)
     n_empty = int((s == 0).sum())
     warnings = []
     if n_empty == len(s):
@@ -157,8 +282,10 @@ def naive_kfold_mcnemar(tables, empty_fold="zero", correction=True) -> TestResul
     details = {"terms": terms.tolist(), "n_empty_folds": n_empty, "empty_fold": empty_fold}
     dfv = float(scalar(df))
     dfv = int(dfv) if dfv.is_integer() else dfv
-    return TestResult("mcnemar_kfold_naive", scalar(M), scalar(p), dfv, est, details, warnings,
-                      "Naive K-fold CV McNemar's test", f"chi2({dfv})")
+    return NaiveKFoldMcNemarResult("mcnemar_kfold_naive", scalar(M), scalar(p), dfv, est, details,
+                                   warnings, "Naive K-fold CV McNemar's test", f"chi2({dfv})",
+                                   "two-sided", no_interval, (est,), terms=terms,
+                                   n_empty_folds=n_empty, empty_fold=empty_fold)
 
 
 def _as_bcv_tables(tables) -> np.ndarray:
@@ -169,15 +296,16 @@ def _as_bcv_tables(tables) -> np.ndarray:
         raise ValueError("tables must have shape (m, 2, 2, 2) [j, k, row, col], or (2m, 2, 2) / "
                          f"(2m, 4) in the fold order (j=1,k=1), (j=1,k=2), ...; got {np.shape(tables)}")
     m = C.shape[0]
-    if not 1 <= m <= 15:
-        raise ValueError(f"an m x 2 BCV needs 1 <= m <= 15, got m = {m}")
+    if not 1 <= m <= MAX_BCV_M:
+        raise ValueError(f"an m x 2 BCV needs 1 <= m <= {MAX_BCV_M}, got m = {m}")
     if np.any(C.sum(axis=(2, 3)) <= 0):
         raise ValueError("tables: every fold's table must contain at least one record")
     return C
 
 
-def bcv_mcnemar(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -> TestResult:
-    """Block-regularized 5x2 CV McNemar test (T17; [YWSL] §4).
+def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -> BCVMcNemarResult:
+    """Block-regularized 5x2 CV McNemar test (design ``bcv5x2``; the paper's
+    section "5x2 BCV McNemar's test").
 
     Averaged table ``C_bar = (1/10) sum_j sum_k C_k^(j)``; effective table
     ``C_e = t C_bar`` with ``t = 10 / (1 + rho1 + 8 rho2)`` (effective
@@ -190,51 +318,89 @@ def bcv_mcnemar(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -> T
 
         M_BCV = 20 (|n01_bar - n10_bar| - 11/20)^2 / (11 (n01_bar + n10_bar)).
 
-    For an m x 2 BCV (m != 5) t_m = 2m / (1 + rho1 + 2(m-1) rho2)
-    (TESTS_SPEC §T17 extension, derived).  Pass ``t`` to set it directly.
+    For an m x 2 BCV (m != 5) ``t_m = 2m / (1 + rho1 + 2(m-1) rho2)``
+    (derived the same way; :func:`bcv_t`).  Pass ``t`` to set it directly.
+
+    Estimate and interval on the effective table (module docstring):
+    ``estimate = (n01_bar - n10_bar) / N_bar`` (N_bar the mean fold size; the
+    same as on C_e) and ``estimate +- (z sqrt(n01_e + n10_e) + 1) / n_e``.
 
     Edge cases: no discordant record at all gives M = 0, p = 1 and a warning.
     When ``|n01_bar - n10_bar| < 1/t`` the literal formula still gives a
-    positive M (over-correction); ``clamp_correction=True`` uses
-    ``max(|n01_bar - n10_bar| - 1/t, 0)`` instead.
+    positive M (over-correction, warned); ``clamp_correction=True`` uses
+    ``max(|n01_bar - n10_bar| - 1/t, 0)`` instead, and then the interval
+    excludes 0 exactly when the test rejects, everywhere.
 
     Source: Yang, Wang, Song & Li, "Block-regularized 5x2 cross-validated
-    McNemar's test for comparing two classification algorithms", §4
-    (Theorem on the effective contingency table, eqs. for M_t and M_BCV).
+    McNemar's test for comparing two classification algorithms", section
+    "5x2 BCV McNemar's test" (the effective contingency table, M_t, M_BCV).
 
     Parameters
     ----------
     tables : array-like, shape (m, 2, 2, 2) indexed [j, k, row, col];
         also (2m, 2, 2) or (2m, 4) rows in the fold order (j=1,k=1),
         (j=1,k=2), ..., (j=m,k=2).  k = 1 trains on S_j, k = 2 on T_j.
+    rho1, rho2 : float (bcv_t's valid range)
+    clamp_correction : bool
+    t : positive float or None
+
+    Returns
+    -------
+    BCVMcNemarResult
+        statistic M_t, pvalue, df 1, estimate, averaged_table,
+        effective_table, t, n_e, rho1, rho2, m, clamp_correction.
+
+    Examples
+    --------
+    Worked example E3 (150 records per fold):
+
+    >>> b = [12, 10, 14, 9, 11, 13, 10, 12, 15, 11]
+    >>> c = [7, 8, 6, 9, 5, 8, 7, 6, 9, 6]
+    >>> r = mcnemar_5x2bcv([[0, x, y, 150 - x - y] for x, y in zip(b, c)])
+    >>> round(r.statistic, 9), round(r.pvalue, 10)
+    (1.58631528, 0.2078533684)
+    >>> r.averaged_table[0, 1], r.averaged_table[1, 0], round(r.t, 12)
+    (11.7, 7.1, 1.818181818182)
+    >>> [round(v, 6) for v in r.confidence_interval(0.95)]
+    [-0.015016, 0.07635]
     """
+    clamp_correction = check_flag(clamp_correction, "clamp_correction")
     C = _as_bcv_tables(tables)
     m = C.shape[0]
     if t is None:
-        for name, v in (("rho1", rho1), ("rho2", rho2)):
-            if not np.isfinite(v):
-                raise ValueError(f"{name} must be a finite number, got {v!r}")
-        t = bcv_t(m, float(rho1), float(rho2))
+        t = bcv_t(m, rho1, rho2)
     else:
-        t = float(t)
-        if not (np.isfinite(t) and t > 0):
+        t = check_real(t, "t")
+        if not t > 0:
             raise ValueError(f"t must be a positive finite number, got {t!r}")
+        rho1 = rho2 = None
     avg = C.reshape(2 * m, 2, 2).mean(axis=0)
     b, c = avg[0, 1], avg[1, 0]
-    M, p = _bcv_kernel(b, c, t, clamp_correction)
+    nbar = C.reshape(2 * m, 2, 2).sum((-1, -2)).mean(-1)     # as TESTS[...].batch_interval does
+    out = mcnemar_5x2bcv_kernel(b, c, nbar, t, clamp_correction)
     warnings = []
     if b + c == 0:
         warnings.append("no discordant records in any of the tables: M = 0, p = 1")
     elif abs(b - c) < 1.0 / t and not clamp_correction:
         warnings.append(f"|n01_bar - n10_bar| = {abs(b - c):.4g} < 1/t: the continuity correction "
-                        "over-corrects (literal formula kept; clamp_correction=True gives M = 0)")
-    folds = C.reshape(2 * m, 2, 2)
-    N = folds.sum(axis=(1, 2))
-    est = float(np.mean((folds[:, 0, 1] - folds[:, 1, 0]) / N))
+                        "over-corrects (literal formula kept; clamp_correction=True gives M = 0; "
+                        "the interval then contains 0, docs/conventions.md)")
     eff = t * avg
+    est = float(mcnemar_estimate(out.n01, out.n10, out.n))
     details = {"averaged_table": avg.tolist(), "effective_table": eff.tolist(), "t": t,
                "n_e": float(eff.sum()), "rho1": None if rho1 is None else float(rho1),
                "rho2": None if rho2 is None else float(rho2), "m": m,
-               "clamp_correction": bool(clamp_correction)}
+               "clamp_correction": clamp_correction}
     name = "5x2 BCV McNemar's test" if m == 5 else f"{m}x2 BCV McNemar's test"
-    return TestResult("mcnemar_5x2bcv", scalar(M), scalar(p), 1, est, details, warnings, name, CHI2_1)
+    return BCVMcNemarResult(
+        "mcnemar_5x2bcv", scalar(out.statistic), scalar(out.pvalue), 1, est, details, warnings, name,
+        CHI2_1, "two-sided", mcnemar_interval,
+        (scalar(out.n01), scalar(out.n10), scalar(out.n), True),
+        averaged_table=avg, effective_table=eff, t=t, n_e=float(eff.sum()),
+        rho1=details["rho1"], rho2=details["rho2"], m=m, clamp_correction=clamp_correction)
+
+
+# old names
+mcnemar = mcnemar_ho
+naive_kfold_mcnemar = mcnemar_kfold_naive
+bcv_mcnemar = mcnemar_5x2bcv

@@ -1,190 +1,410 @@
-"""t-test family (T1-T9 of TESTS_SPEC): pure functions of per-fold
-error-rate differences ``p = error(A) - error(B)``.
+"""t-test family: functions of per-fold error-rate differences
+``p = error(A) - error(B)`` (conventions.md, "Contingency tables").
 
-Every test applies rule D when its scale is zero: numerator 0 gives
-statistic 0 and p = 1; a non-zero numerator gives +-inf and p = 0.
+Each test's arithmetic is one vectorised kernel (leading batch dimensions
+allowed) that the public function and the registry (``TESTS[key].batch``,
+``.from_tables``, ``.batch_interval``) both call.  Every kernel applies the
+zero-variance rule (conventions.md, "Zero-variance rule"): a zero scale with
+a zero numerator gives t = 0 and p = 1, with a non-zero numerator +-inf and
+p = 0.  Every t-test's interval is ``center + t_q(df) * scale``, the values
+of mu for which the test of mu_A - mu_B = mu does not reject
+(conventions.md, "Confidence intervals").
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ._common import (TestResult, check_alternative, check_differences, check_positive_sizes,
-                      constant, p_t, ratio_rule_d, rule_d_p, rule_d_warning, scalar,
-                      as_float_array)
+from ._common import (TTestResult, as_float_array, check_alternative, check_differences,
+                      check_sizes, check_whole, constant, p_t, ratio_or_limit, sample_t_interval,
+                      scalar, t_interval, zero_variance_p, zero_variance_warning)
 
 
-def _result(key, method, t, p, df, est, degenerate, what, alternative, details=None):
-    t = scalar(t)
-    return TestResult(key, t, scalar(p), df, est, details or {},
-                      rule_d_warning(bool(degenerate), t, what), method, f"t({df})", alternative)
+class TKernel(NamedTuple):
+    """A t kernel's output (arrays of the batch shape)."""
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    degenerate: np.ndarray
+    center: np.ndarray        # the numerator's estimate of mu_A - mu_B
+    scale: np.ndarray         # standard error: t = (center - mu) / scale
+    df: float
+    sample: object = None     # the plain paired t's differences (its interval is scipy's)
 
 
 # --------------------------------------------------------------------------
-# kernels over the last axis (leading batch dimensions allowed)
+# kernels over the last axes (leading batch dimensions allowed)
 # --------------------------------------------------------------------------
-def _paired_t_kernel(x, ratio=0.0, alternative="two-sided"):
-    """t = mean / sqrt((1/J + ratio) S^2); ratio = 0 is the plain paired t."""
+def paired_t_kernel(x, ratio=0.0, alternative="two-sided") -> TKernel:
+    """t = mean / sqrt((1/J + ratio) S^2) over the last axis (J values,
+    S^2 with ddof 1), df J - 1; ratio = 0 is the plain paired t, ratio =
+    n2/n1 Nadeau & Bengio's correction."""
     J = x.shape[-1]
     mean = x.mean(-1)
     var = x.var(-1, ddof=1)
     deg = constant(x)
-    t = ratio_rule_d(mean, np.sqrt((1.0 / J + ratio) * var), deg)
-    return t, rule_d_p(p_t(t, J - 1, alternative), t, deg), deg
+    scale = np.sqrt((1.0 / J + ratio) * var)
+    t = ratio_or_limit(mean, scale, deg)
+    return TKernel(t, zero_variance_p(p_t(t, J - 1, alternative), t, deg), deg, mean, scale, J - 1,
+                   x if isinstance(ratio, float) and ratio == 0.0 else None)
 
 
-def _mx2_s2(P):
+def mx2_s2(P):
     """s_i^2 = (p_i1 - p_i2)^2 / 2 for P of shape (..., m, 2)."""
     return (P[..., 0] - P[..., 1]) ** 2 / 2.0
 
 
-def _t5x2_kernel(P, alternative="two-sided"):
+def t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
+    """t = p_11 / sqrt(mean_i s_i^2), df m, for P of shape (..., m, 2)."""
     m = P.shape[-2]
-    s2 = _mx2_s2(P)
+    s2 = mx2_s2(P)
     deg = np.sum(s2, -1) <= 1e-24
-    t = ratio_rule_d(P[..., 0, 0], np.sqrt(s2.mean(-1)), deg)
-    return t, rule_d_p(p_t(t, m, alternative), t, deg), deg
+    scale = np.sqrt(s2.mean(-1))
+    t = ratio_or_limit(P[..., 0, 0], scale, deg)
+    return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P[..., 0, 0], scale, m)
 
 
-def _combined_t_kernel(P, alternative="two-sided"):
+def combined_t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
+    """t = sqrt(2m) p_bar / sqrt(mean_i s_i^2), df m."""
     m = P.shape[-2]
-    s2 = _mx2_s2(P)
+    s2 = mx2_s2(P)
     deg = np.sum(s2, -1) <= 1e-24
-    t = ratio_rule_d(np.sqrt(2 * m) * P.mean((-1, -2)), np.sqrt(s2.mean(-1)), deg)
-    return t, rule_d_p(p_t(t, m, alternative), t, deg), deg
+    scale = np.sqrt(s2.mean(-1))
+    t = ratio_or_limit(np.sqrt(2 * m) * P.mean((-1, -2)), scale, deg)
+    return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P.mean((-1, -2)),
+                   scale / np.sqrt(2 * m), m)
 
 
-def _blocked_t_kernel(P, alternative="two-sided"):
+def blocked_t_3x2bcv_kernel(P, alternative="two-sided") -> TKernel:
+    """t = mu / sigma with sigma^2 = (1/2m) sum (p - mu)^2, df 2m - 1."""
     m = P.shape[-2]
     x = P.reshape(P.shape[:-2] + (2 * m,))
     mu = x.mean(-1)
     var = ((x - mu[..., None]) ** 2).mean(-1)      # divisor 2m
     deg = constant(x)
-    t = ratio_rule_d(mu, np.sqrt(var), deg)
-    return t, rule_d_p(p_t(t, 2 * m - 1, alternative), t, deg), deg
+    scale = np.sqrt(var)
+    t = ratio_or_limit(mu, scale, deg)
+    return TKernel(t, zero_variance_p(p_t(t, 2 * m - 1, alternative), t, deg), deg, mu, scale, 2 * m - 1)
 
 
-def _pb_kernel(mu_hat, reps, factor=1.0, alternative="two-sided"):
+def pseudo_bootstrap_kernel(mu_hat, reps, factor=1.0, alternative="two-sided") -> TKernel:
+    """t = mu_hat / sqrt(factor sigma^2), sigma^2 the replicate variance
+    (ddof 1) over the last axis, df R - 1."""
     R = reps.shape[-1]
     var = reps.var(-1, ddof=1)
     deg = constant(reps)
-    t = ratio_rule_d(mu_hat, np.sqrt(factor * var), deg)
-    return t, rule_d_p(p_t(t, R - 1, alternative), t, deg), deg
+    scale = np.sqrt(factor * var)
+    t = ratio_or_limit(mu_hat, scale, deg)
+    return TKernel(t, zero_variance_p(p_t(t, R - 1, alternative), t, deg), deg,
+                   np.asarray(mu_hat, float), scale, R - 1)
 
 
-def _size_ratio(n_train, n_test, shape):
+def pseudo_bootstrap_factor(J, n_test, n_train):
+    """The corrected pseudo-bootstrap's variance factor ``1 + J n2 / n1``."""
+    return 1.0 + J * n_test / n_train
+
+
+def t_kernel_interval(out: TKernel, level=0.95, alternative="two-sided"):
+    """Vectorised interval of a t kernel's output (the plain paired t's:
+    scipy's ``ttest_1samp(...).confidence_interval``)."""
+    if out.sample is not None:
+        return sample_t_interval(out.sample, level=level, alternative=alternative)
+    return t_interval(out.center, out.scale, out.df, level=level, alternative=alternative)
+
+
+def size_ratio(n_train, n_test, n_values=None):
     """n2/n1 from the actual sizes: scalars, or per-fold arrays (then the
     ratio of the totals, which is exactly 1/(K-1) for K-fold CV)."""
-    n1 = check_positive_sizes("n_train", n_train)
-    n2 = check_positive_sizes("n_test", n_test)
+    n1 = check_sizes(n_train, "n_train")
+    n2 = check_sizes(n_test, "n_test")
     for name, a in (("n_train", n1), ("n_test", n2)):
-        if a.ndim and a.size != int(np.prod(shape)):
+        if a.ndim and n_values is not None and a.size != n_values:
             raise ValueError(f"{name} must be a number or one size per fold "
-                             f"({int(np.prod(shape))} values), got {a.size}")
+                             f"({n_values} values), got {a.size}")
     return float(np.sum(n2) / np.sum(n1)) if (n1.ndim or n2.ndim) else float(n2 / n1)
+
+
+# --------------------------------------------------------------------------
+# results
+# --------------------------------------------------------------------------
+def _result(key, method, out: TKernel, estimate, what, alternative, details=None,
+            interval=None, interval_args=None) -> TTestResult:
+    t = scalar(out.statistic)
+    df = out.df
+    return TTestResult(key, t, scalar(out.pvalue), df, float(estimate), details or {},
+                       zero_variance_warning(bool(out.degenerate), t, what), method, f"t({df})",
+                       alternative, interval or t_interval,
+                       interval_args if interval_args is not None
+                       else (scalar(out.center), scalar(out.scale), df),
+                       center=scalar(out.center), standard_error=scalar(out.scale))
+
+
+def _check_diffs_1d(diffs):
+    x = check_differences(diffs, "diffs", (None,), "(J,)")
+    if x.size < 2:
+        raise ValueError(f"diffs must hold at least 2 differences, got {x.size}")
+    return x
+
+
+def _plain_paired(key, method, diffs, alternative):
+    alternative = check_alternative(alternative)
+    x = _check_diffs_1d(diffs)
+    out = paired_t_kernel(x, 0.0, alternative)
+    return _result(key, method, out, x.mean(), "the sample variance", alternative,
+                   interval=sample_t_interval, interval_args=(x,))
 
 
 # --------------------------------------------------------------------------
 # public tests
 # --------------------------------------------------------------------------
-def paired_t(diffs, alternative="two-sided") -> TestResult:
-    """Paired t-test over J per-fold differences (T1 RHO paired t, J = 15,
-    n1 = 2n/3; T2 K-fold CV paired t, K = 10).
+def paired_t(diffs, alternative="two-sided") -> TTestResult:
+    """Paired t-test over J per-fold differences (the arithmetic of
+    :func:`rho_t` and :func:`kfold_t`, under the generic key "paired_t").
 
-    ``t = x_bar sqrt(J) / S`` with ``S^2`` the sample variance (ddof 1),
-    referred to t(J - 1).
+    ``t = x_bar sqrt(J) / S`` (S^2 the sample variance, ddof 1) ~ t(J - 1).
+    Interval: scipy's ``ttest_1samp(diffs, 0).confidence_interval(level)``.
+
+    Returns
+    -------
+    TTestResult
+        statistic t, pvalue, df = J - 1, estimate x_bar, standard_error S/sqrt(J).
+
+    Examples
+    --------
+    >>> d = [0.02, -0.01, 0.03, 0.00, 0.04, 0.01, 0.02, -0.02, 0.03, 0.01,
+    ...      0.05, 0.00, 0.02, 0.01, 0.03]
+    >>> r = paired_t(d)
+    >>> round(r.statistic, 9), round(r.pvalue, 12), r.df
+    (3.292219567, 0.005344383542, 14)
+    """
+    return _plain_paired("paired_t", "Paired t-test", diffs, alternative)
+
+
+def rho_t(diffs, alternative="two-sided") -> TTestResult:
+    """RHO paired t-test: the paired t over J = 15 repeated hold-outs
+    (n1 = 2n/3), design ``rho15_2of3``.
+
+    ``t = x_bar sqrt(J) / S`` ~ t(J - 1), S^2 the sample variance (ddof 1).
+    It ignores the overlap of the training sets and so rejects too often.
+    The interval is exactly scipy's ``ttest_1samp(diffs, 0).confidence_interval``.
 
     Source: Dietterich (1998), Neural Computation 10(7):1895-1923.
 
-    >>> paired_t([0.02, -0.01, 0.03, 0.00, 0.04, 0.01, 0.02, -0.02, 0.03, 0.01,
-    ...           0.05, 0.00, 0.02, 0.01, 0.03]).statistic    # doctest: +ELLIPSIS
-    3.29221956...
+    Parameters
+    ----------
+    diffs : array-like, shape (J,)
+        Per-fold differences error(A) - error(B), each in [-1, 1].
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic t, pvalue, df = J - 1, estimate = x_bar, standard_error
+        = S / sqrt(J); ``confidence_interval(level)``.
+
+    Examples
+    --------
+    Worked example E4 (J = 15):
+
+    >>> d = [0.02, -0.01, 0.03, 0.00, 0.04, 0.01, 0.02, -0.02, 0.03, 0.01,
+    ...      0.05, 0.00, 0.02, 0.01, 0.03]
+    >>> r = rho_t(d)
+    >>> round(r.statistic, 9), round(r.pvalue, 12), r.df, round(r.estimate, 12)
+    (3.292219567, 0.005344383542, 14, 0.016)
+    >>> [round(v, 6) for v in r.confidence_interval(0.95)]
+    [0.005576, 0.026424]
     """
-    alternative = check_alternative(alternative)
-    x = check_differences(diffs, "diffs", (None,), "(J,)")
-    if x.size < 2:
-        raise ValueError(f"diffs must hold at least 2 differences, got {x.size}")
-    t, p, deg = _paired_t_kernel(x, 0.0, alternative)
-    return _result("paired_t", "Paired t-test", t, p, x.size - 1, float(x.mean()), deg,
-                   "the sample variance", alternative)
+    return _plain_paired("rho_t", "RHO paired t-test", diffs, alternative)
 
 
-def t_5x2cv(diffs, alternative="two-sided") -> TestResult:
-    """Dietterich's 5x2 CV paired t-test (T3).
+def kfold_t(diffs, alternative="two-sided") -> TTestResult:
+    """K-fold CV paired t-test: the paired t over the K = 10 folds of one
+    K-fold CV (design ``cv10``).
 
-    ``s_i^2 = (p_i^(1) - p_i^(2))^2 / 2``,
-    ``t = p_1^(1) / sqrt((1/5) sum_i s_i^2)`` ~ t(5).  The numerator is the
-    first fold of the first replication, so keep the fold order.  For an
-    m x 2 CV: mean over m and t(m).
+    ``t = x_bar sqrt(K) / S`` ~ t(K - 1).  Interval as :func:`rho_t`.
 
     Source: Dietterich (1998).
 
     Parameters
     ----------
-    diffs : array-like, shape (5, 2): rows replications i, columns folds k.
+    diffs : array-like, shape (K,)
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = K - 1, estimate = x_bar.
+
+    Examples
+    --------
+    Worked example E5 (K = 10, 30 records per fold):
+
+    >>> r = kfold_t([v / 30 for v in (1, 0, 2, -1, 1, 1, 3, 0, 1, 2)])
+    >>> round(r.statistic, 9), round(r.pvalue, 11), r.df
+    (2.738612788, 0.02289949455, 9)
+    """
+    return _plain_paired("kfold_t", "K-fold CV paired t-test", diffs, alternative)
+
+
+def t_5x2cv(diffs, alternative="two-sided") -> TTestResult:
+    """Dietterich's 5x2 CV paired t-test (design ``rcv5x2``).
+
+    ``s_i^2 = (p_i^(1) - p_i^(2))^2 / 2``,
+    ``t = p_1^(1) / sqrt((1/5) sum_i s_i^2)`` ~ t(5).  The numerator is the
+    first fold of the first replication, so keep the fold order.  For an
+    m x 2 CV: mean over m and t(m).  The interval is
+    ``p_1^(1) +- t_q(5) sqrt(mean s_i^2)``; it is centred on the numerator
+    p_1^(1), not on ``estimate`` (the mean of all ten differences).
+
+    Source: Dietterich (1998).
+
+    Parameters
+    ----------
+    diffs : array-like, shape (5, 2)
+        Rows replications i, columns folds k.
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = m, estimate = mean of the 2m differences,
+        center = p_1^(1), standard_error = sqrt(mean s_i^2);
+        ``details["s2"]`` the s_i^2.
+
+    Examples
+    --------
+    Worked example E6:
+
+    >>> P = [[.04, .02], [.01, .03], [.05, .00], [.02, .04], [.03, .01]]
+    >>> r = t_5x2cv(P)
+    >>> round(r.statistic, 9), round(r.pvalue, 10), r.df
+    (1.975459193, 0.1051870336, 5)
     """
     alternative = check_alternative(alternative)
     P = check_differences(diffs, "diffs", (None, 2), "(5, 2)")
-    t, p, deg = _t5x2_kernel(P, alternative)
+    out = t_5x2cv_kernel(P, alternative)
     m = P.shape[0]
-    return _result("t_5x2cv", f"{m}x2 CV paired t-test", t, p, m, float(P.mean()), deg,
-                   "sum of s_i^2", alternative, {"s2": _mx2_s2(P).tolist()})
+    return _result("t_5x2cv", f"{m}x2 CV paired t-test", out, P.mean(), "sum of s_i^2",
+                   alternative, {"s2": mx2_s2(P).tolist()})
 
 
-def combined_t_5x2cv(diffs, alternative="two-sided") -> TestResult:
-    """Yildiz's combined 5x2 CV t-test (T8).
+def combined_t_5x2cv(diffs, alternative="two-sided") -> TTestResult:
+    """Yildiz's combined 5x2 CV t-test (design ``rcv5x2``).
 
     ``t = sqrt(10) p_bar / sqrt((1/5) sum_i s_i^2)`` ~ t(5) with p_bar the
     mean of the 10 differences (for m x 2: sqrt(2m), mean over m, t(m)).
+    Interval ``p_bar +- t_q(5) sqrt(mean s_i^2) / sqrt(10)``.
 
     Source: Yildiz (2013), IEEE TKDE 25(9):2105-2118.
+
+    Parameters
+    ----------
+    diffs : array-like, shape (5, 2)
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = m, estimate = p_bar.
+
+    Examples
+    --------
+    Worked example E8:
+
+    >>> P = [[.04, .02], [.01, .03], [.05, .00], [.02, .04], [.03, .01]]
+    >>> r = combined_t_5x2cv(P)
+    >>> round(r.statistic, 9), round(r.pvalue, 11)
+    (3.904344047, 0.01135947551)
     """
     alternative = check_alternative(alternative)
     P = check_differences(diffs, "diffs", (None, 2), "(5, 2)")
-    t, p, deg = _combined_t_kernel(P, alternative)
+    out = combined_t_5x2cv_kernel(P, alternative)
     m = P.shape[0]
-    return _result("combined_t_5x2cv", f"Combined {m}x2 CV t-test", t, p, m, float(P.mean()), deg,
-                   "sum of s_i^2", alternative)
+    return _result("combined_t_5x2cv", f"Combined {m}x2 CV t-test", out, P.mean(), "sum of s_i^2",
+                   alternative)
 
 
-def blocked_t_3x2bcv(diffs, alternative="two-sided") -> TestResult:
-    """Blocked 3x2 CV t-test (T9) on the differences of a 3x2 BCV.
+def blocked_t_3x2bcv(diffs, alternative="two-sided") -> TTestResult:
+    """Blocked 3x2 CV t-test on the differences of a 3x2 BCV (design ``bcv3x2``).
 
     ``mu = mean of the 6 p's``, ``sigma^2 = (1/6) sum (p - mu)^2`` (divisor
     2m = 6, not 5), ``t = mu / sigma`` ~ t(5).  For an m x 2 BCV: divisor
-    2m and t(2m - 1).
+    2m and t(2m - 1).  Interval ``mu +- t_q(5) sigma``.
 
     Source: Wang, Wang, Jia & Li (2014), Neural Computation 26(1):208-235.
+
+    Parameters
+    ----------
+    diffs : array-like, shape (3, 2)
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = 2m - 1, estimate = mu.
+
+    Examples
+    --------
+    Worked example E9:
+
+    >>> r = blocked_t_3x2bcv([[.04, .02], [.01, .03], [.05, .00]])
+    >>> round(r.statistic, 9), round(r.pvalue, 10), r.df
+    (1.463850109, 0.2031106637, 5)
     """
     alternative = check_alternative(alternative)
     P = check_differences(diffs, "diffs", (None, 2), "(3, 2)")
-    if P.shape[0] < 1:
-        raise ValueError("diffs must have shape (3, 2)")
-    t, p, deg = _blocked_t_kernel(P, alternative)
+    if not 1 <= P.shape[0] <= 15:
+        raise ValueError(f"diffs: an m x 2 BCV needs 1 <= m <= 15 replications, got m = {P.shape[0]}")
+    out = blocked_t_3x2bcv_kernel(P, alternative)
     m = P.shape[0]
-    return _result("blocked_t_3x2bcv", f"Blocked {m}x2 CV t-test", t, p, 2 * m - 1,
-                   float(P.mean()), deg, "the variance of the differences", alternative)
+    return _result("blocked_t_3x2bcv", f"Blocked {m}x2 CV t-test", out, P.mean(),
+                   "the variance of the differences", alternative)
 
 
-def corrected_resampled_t(diffs, n_train, n_test, alternative="two-sided") -> TestResult:
-    """Corrected repeated hold-out (resampled) t-test (T4; J = 15, n1 = 9n/10).
+def _corrected(key, method, X, n_train, n_test, alternative):
+    ratio = size_ratio(n_train, n_test, X.size)
+    x = X.reshape(-1)
+    out = paired_t_kernel(x, ratio, alternative)
+    return _result(key, method, out, x.mean(), "the sample variance", alternative, {"n2/n1": ratio})
+
+
+def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestResult:
+    """Corrected repeated hold-out (resampled) t-test, J = 15, n1 = 9n/10
+    (design ``rho15_9of10``).
 
     ``t = x_bar / sqrt((1/J + n2/n1) S^2)`` ~ t(J - 1), with the actual
-    training and test sizes.
+    training and test sizes.  Interval ``x_bar +- t_q(J-1) sqrt((1/J + n2/n1) S^2)``.
 
     Source: Nadeau & Bengio (2003), Machine Learning 52(3):239-281.
+
+    Parameters
+    ----------
+    diffs : array-like, shape (J,)
+    n_train, n_test : positive whole number, or one per fold
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = J - 1, estimate = x_bar; ``details["n2/n1"]``.
+
+    Examples
+    --------
+    Worked example E7 (n1 = 270, n2 = 30):
+
+    >>> d = [0.02, -0.01, 0.03, 0.00, 0.04, 0.01, 0.02, -0.02, 0.03, 0.01,
+    ...      0.05, 0.00, 0.02, 0.01, 0.03]
+    >>> r = corrected_rho_t(d, 270, 30)
+    >>> round(r.statistic, 9), round(r.pvalue, 11)
+    (2.016064515, 0.06340141328)
     """
     alternative = check_alternative(alternative)
-    x = check_differences(diffs, "diffs", (None,), "(J,)")
-    if x.size < 2:
-        raise ValueError(f"diffs must hold at least 2 differences, got {x.size}")
-    ratio = _size_ratio(n_train, n_test, x.shape)
-    t, p, deg = _paired_t_kernel(x, ratio, alternative)
-    return _result("corrected_rho_t", "Corrected RHO t-test", t, p, x.size - 1, float(x.mean()),
-                   deg, "the sample variance", alternative, {"n2/n1": ratio})
+    x = _check_diffs_1d(diffs)
+    return _corrected("corrected_rho_t", "Corrected RHO t-test", x, n_train, n_test, alternative)
 
 
-def corrected_repeated_cv_t(diffs, n_train, n_test, alternative="two-sided") -> TestResult:
-    """Corrected repeated K-fold CV t-test (T7; 10 x 10 CV).
+def corrected_10x10cv_t(diffs, n_train, n_test, alternative="two-sided") -> TTestResult:
+    """Corrected repeated K-fold CV t-test, 10 x 10 CV (design ``cv10x10``).
 
     ``t = x_bar / sqrt((1/(K r) + n2/n1) S^2)`` ~ t(K r - 1), x_bar and S^2
     over all K r differences; n2/n1 from the actual sizes (1/(K-1)).
@@ -194,17 +414,29 @@ def corrected_repeated_cv_t(diffs, n_train, n_test, alternative="two-sided") -> 
     Parameters
     ----------
     diffs : array-like, shape (r, K)
+    n_train, n_test : positive whole number, or one per fold (r K values)
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = K r - 1, estimate = x_bar.
+
+    Examples
+    --------
+    Worked example E12 (n2/n1 = 1/9):
+
+    >>> x = [[(((7 * r + 3 * k) % 11) - 4) / 30 for k in range(10)] for r in range(10)]
+    >>> r = corrected_10x10cv_t(x, 9, 1)
+    >>> round(r.statistic, 10), round(r.pvalue, 10), r.df
+    (0.8654308747, 0.3888946955, 99)
     """
     alternative = check_alternative(alternative)
     X = check_differences(diffs, "diffs", (None, None), "(r, K)")
     if X.size < 2:
         raise ValueError("diffs must hold at least 2 differences")
-    ratio = _size_ratio(n_train, n_test, X.shape)
-    x = X.reshape(-1)
-    t, p, deg = _paired_t_kernel(x, ratio, alternative)
-    return _result("corrected_10x10cv_t", f"Corrected {X.shape[0]}x{X.shape[1]} CV t-test", t, p,
-                   x.size - 1, float(x.mean()), deg, "the sample variance", alternative,
-                   {"n2/n1": ratio})
+    return _corrected("corrected_10x10cv_t", f"Corrected {X.shape[0]}x{X.shape[1]} CV t-test", X,
+                      n_train, n_test, alternative)
 
 
 def _check_pb(mu_hat, replicates):
@@ -219,40 +451,96 @@ def _check_pb(mu_hat, replicates):
     return float(mu), reps
 
 
-def pseudo_bootstrap_t(mu_hat, replicates, alternative="two-sided") -> TestResult:
-    """Pseudo-bootstrap test (T5) [UNVERIFIED reconstruction, TESTS_SPEC §T5].
+def pseudo_bootstrap(mu_hat, replicates, alternative="two-sided") -> TTestResult:
+    """Pseudo-bootstrap test (design ``pseudo_bootstrap``) [UNVERIFIED
+    reconstruction].
 
     ``sigma^2 = sum_r (mu_r - mean(mu))^2 / (R - 1)`` over the R replicates
     (each the mean of J further hold-out differences of the same data),
     ``t = mu_hat / sigma`` ~ t(R - 1).  It underestimates the variance (no
-    training-set term); T6 corrects it.
+    training-set term); :func:`corrected_pseudo_bootstrap` corrects it.
+    Interval ``mu_hat +- t_q(R-1) sigma``.
 
     Source: Nadeau & Bengio (2003); the formula is a reconstruction, not
     checked against the paper text or any implementation.
+
+    Parameters
+    ----------
+    mu_hat : float
+        Mean of the first J hold-out differences.
+    replicates : array-like, shape (R,)
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = R - 1, estimate = mu_hat.
+
+    Examples
+    --------
+    Worked example E13:
+
+    >>> mu = [.021, .018, .025, .016, .022, .019, .024, .017, .020, .023,
+    ...       .018, .021, .026, .015, .020]
+    >>> r = pseudo_bootstrap(0.02, mu)
+    >>> round(r.statistic, 9), r.df
+    (6.123724357, 14)
     """
     alternative = check_alternative(alternative)
     mu, reps = _check_pb(mu_hat, replicates)
-    t, p, deg = _pb_kernel(np.float64(mu), reps, 1.0, alternative)
-    return _result("pseudo_bootstrap", "Pseudo bootstrap test", t, p, reps.size - 1, mu, deg,
-                   "the replicate variance", alternative)
+    out = pseudo_bootstrap_kernel(np.float64(mu), reps, 1.0, alternative)
+    return _result("pseudo_bootstrap", "Pseudo bootstrap test", out, mu, "the replicate variance",
+                   alternative)
 
 
-def corrected_pseudo_bootstrap_t(mu_hat, replicates, n_train, n_test, J,
-                                 alternative="two-sided") -> TestResult:
-    """Corrected pseudo-bootstrap test (T6) [UNVERIFIED reconstruction].
+def corrected_pseudo_bootstrap(mu_hat, replicates, n_train, n_test, J,
+                               alternative="two-sided") -> TTestResult:
+    """Corrected pseudo-bootstrap test (design ``pseudo_bootstrap``)
+    [UNVERIFIED reconstruction].
 
-    ``t = mu_hat / sqrt((1 + J n2/n1) sigma^2)`` ~ t(R - 1), sigma^2 as in T5.
-    The factor follows exactly from Var(mu_hat) = sigma^2 (rho + (1-rho)/J)
-    with rho = n2/n (TESTS_SPEC §T6); its attribution to Nadeau & Bengio
-    (2003) is unverified.
+    ``t = mu_hat / sqrt((1 + J n2/n1) sigma^2)`` ~ t(R - 1), sigma^2 as in
+    :func:`pseudo_bootstrap`.  The factor follows from
+    Var(mu_hat) = sigma^2 (rho + (1 - rho)/J) with rho = n2/n; its
+    attribution to Nadeau & Bengio (2003) is unverified.  Interval
+    ``mu_hat +- t_q(R-1) sqrt(factor) sigma``.
+
+    Parameters
+    ----------
+    mu_hat : float
+    replicates : array-like, shape (R,)
+    n_train, n_test : positive whole numbers
+    J : positive whole number (hold-outs per replicate)
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    TTestResult
+        statistic, pvalue, df = R - 1, estimate = mu_hat; ``details["factor"]``.
+
+    Examples
+    --------
+    Worked example E14 (n1 = 9, n2 = 1, J = 15: factor 1 + 15/9):
+
+    >>> mu = [.021, .018, .025, .016, .022, .019, .024, .017, .020, .023,
+    ...       .018, .021, .026, .015, .020]
+    >>> r = corrected_pseudo_bootstrap(0.02, mu, 9, 1, 15)
+    >>> round(r.statistic, 9), round(r.pvalue, 12)
+    (3.75, 0.002153387338)
     """
     alternative = check_alternative(alternative)
     mu, reps = _check_pb(mu_hat, replicates)
-    if isinstance(J, bool) or not float(J).is_integer() or J < 1:
-        raise ValueError(f"J must be a positive integer (hold-outs per replicate), got {J!r}")
-    ratio = _size_ratio(n_train, n_test, ())
-    factor = 1.0 + int(J) * ratio
-    t, p, deg = _pb_kernel(np.float64(mu), reps, factor, alternative)
-    return _result("corrected_pseudo_bootstrap", "Corrected pseudo bootstrap test", t, p,
-                   reps.size - 1, mu, deg, "the replicate variance", alternative,
-                   {"factor": factor})
+    J = check_whole(J, "J", 1)
+    size_ratio(n_train, n_test, 1)              # checks both
+    n1, n2 = (float(np.ravel(check_sizes(v, name))[0]) for v, name in
+              ((n_train, "n_train"), (n_test, "n_test")))
+    factor = pseudo_bootstrap_factor(J, n2, n1)
+    out = pseudo_bootstrap_kernel(np.float64(mu), reps, factor, alternative)
+    return _result("corrected_pseudo_bootstrap", "Corrected pseudo bootstrap test", out, mu,
+                   "the replicate variance", alternative, {"factor": factor})
+
+
+# old names
+corrected_resampled_t = corrected_rho_t
+corrected_repeated_cv_t = corrected_10x10cv_t
+pseudo_bootstrap_t = pseudo_bootstrap
+corrected_pseudo_bootstrap_t = corrected_pseudo_bootstrap
