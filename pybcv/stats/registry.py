@@ -42,16 +42,10 @@ from ._common import (DEFAULT_LEVEL, TestResult, check_alternative, check_choice
 # (the family kernel's output, the interval function of that output)
 # --------------------------------------------------------------------------
 # hold-outs per block of the Nadeau-Bengio designs (conventions.md, "Fold order")
-_BLOCK_J = {"pseudo_bootstrap": 15, "conservative_z": 15}
-
-
 def _design_param(design, name):
-    """A design parameter (J = "n_repeats") from ``DESIGNS``; the value of
-    conventions.md, "Fold order" where the design object does not expose it."""
+    """A design parameter (J = "n_repeats") of the splitter in ``DESIGNS``."""
     from ..partitions import DESIGNS
-    d = DESIGNS[design]
-    params = getattr(d, "params", None) or {}
-    return params.get(name, getattr(d, name, _BLOCK_J[design]))
+    return getattr(DESIGNS[design], name)
 
 
 def _paired(C, ntr, nte, alternative="two-sided"):
@@ -314,7 +308,7 @@ class TestSpec:
 def _n_folds(design: str) -> int:
     from ..partitions import DESIGNS
     d = DESIGNS[design]
-    return int(d.n_splits(max(getattr(d, "min_n", 2), 100)))
+    return int(d.n_splits(max(d.min_n, 100)))
 
 
 def _single_pb(corrected):
