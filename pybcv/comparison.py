@@ -91,10 +91,7 @@ def _num(x):
 
 
 def _interval(result, level=0.95) -> Tuple[float, float]:
-    ci = getattr(result, "confidence_interval", None)   # until stats lands: TestResult.confidence_interval
-    if ci is None:
-        return float("nan"), float("nan")
-    lo, hi = ci(level)
+    lo, hi = result.confidence_interval(level)
     return float(lo), float(hi)
 
 

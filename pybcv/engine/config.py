@@ -134,14 +134,12 @@ def score(cfg: RunConfig, tables: Dict[str, Any], options=None):
 
 
 def intervals(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
-    """{test: (low[R], high[R])} where the statistics offer ``batch_interval``
-    (NaN where a test has no estimate)."""
+    """{test: (low[R], high[R])} of every test's confidence interval for
+    mu_A - mu_B (NaN where a test has no estimate)."""
     options = cfg.options() if options is None else options
     out = {}
     for k in cfg.tests:
         spec = TESTS[k]
-        if not hasattr(spec, "batch_interval"):   # until stats lands: TestSpec.batch_interval
-            continue
         ntr, nte = DESIGNS[spec.design].sizes(cfg.n)
         lo, hi = spec.batch_interval(tables[cfg.unit_of(k)], ntr, nte, level=level,
                                      **options.get(k, {}))
