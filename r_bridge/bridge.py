@@ -21,6 +21,7 @@ import numpy as np
 from . import session
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
+from pybcv._validate import LearnerContext
 
 _BATCH_R = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batch.R")
 # keys: the data sets registered in R, oldest first (a dict used as an ordered
@@ -31,21 +32,58 @@ _env = {"pid": None, "env": None, "fns": None, "keys": {}, "max": 8}
 JAVA_PACKAGES = {"RWeka", "rJava", "RWekajars"}
 
 
-class RLearnerError(RuntimeError):
+class RLearnerError(LearnerContext, RuntimeError):
     """An R learner failed inside R (an R or Java error).
 
-    Attributes: ``learner`` (name), ``fold`` (1-based fold of the design, or
-    None for a single fit/predict), ``n_folds`` and ``r_message`` (R's text).
+    Attributes: ``learner`` (name), ``fold`` (1-based fold of the splits
+    passed, or None for a single fit/predict), ``n_folds``, ``r_message``
+    (R's text), ``stage``, ``java_out_of_memory`` (bool) and ``design`` /
+    ``repetition``, which the engine fills with
+    ``err.set_context(design=..., repetition=...)`` (the message then names
+    them: "R learner 'kknn' failed on fold 3 of 10, design 'cv10',
+    repetition 17: ...").
     """
 
-    def __init__(self, learner, fold, r_message, n_folds=None, stage=None):
-        self.learner, self.fold, self.r_message = learner, fold, r_message
-        self.n_folds, self.stage = n_folds, stage
-        if fold is not None:
-            where = f"on fold {fold}" + (f" of {n_folds}" if n_folds else "")
+    prefix = "R learner"
+
+    def __init__(self, learner, fold, r_message, n_folds=None, stage=None,
+                 java_out_of_memory=False):
+        self.r_message, self.stage = r_message, stage
+        self.java_out_of_memory = java_out_of_memory
+        RuntimeError.__init__(self, r_message)
+        self._place(learner, fold, n_folds, r_message)
+
+    def where(self):
+        if self.fold:
+            at = f"failed on fold {self.fold}" + (f" of {self.n_folds}" if self.n_folds else "")
         else:
-            where = f"in {stage}" if stage else ""
-        super().__init__(f"R learner {learner!r} failed {where}: {r_message}".replace("  ", " "))
+            at = f"failed in {self.stage}" if self.stage else "failed"
+        parts = [f"R learner {self.learner!r} {at}"]
+        if self.design is not None:
+            parts.append(f"design {self.design!r}")
+        if self.repetition is not None:
+            parts.append(f"repetition {self.repetition}")
+        return ", ".join(parts)
+
+
+# Marks of an exhausted Java heap in the text rJava gives back (after an
+# OutOfMemoryError the JVM often cannot even build the exception's text).
+_JAVA_OOM_MARKS = ("OutOfMemoryError", "Java heap space", "GC overhead limit",
+                   "no description because toString() failed")
+
+
+def java_out_of_memory(message: str) -> bool:
+    """True when R's error text is that of a Java out-of-memory error."""
+    return any(m in message for m in _JAVA_OOM_MARKS)
+
+
+def _oom_message(learner, fold, n_folds, heap_mb):
+    heap = f"heap {heap_mb} MB" if heap_mb else "heap size unknown"
+    at = f" on fold {fold}" + (f" of {n_folds}" if n_folds else "") if fold else ""
+    return (f"Java ran out of memory ({heap}) while fitting {learner}{at}; the bridge freed "
+            f"Java's memory and R stays usable. Give Java a larger heap (the environment "
+            f"variable {session.JAVA_HEAP_ENV}=2g, set before Python starts) or use smaller "
+            f"data")
 
 
 def _r_env():
@@ -159,15 +197,38 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
         rpar = r_params(params)
         args = (_str(learner), _str(key), _vec(idx), _vec(np.asarray(ntr, np.int32)),
                 _vec(np.asarray(nte, np.int32)), rpar)
-        if key not in _env["keys"]:
-            _register(fns, key, cols, yc)
-        res = fns["run_batch"](*args)
-        ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
-        if not ok and fold == 0 and msg == "missing dataset":   # evicted on the R side
-            _register(fns, key, cols, yc)
-            res = fns["run_batch"](*args)
+        def batch():
+            if key not in _env["keys"]:
+                _register(fns, key, cols, yc)
+            res = _call(learner, fns["run_batch"], *args)
             ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
+            if not ok and fold == 0 and msg == "missing dataset":   # evicted on the R side
+                _register(fns, key, cols, yc)
+                res = _call(learner, fns["run_batch"], *args)
+                ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
+            return res, ok, fold, msg
+
+        res, ok, fold, msg = batch()
         _after(packages)
+        if not ok and java_out_of_memory(msg):
+            # free what R holds in Java (the cached data sets' Weka Instances),
+            # then retry once: the data of earlier calls may have filled the heap
+            clear_cache()
+            heap = session.java_recover()
+            res, ok, fold2, msg2 = batch()
+            if ok:
+                import warnings
+                warnings.warn(_oom_message(learner, fold, len(ntr), heap).split(";")[0]
+                              + "; freed Java's memory and retried, which succeeded",
+                              RuntimeWarning, stacklevel=2)
+            else:
+                if java_out_of_memory(msg2):
+                    clear_cache()
+                    heap = session.java_recover() or heap
+                    raise RLearnerError(learner, fold2 or None,
+                                        _oom_message(learner, fold2, len(ntr), heap),
+                                        n_folds=len(ntr), java_out_of_memory=True)
+                fold, msg = fold2, msg2
         if not ok:
             raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),
                                 stage=None if fold else "the R batch call")
@@ -175,8 +236,24 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     if codes.size != sum(nte):
         raise RLearnerError(learner, None, f"R returned {codes.size} predictions, "
                             f"expected {sum(nte)}", stage="the R batch call")
+    if codes.size and (codes.min() < 0 or codes.max() >= len(yc.classes)):
+        raise RLearnerError(learner, None, f"R returned class codes outside 1..{len(yc.classes)}",
+                            stage="the R batch call")
     labels = yc.classes[codes]
     return np.split(labels, np.cumsum(nte)[:-1])
+
+
+def _call(learner, fn, *args):
+    """``fn(*args)`` in R, interruptible by Ctrl-C (KeyboardInterrupt once R
+    has returned); an R error escaping batch.R's own handlers (it should
+    not) becomes RLearnerError."""
+    from rpy2.rinterface_lib.embedded import RRuntimeError
+    with session.interruptible():
+        try:
+            return fn(*args)
+        except RRuntimeError as e:
+            err = RLearnerError(learner, None, str(e).strip(), stage="R")
+    raise err
 
 
 def _str(s):
@@ -221,11 +298,17 @@ def fit_model(learner, X, y, params=None, packages=()):
     with session._lock:
         fns = _r_env()
         data, is_factor, levels = _columns_to_r(cols)
-        res = fns["fit_model"](_str(learner), data, is_factor, levels, _vec(yc.codes),
-                               ri.StrSexpVector(list(yc.levels)), r_params(params))
+        res = _call(learner, fns["fit_model"], _str(learner), data, is_factor, levels,
+                    _vec(yc.codes), ri.StrSexpVector(list(yc.levels)), r_params(params))
         _after(packages)
         if not bool(res[0][0]):
-            raise RLearnerError(learner, None, str(res[1][0]), stage="fit")
+            msg = str(res[1][0])
+            if java_out_of_memory(msg):
+                clear_cache()
+                heap = session.java_recover()
+                raise RLearnerError(learner, None, _oom_message(learner, None, None, heap),
+                                    stage="fit", java_out_of_memory=True)
+            raise RLearnerError(learner, None, msg, stage="fit")
         return RModel(learner, res[2], cols.schema, yc.classes, packages)
 
 
@@ -239,7 +322,7 @@ def predict_model(model: RModel, X):
     with session._lock:
         fns = _r_env()
         data, is_factor, levels = _columns_to_r(cols)
-        res = fns["predict_model"](model.robj, data, is_factor, levels)
+        res = _call(model.learner, fns["predict_model"], model.robj, data, is_factor, levels)
         if not bool(res[0][0]):
             raise RLearnerError(model.learner, None, str(res[1][0]), stage="predict")
         codes = np.asarray(res[2].memoryview(), dtype=np.int64) - 1

@@ -22,18 +22,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import LearnerContext
 
-class PredictionError(ValueError):
+
+class PredictionError(LearnerContext, ValueError):
     """Predictions that are not labels of y's classes, or of the wrong shape.
 
     Attributes ``learner`` (name), ``fold`` (1-based, within the splits
-    passed) and ``n_folds``; the engine may add the design and the
-    repetition (``add_note``)."""
+    passed), ``n_folds``, and ``design`` / ``repetition`` which the engine
+    fills with ``set_context(design=..., repetition=...)``."""
 
     def __init__(self, learner, fold, n_folds, message):
-        self.learner, self.fold, self.n_folds = learner, fold, n_folds
-        where = f"learner {learner!r}" + (f", fold {fold} of {n_folds}" if fold else "")
-        super().__init__(f"{where}: {message}")
+        ValueError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)
 
 
 def _labels_text(classes, limit=8):
