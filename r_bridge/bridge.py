@@ -31,6 +31,25 @@ _env = {"pid": None, "env": None, "fns": None, "keys": {}, "max": 8}
 
 JAVA_PACKAGES = {"RWeka", "rJava", "RWekajars"}
 
+# Names that are another learner of batch.R with fixed Weka options: the name
+# table of the bridge.  "J48-unpruned" is C4.5 without pruning, Weka's -U
+# (batch.R's own table maps it to a plain, pruned J48).
+R_LEARNER_ALIASES = {"J48-unpruned": ("J48", ("-U",))}
+
+
+def resolve_learner(learner, params):
+    """(batch.R learner name, params) for a bridge learner name: an alias of
+    :data:`R_LEARNER_ALIASES` becomes its learner with its fixed options
+    put first (not repeated when already given)."""
+    if learner not in R_LEARNER_ALIASES:
+        return learner, params
+    base, fixed = R_LEARNER_ALIASES[learner]
+    params = dict(params or {})
+    opts = params.get("options") or []
+    opts = [opts] if isinstance(opts, str) else list(opts)
+    params["options"] = [o for o in fixed if o not in opts] + opts
+    return base, params
+
 
 class RLearnerError(LearnerContext, RuntimeError):
     """An R learner failed inside R (an R or Java error).
@@ -77,13 +96,27 @@ def java_out_of_memory(message: str) -> bool:
     return any(m in message for m in _JAVA_OOM_MARKS)
 
 
-def _oom_message(learner, fold, n_folds, heap_mb):
+# RWeka's classifyInstances catches a Java error per test record (an
+# out-of-memory one included), prints "N instances not classified" and
+# returns NaN: batch.R then reports missing predictions.
+_UNCLASSIFIED = "the learner returned missing predictions"
+
+
+def _java_memory_trouble(message: str, packages) -> bool:
+    return bool(JAVA_PACKAGES & set(packages)) and (java_out_of_memory(message)
+                                                   or message == _UNCLASSIFIED)
+
+
+def _oom_message(learner, message, heap_mb):
     heap = f"heap {heap_mb} MB" if heap_mb else "heap size unknown"
-    at = f" on fold {fold}" + (f" of {n_folds}" if n_folds else "") if fold else ""
-    return (f"Java ran out of memory ({heap}) while fitting {learner}{at}; the bridge freed "
-            f"Java's memory and R stays usable. Give Java a larger heap (the environment "
-            f"variable {session.JAVA_HEAP_ENV}=2g, set before Python starts) or use smaller "
-            f"data")
+    if message == _UNCLASSIFIED:
+        what = (f"Weka left test records unclassified with {learner} ({heap}); the usual "
+                f"cause is that Java ran out of memory")
+    else:
+        what = f"Java ran out of memory ({heap}) while fitting {learner}"
+    return (f"{what}; the bridge freed Java's memory and R stays usable. Give Java a larger "
+            f"heap (the environment variable {session.JAVA_HEAP_ENV}=2g, set before Python "
+            f"starts) or use smaller data")
 
 
 def _r_env():
@@ -171,6 +204,7 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     (0-based).  All fits run in one R call.
     """
     _check(learner, packages)
+    r_name, params = resolve_learner(learner, params)
     cols = to_columns(X)
     yc = class_codes(y)
     n = len(yc.codes)
@@ -195,7 +229,7 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     with session._lock:
         fns = _r_env()
         rpar = r_params(params)
-        args = (_str(learner), _str(key), _vec(idx), _vec(np.asarray(ntr, np.int32)),
+        args = (_str(r_name), _str(key), _vec(idx), _vec(np.asarray(ntr, np.int32)),
                 _vec(np.asarray(nte, np.int32)), rpar)
         def batch():
             if key not in _env["keys"]:
@@ -210,7 +244,7 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
 
         res, ok, fold, msg = batch()
         _after(packages)
-        if not ok and java_out_of_memory(msg):
+        if not ok and _java_memory_trouble(msg, packages):
             # free what R holds in Java (the cached data sets' Weka Instances),
             # then retry once: the data of earlier calls may have filled the heap
             clear_cache()
@@ -218,15 +252,15 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
             res, ok, fold2, msg2 = batch()
             if ok:
                 import warnings
-                warnings.warn(_oom_message(learner, fold, len(ntr), heap).split(";")[0]
-                              + "; freed Java's memory and retried, which succeeded",
+                warnings.warn(f"R learner {learner!r}, fold {fold} of {len(ntr)}: "
+                              + _oom_message(learner, msg, heap).split(";")[0]
+                              + "; the bridge freed Java's memory and retried, which succeeded",
                               RuntimeWarning, stacklevel=2)
             else:
-                if java_out_of_memory(msg2):
+                if _java_memory_trouble(msg2, packages):
                     clear_cache()
                     heap = session.java_recover() or heap
-                    raise RLearnerError(learner, fold2 or None,
-                                        _oom_message(learner, fold2, len(ntr), heap),
+                    raise RLearnerError(learner, fold2 or None, _oom_message(learner, msg2, heap),
                                         n_folds=len(ntr), java_out_of_memory=True)
                 fold, msg = fold2, msg2
         if not ok:
@@ -290,6 +324,7 @@ class RModel:
 def fit_model(learner, X, y, params=None, packages=()):
     """Fit once in R on (X, y); returns an :class:`RModel`."""
     _check(learner, packages)
+    r_name, params = resolve_learner(learner, params)
     cols = to_columns(X)
     yc = class_codes(y)
     if cols.data and cols.n != len(yc.codes):
@@ -298,15 +333,15 @@ def fit_model(learner, X, y, params=None, packages=()):
     with session._lock:
         fns = _r_env()
         data, is_factor, levels = _columns_to_r(cols)
-        res = _call(learner, fns["fit_model"], _str(learner), data, is_factor, levels,
+        res = _call(learner, fns["fit_model"], _str(r_name), data, is_factor, levels,
                     _vec(yc.codes), ri.StrSexpVector(list(yc.levels)), r_params(params))
         _after(packages)
         if not bool(res[0][0]):
             msg = str(res[1][0])
-            if java_out_of_memory(msg):
+            if _java_memory_trouble(msg, packages):
                 clear_cache()
                 heap = session.java_recover()
-                raise RLearnerError(learner, None, _oom_message(learner, None, None, heap),
+                raise RLearnerError(learner, None, _oom_message(learner, msg, heap),
                                     stage="fit", java_out_of_memory=True)
             raise RLearnerError(learner, None, msg, stage="fit")
         return RModel(learner, res[2], cols.schema, yc.classes, packages)
