@@ -166,3 +166,29 @@ def test_from_arrays_duplicate_columns_and_missing_labels():
         D.from_arrays(np.zeros((3, 1)), ["a", None, "b"])
     d = D.from_arrays(np.array([["1", "a"], ["2", "b"]], dtype=object), [0, 1])
     assert d.n == 2
+
+
+# ------------------------------------------------------------------ predictions in a comparison
+def test_compare_refuses_a_regressor_and_probabilities_naming_learner_and_fold():
+    """Through the engine's one-off comparison: a scikit-learn regressor, or
+    a learner returning probabilities, is an error naming it and the fold
+    (formerly scored: p = 1e-6 or 1e-143)."""
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import LinearRegression
+
+    from pybcv.engine import compare
+    from pybcv.learners import PredictionError
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of \d+: "
+                                              r"predicted .* not a label of y"):
+        compare(X, y, LinearRegression(), "majority", tests=["mcnemar_5x2bcv"], backend="python")
+
+    class Probabilities:
+        def predict_splits(self, X, y, splits):
+            return [np.full(len(te), 0.5) for _, te in splits]
+
+    with pytest.raises(PredictionError, match=r"learner 'Probabilities', fold 1 of \d+: "
+                                              r"predicted 0.5"):
+        compare(X, y, "majority", Probabilities(), tests=["mcnemar_5x2bcv"], backend="python")
