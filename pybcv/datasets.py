@@ -282,7 +282,7 @@ def _read_rows(path, sep):
             for rec in reader:
                 if header is None:
                     header = rec
-                elif rec and any(c.strip() for c in rec):   # blank lines are skipped
+                elif rec and (len(rec) > 1 or rec[0].strip()):   # blank lines are skipped
                     rows.append(rec)
                     lines.append(start)
                 start = reader.line_num + 1
@@ -298,6 +298,14 @@ def _read_rows(path, sep):
 _DECIMAL = None
 
 
+def _plain_ascii(cells) -> bool:
+    """No cell with a character outside ASCII or an underscore, which
+    Python's float() would read ("1_000", non-Latin digits) but pandas, and
+    so this module, reads as text."""
+    text = "".join(cells.tolist())
+    return text.isascii() and "_" not in text
+
+
 def _as_numbers(cells):
     """float values of string cells; NaN where a cell is not a number.  A
     decimal literal beyond the float range ("1e999") becomes +-inf (pandas
@@ -307,6 +315,12 @@ def _as_numbers(cells):
     global _DECIMAL
     if _DECIMAL is None:
         _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+    cells = np.asarray(cells, dtype=object)
+    if _plain_ascii(cells):
+        try:        # fast path: every cell a number (Python's float(), as numpy converts)
+            return cells.astype(np.float64)
+        except (TypeError, ValueError):
+            pass
     num = pd.to_numeric(pd.Series(cells, dtype=object), errors="coerce").to_numpy(float)
     for i in np.flatnonzero(np.isnan(num)):
         c = cells[i]
@@ -417,7 +431,9 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     line_arr = np.asarray(lines, dtype=np.int64)
     cells = np.array(rows, dtype=object).reshape(n, p) if n else np.empty((0, p), object)
     cells = np.vectorize(str.strip, otypes=[object])(cells) if n else cells
-    missing = np.isin(cells, list(markers)) if n else np.zeros((0, p), bool)
+    missing = np.zeros((n, p), bool)
+    for j in range(p):
+        missing[:, j] = pd.Series(cells[:, j], dtype=object).isin(markers).to_numpy()
     kinds, numbers = [], []
     for j in range(p):
         kind, num, bad = _classify_column(cells[:, j], missing[:, j])
@@ -459,7 +475,11 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
         if kinds[j] == "num":
             # pandas' own reading of the validated cells: int64 when every
             # cell is an integer literal, float64 otherwise (as read_csv)
-            cols[h] = pd.to_numeric(pd.Series(cells[:, j], dtype=object)).to_numpy()
+            try:
+                cols[h] = cells[:, j].astype(np.int64) if _plain_ascii(cells[:, j]) \
+                    else pd.to_numeric(pd.Series(cells[:, j], dtype=object)).to_numpy()
+            except (TypeError, ValueError, OverflowError):
+                cols[h] = numbers[j]
         else:
             cols[h] = cells[:, j].astype(str).astype(object)
     df = pd.DataFrame(cols)

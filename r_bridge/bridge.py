@@ -364,6 +364,42 @@ def predict_model(model: RModel, X):
     return model.classes[codes]
 
 
+_weka_checked: dict = {}
+
+
+def check_weka_options(learner, options, packages=("RWeka",), name=None):
+    """Check Weka ``options`` (a list of strings) of Weka learner ``learner``
+    (J48, JRip, SMO, Logistic, or a bridge alias such as J48-unpruned)
+    before any fit: Weka's own ``setOptions`` on a fresh classifier.
+    ValueError naming the learner, the options and Weka's reason
+    ("Illegal options: -Z", a NumberFormatException, ...).  Cached per
+    process.  ``name``: the learner's name in the message (default ``learner``)."""
+    r_name, params = resolve_learner(learner, {"options": list(options or [])})
+    opts = tuple(str(o) for o in params.get("options") or ())
+    key = (r_name, opts)
+    if key in _weka_checked:
+        problem = _weka_checked[key]
+    else:
+        _check(learner, packages)
+        import rpy2.rinterface as ri
+        with session._lock:
+            ro = session.get_r()
+            f = ro.r("""function(fname, opts) tryCatch({
+              cls <- RWeka:::Weka_object_for_name(RWeka:::get_Java_class(fname), NULL)
+              rJava::.jcall(cls, "V", "setOptions", rJava::.jarray(opts), check = FALSE)
+              ex <- rJava::.jgetEx(clear = TRUE)
+              if (is.null(ex)) "" else rJava::.jcall(ex, "S", "toString")
+            }, error = function(e) conditionMessage(e))""")
+            with session.interruptible():
+                problem = str(f(ri.StrSexpVector([r_name]), ri.StrSexpVector(list(opts)))[0])
+            _after(packages)
+        _weka_checked[key] = problem
+    if problem:
+        problem = problem.replace("java.lang.Exception: ", "")
+        raise ValueError(f"learner {name or learner!r}: Weka rejects the options {list(opts)}: "
+                         f"{problem}")
+
+
 def clear_cache():
     """Forget the data sets held in R (they are re-sent on demand)."""
     with session._lock:

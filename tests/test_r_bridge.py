@@ -222,9 +222,14 @@ def test_java_error_names_learner_fold_and_r_survives(iris, r_session):
     with pytest.raises(r_bridge.RLearnerError, match=r"'SMO'.*fold 3 of 4") as ei:
         make_learner("SMO", backend="r").predict_splits(X, y, splits)
     assert ei.value.fold == 3 and ei.value.r_message
-    # a broken Weka option: the Java exception text comes back
-    with pytest.raises(r_bridge.RLearnerError, match=r"'J48'.*fold 1.*NumberFormatException"):
+    # a broken Weka option: refused before any fit, with Weka's own reason
+    with pytest.raises(ValueError, match=r"learner 'J48': Weka rejects the options "
+                                         r"\['-C', 'not-a-number'\]: .*NumberFormatException"):
         make_learner("J48", options=["-C", "not-a-number"], backend="r").predict_splits(X, y, splits)
+    # ... and at the bridge's level (no check first) the fit's Java exception comes back
+    with pytest.raises(r_bridge.RLearnerError, match=r"'J48'.*fold 1.*NumberFormatException"):
+        r_bridge.predict_splits("J48", X, y, splits, {"options": ["-C", "not-a-number"]},
+                                ("RWeka",))
     # R and the JVM are still usable
     ok = make_learner("J48", backend="r").predict_splits(X, y, halves(len(y), 1, seed=2))
     assert accuracy(ok, y, halves(len(y), 1, seed=2)) > 0.85
@@ -237,9 +242,12 @@ def test_options_are_values_not_code(iris, r_session):
     X, y = iris
     r_session.r("pybcv_canary <- 1")
     evil = '0.25"); pybcv_canary <- 2; ("'
-    with pytest.raises(r_bridge.RLearnerError, match="J48"):
+    with pytest.raises(ValueError, match="'J48': Weka rejects the options"):
         make_learner("J48", options=["-C", evil], backend="r").predict_splits(
             X, y, halves(len(y), 1, seed=1))
+    with pytest.raises(r_bridge.RLearnerError, match="J48"):
+        r_bridge.predict_splits("J48", X, y, halves(len(y), 1, seed=1),
+                                {"options": ["-C", evil]}, ("RWeka",))
     assert r_session.r("pybcv_canary")[0] == 1
 
 
@@ -529,3 +537,22 @@ def test_java_heap_setting_is_checked(monkeypatch):
     monkeypatch.setenv("PYBCV_JAVA_HEAP", "lots")
     with pytest.raises(ValueError, match=r"PYBCV_JAVA_HEAP='lots': write a size such as 2g"):
         session.java_heap_setting()
+
+
+@pytest.mark.parametrize("name,options,reason", [
+    ("J48", "-Z", r"Illegal options: -Z"),
+    ("J48-unpruned", "-C 0.2", r"Doesn't make sense to change confidence for unpruned tree"),
+    ("SMO", "-Q", r"Illegal options: -Q"),
+    ("Logistic", "-R x", r"NumberFormatException"),
+])
+def test_weka_options_checked_by_weka_before_any_fit(iris, monkeypatch, name, options, reason):
+    import r_bridge.bridge as bridge
+    X, y = iris
+    fits = []
+    real = bridge.predict_splits
+    monkeypatch.setattr(bridge, "predict_splits", lambda *a, **k: fits.append(1) or real(*a, **k))
+    with pytest.raises(ValueError, match=f"learner '{name}': Weka rejects the options .*{reason}"):
+        make_learner(name, options=options, backend="r").predict_splits(X, y, halves(len(y), 1, 1))
+    assert fits == []
+    ok = make_learner(name, options="-M 5" if name.startswith("J48") else None, backend="r")
+    assert len(ok.predict_splits(X, y, halves(len(y), 1, 1))) == 2

@@ -110,6 +110,7 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
         if self.backend in ("r", "auto"):
             problem = r_problem(spec.r_packages, f"learner {self.name!r} with backend='r'")
             if problem is None:
+                self._check_r_params()
                 return (RClassifier(self._r_learner_name(), self._r_params(),
                                     spec.r_packages), "r")
             if self.backend == "r":
@@ -129,6 +130,9 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
 
     def _r_learner_name(self):
         return self.name
+
+    def _check_r_params(self):
+        """Checks of the parameters that only the R side can make (before any fit)."""
 
     def fit(self, X, y):
         impl, backend = self._resolve()
@@ -171,6 +175,11 @@ class _WekaLearner(NamedLearner):
 
     def _r_params(self):
         return {"options": weka_options(self.options)}
+
+    def _check_r_params(self):
+        from r_bridge.bridge import check_weka_options
+        check_weka_options(self._r_learner_name(), self._r_params()["options"],
+                           self._spec().r_packages, name=self.name)
 
     def _fallback(self):
         return self._spec().python_fallback(options=self.options)
