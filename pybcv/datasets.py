@@ -314,7 +314,7 @@ def _as_numbers(cells):
     import pandas as pd
     global _DECIMAL
     if _DECIMAL is None:
-        _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+        _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
     cells = np.asarray(cells, dtype=object)
     if _plain_ascii(cells):
         try:        # fast path: every cell a number (Python's float(), as numpy converts)

@@ -192,3 +192,41 @@ def test_compare_refuses_a_regressor_and_probabilities_naming_learner_and_fold()
     with pytest.raises(PredictionError, match=r"learner 'Probabilities', fold 1 of \d+: "
                                               r"predicted 0.5"):
         compare(X, y, "majority", Probabilities(), tests=["mcnemar_5x2bcv"], backend="python")
+
+
+# ------------------------------------------------------------------ fuzz: no bad cell is read as data
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+BAD_CELLS = ["?", "NA", "", " ", "nan", "NaN", "N/A", "null", "abc", "1e999", "-1e999", "inf",
+             "-Infinity", "1,5", "0x1F", "1_000", "--3", "3..1", "٣"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(20, 60), p=st.integers(1, 4), seed=st.integers(0, 2 ** 31),
+       bad=st.sampled_from(BAD_CELLS), data=st.data())
+def test_fuzz_one_bad_cell_in_a_numeric_column_is_named_by_column_and_line(tmp_path_factory, n,
+                                                                           p, seed, bad, data):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, p)) * 10.0 ** rng.integers(-2, 4), 4)
+    y = rng.choice(["u", "v"], n)
+    y[:2] = ["u", "v"]
+    i = data.draw(st.integers(0, n - 1), label="row")
+    j = data.draw(st.integers(0, p - 1), label="column")
+    lines = [",".join([f"x{k}" for k in range(p)] + ["class"])]
+    for r in range(n):
+        cells = [repr(float(v)) for v in X[r]] + [y[r]]
+        if r == i:
+            cells[j] = bad
+        lines.append(",".join(cells))
+    path = tmp_path_factory.mktemp("fuzz") / "f.csv"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(D.DataError, match=rf"column 'x{j}', line {i + 2}:"):
+        D.load_csv(str(path))
+    # the same file without the bad cell reads exactly (repr round-trips floats)
+    cells = lines[i + 1].split(",")
+    cells[j] = repr(float(X[i, j]))
+    lines[i + 1] = ",".join(cells)
+    path.write_text("\n".join(lines) + "\n")
+    d = D.load_csv(str(path))
+    assert np.array_equal(d.X, X) and np.array_equal(d.y, y.astype(object))
