@@ -162,3 +162,19 @@ def test_failed_repetition_is_recorded_never_scored(tmp_path):
     st.write([_row(1)])                       # a later success replaces the record
     assert st.failures() == [] and st.done() == {0, 1, 2}
     st.close()
+
+
+def test_reading_a_run_never_changes_its_file(tmp_path):
+    """load_result (the report) opens the file read-only: the bytes stay the
+    same and no -wal/-shm files appear; a resume reopens it for writing."""
+    out = str(tmp_path / "run")
+    simulate("epsilon", tests="table5", reps=10, seed=2, out=out)
+    path = os.path.join(out, S.DB_NAME)
+    before = open(path, "rb").read()
+    st = S.Store(out)
+    assert st.readonly and st.done() == set(range(10))
+    st.close()
+    load_result(out, profile="paper")
+    assert open(path, "rb").read() == before and sorted(os.listdir(out)) == [S.DB_NAME, "summary.csv"]
+    again = simulate("epsilon", tests="table5", reps=12, seed=2, out=out, resume=True)
+    assert again.reps.tolist() == list(range(12))

@@ -125,27 +125,44 @@ def _writable(folder, path):
 class Store:
     """The results file of run folder ``folder``.
 
-    ``readonly``: None (default) opens read-only when the folder or the file
-    is not writable and the file exists, else for writing; True opens an
-    existing file read-only (an error when there is none); False for writing.
+    ``readonly``: None (default) opens an existing file read-only and
+    reopens it for writing at the first write (so reading a run, for a
+    report, never changes its file), and creates a new file for writing;
+    True: read-only, writing is an error (and so is a missing file);
+    False: for writing at once.
     """
 
     def __init__(self, folder: str, readonly: Optional[bool] = None):
         self.folder = folder
         self.path = os.path.join(folder, DB_NAME)
         exists = os.path.exists(self.path)
-        if readonly is None:
-            readonly = exists and not _writable(folder, self.path)
-        self.readonly = bool(readonly)
-        if self.readonly and not exists:
-            raise StoreError(f"results file {self.path} does not exist")
         if exists and os.path.isdir(self.path):
             raise StoreError(f"results file {self.path} is a directory")
+        if readonly and not exists:
+            raise StoreError(f"results file {self.path} does not exist")
+        if readonly is None and exists and os.path.getsize(self.path) == 0:
+            exists = False          # an empty file (created, nothing written): a new store
+        self._may_write = readonly is not True
+        self.readonly = bool(readonly) or (readonly is None and exists)
         self._expected = None
+        self._open(exists)
+
+    def _open(self, exists):
         try:
             self.con = self._connect(exists)
         except sqlite3.Error as e:
             raise explain(e, self.path, "opening it") from None
+
+    def _ensure_writer(self):
+        """Reopen a read-only store for writing (the first write of a resumed run)."""
+        if not self.readonly:
+            return
+        if not self._may_write or not _writable(self.folder, self.path):
+            raise StoreError(f"results file {self.path} is read-only (opened read-only, or the "
+                             f"folder or the file cannot be written)")
+        self.con.close()
+        self.readonly = False
+        self._open(os.path.exists(self.path))
 
     def _connect(self, exists):
         from urllib.parse import quote
@@ -217,6 +234,7 @@ class Store:
         return None if row is None else row[0]
 
     def set_meta(self, key, value):
+        self._ensure_writer()
         self._run("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, str(value)),
                   "writing it")
 
@@ -270,6 +288,7 @@ class Store:
 
     # -- transactions (errors in words: a full disk says so)
     def _begin(self):
+        self._ensure_writer()
         self._run("BEGIN IMMEDIATE", doing="writing it")
 
     def _commit(self):
@@ -326,8 +345,7 @@ class Store:
     def write(self, rows: Iterable[dict]):
         """Commit finished repetitions: each dict has rep, results {test: (stat, p)},
         seconds, fits_a, fits_b, backend, tables {design: (F,2,2)} (optional)."""
-        if self.readonly:
-            raise StoreError(f"results file {self.path} is open read-only")
+        self._ensure_writer()
         for row in rows:
             r = int(row["rep"])
             blob = pack_tables(row["tables"]) if row.get("tables") else None
@@ -359,8 +377,7 @@ class Store:
         the fold.  Any partial rows of that repetition are removed, so it
         counts neither as done nor as "not rejected"; a later successful
         :meth:`write` of the same repetition replaces the record."""
-        if self.readonly:
-            raise StoreError(f"results file {self.path} is open read-only")
+        self._ensure_writer()
         r = int(rep)
         self._begin()
         try:
