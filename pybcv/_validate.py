@@ -25,3 +25,65 @@ def check_labels(y) -> np.ndarray:
     if miss.size:
         raise ValueError(f"y has {miss.size} missing label(s) (NaN/None), first in row {miss[0]}")
     return y
+
+
+class LearnerContext:
+    """Mixin of the errors raised while a learner runs (R errors, predictions
+    that are not labels): where it happened, for the message.
+
+    Attributes ``learner``, ``fold`` (1-based within the splits of the call),
+    ``n_folds``, and ``design`` and ``repetition``, which the code that knows
+    them (the engine) fills with :meth:`set_context`; the message (``str``)
+    always names what is known:
+
+    >>> class E(LearnerContext, RuntimeError):
+    ...     pass
+    >>> e = E.with_place("kknn", 3, 10, "incorrect number of dimensions")
+    >>> str(e)
+    "learner 'kknn', fold 3 of 10: incorrect number of dimensions"
+    >>> str(e.set_context(design="cv10", repetition=17))
+    "learner 'kknn', fold 3 of 10, design 'cv10', repetition 17: incorrect number of dimensions"
+    """
+
+    learner = None
+    fold = None
+    n_folds = None
+    design = None
+    repetition = None
+    detail = ""
+    prefix = "learner"
+
+    @classmethod
+    def with_place(cls, learner, fold, n_folds, detail, **kw):
+        e = cls.__new__(cls)
+        Exception.__init__(e, detail)
+        e._place(learner, fold, n_folds, detail)
+        for k, v in kw.items():
+            setattr(e, k, v)
+        return e
+
+    def _place(self, learner, fold, n_folds, detail):
+        self.learner, self.fold, self.n_folds, self.detail = learner, fold, n_folds, detail
+        self.args = (str(self),)
+
+    def set_context(self, design=None, repetition=None):
+        """Add the design and the repetition (the engine knows them); returns self."""
+        if design is not None:
+            self.design = design
+        if repetition is not None:
+            self.repetition = int(repetition)
+        self.args = (str(self),)
+        return self
+
+    def where(self) -> str:
+        parts = [f"{self.prefix} {self.learner!r}"]
+        if self.fold:
+            parts.append(f"fold {self.fold}" + (f" of {self.n_folds}" if self.n_folds else ""))
+        if self.design is not None:
+            parts.append(f"design {self.design!r}")
+        if self.repetition is not None:
+            parts.append(f"repetition {self.repetition}")
+        return ", ".join(parts)
+
+    def __str__(self):
+        return f"{self.where()}: {self.detail}"

@@ -256,49 +256,312 @@ def population(name: str):
 
 
 # ------------------------------------------------------------------ user data
-def load_csv(path, target: str = "class", min_records: int = 20) -> Dataset:
-    """Read a CSV file (also .csv.gz) with one record per row.
+# Cells read as a missing value whatever the column (UCI writes "?", R "NA",
+# pandas "NaN"; an empty cell is missing too).  Compared after stripping
+# surrounding blanks.
+MISSING_MARKERS = ("", "?", "NA", "N/A", "NaN", "nan", "NULL", "null", "None")
 
-    ``target`` names the class column; the other columns are predictors
-    (numeric, or strings for categorical predictors).  Raises
-    :class:`DataError` with a clear message for a missing file, a missing
-    target column, missing values, fewer than ``min_records`` records, or a
-    single class."""
+
+def _open_text(path):
+    import gzip
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", newline="", encoding="utf-8-sig")
+    return open(path, "r", newline="", encoding="utf-8-sig")
+
+
+def _read_rows(path, sep):
+    """(header, rows, lines): the raw cells of a delimited text file and the
+    1-based file line on which each record starts (header = line 1; a quoted
+    cell may span lines, so the line is taken from the reader)."""
+    import csv
+    try:
+        with _open_text(path) as fh:
+            reader = csv.reader(fh, delimiter=sep, strict=True)
+            header, rows, lines = None, [], []
+            start = 1
+            for rec in reader:
+                if header is None:
+                    header = rec
+                elif rec and (len(rec) > 1 or rec[0].strip()):   # blank lines are skipped
+                    rows.append(rec)
+                    lines.append(start)
+                start = reader.line_num + 1
+    except UnicodeDecodeError as e:
+        raise DataError(f"cannot read {path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except (csv.Error, OSError, EOFError) as e:
+        raise DataError(f"cannot read {path} as CSV: {e}") from None
+    if header is None:
+        raise DataError(f"{path}: the file is empty (no header line)")
+    return header, rows, lines
+
+
+_DECIMAL = None
+
+
+def _plain_ascii(cells) -> bool:
+    """No cell with a character outside ASCII or an underscore, which
+    Python's float() would read ("1_000", non-Latin digits) but pandas, and
+    so this module, reads as text."""
+    text = "".join(cells.tolist())
+    return text.isascii() and "_" not in text
+
+
+def _as_numbers(cells):
+    """float values of string cells; NaN where a cell is not a number.  A
+    decimal literal beyond the float range ("1e999") becomes +-inf (pandas
+    alone would make it NaN, i.e. "not a number")."""
+    import re
+    import pandas as pd
+    global _DECIMAL
+    if _DECIMAL is None:
+        _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+    cells = np.asarray(cells, dtype=object)
+    if _plain_ascii(cells):
+        try:        # fast path: every cell a number (Python's float(), as numpy converts)
+            return cells.astype(np.float64)
+        except (TypeError, ValueError):
+            pass
+    num = pd.to_numeric(pd.Series(cells, dtype=object), errors="coerce").to_numpy(float)
+    for i in np.flatnonzero(np.isnan(num)):
+        c = cells[i]
+        if isinstance(c, str) and _DECIMAL.fullmatch(c):
+            num[i] = float(c)
+    return num
+
+
+def _classify_column(cells, missing):
+    """("num" | "cat", numbers, bad) for one column of stripped string cells:
+    numeric-looking when more than half of its non-missing cells are numbers
+    (finite or not); ``bad`` marks the non-missing cells of a numeric-looking
+    column that are not finite numbers (text such as "abc", or "1e999",
+    which overflows to infinity)."""
+    with np.errstate(over="ignore"):
+        num = _as_numbers(cells)
+    present = ~missing
+    parsed = present & ~np.isnan(num)
+    if parsed.sum() * 2 > present.sum() and present.any():
+        return "num", num, present & ~np.isfinite(num)
+    return "cat", num, np.zeros(len(cells), bool)
+
+
+def _lines_text(lines, limit=10):
+    lines = list(lines)
+    s = ", ".join(map(str, lines[:limit]))
+    return s + (f", ... ({len(lines)} in all)" if len(lines) > limit else "")
+
+
+def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
+             na_values=(), drop_missing: bool = False) -> Dataset:
+    """Read a delimited text file (also .gz) with a header line and one
+    record per line.
+
+    ``target`` names the class column; the other columns are predictors.  A
+    column is numeric when more than half of its non-missing cells are
+    numbers; otherwise it is categorical (its values are labels).
+
+    The input contract (every violation is a :class:`DataError` that names
+    the column and the 1-based file line, the header being line 1):
+
+    * a missing value (a cell equal to one of :data:`MISSING_MARKERS` such as
+      ``?``, ``NA`` or an empty cell, or to one of ``na_values``) in any
+      column is an error, unless ``drop_missing=True``: then the records
+      holding one are dropped and listed in ``params["dropped_lines"]`` (a
+      warning says how many);
+    * in a numeric column, a cell that is not a finite number (``abc``,
+      ``inf``, ``1e999`` which overflows) is an error;
+    * duplicate column names are an error (read from the raw header: pandas
+      would silently rename the copy ``class.1`` and keep it as a predictor),
+      and so is an empty column name;
+    * a record with more or fewer cells than the header is an error;
+    * the class column must exist, hold two classes or more, and the file
+      at least ``min_records`` records.
+
+    ``sep``: the delimiter (one character, e.g. ``";"`` or ``"\\t"``).
+
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "d.csv")
+    >>> _ = open(p, "w").write("a,b,class\\n1,2,x\\n3,?,y\\n" + "5,6,x\\n7,8,y\\n" * 10)
+    >>> load_csv(p)                            # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pybcv.datasets.DataError: ...d.csv: column 'b', line 3: missing value '?' ...
+    >>> d = load_csv(p, drop_missing=True)     # doctest: +SKIP
+    >>> d.n, d.params["dropped_lines"]         # doctest: +SKIP
+    (21, [3])
+    """
     import pandas as pd
     path = os.fspath(path)
+    if not isinstance(sep, str) or len(sep) != 1:
+        raise ValueError(f"sep must be a single character, got {sep!r}")
+    if isinstance(na_values, str):
+        na_values = (na_values,)
+    markers = set(MISSING_MARKERS) | {str(v).strip() for v in (na_values or ())}
     if not os.path.exists(path):
         raise DataError(f"data file not found: {path}")
     if os.path.isdir(path):
         raise DataError(f"data file is a directory: {path}")
-    try:
-        df = pd.read_csv(path)
-    except Exception as e:  # parse errors, empty file
-        raise DataError(f"cannot read {path} as CSV: {e}") from None
-    if target not in df.columns:
+    header, rows, lines = _read_rows(path, sep)
+    names = [h.strip() for h in header]
+    for j, h in enumerate(names):
+        if not h:
+            raise DataError(f"{path}: column {j + 1} of the header (line 1) has no name")
+    seen: Dict[str, int] = {}
+    for j, h in enumerate(names):
+        if h in seen:
+            raise DataError(f"{path}: duplicate column name {h!r} in the header (line 1), "
+                            f"columns {seen[h] + 1} and {j + 1}; every column needs its own name")
+        seen[h] = j
+    if target not in seen:
+        hint = ""
+        if len(names) == 1:
+            other = [c for c in ",;\t| " if c != sep and c in header[0]]
+            if other:
+                hint = (f" (the header is one column: is the separator {other[0]!r} "
+                        f"rather than sep={sep!r}?)")
         raise DataError(f"{path}: no target column {target!r}; columns are: "
-                        f"{', '.join(map(str, df.columns))}")
-    if df.shape[1] < 2:
+                        f"{', '.join(names)}{hint}")
+    if len(names) < 2:
         raise DataError(f"{path}: no predictor columns besides {target!r}")
-    bad = df.columns[df.isna().any()].tolist()
-    if bad:
-        raise DataError(f"{path}: missing values (NaN) in column(s) {', '.join(map(str, bad))}; "
-                        f"drop or impute them first")
-    if len(df) < min_records:
-        raise DataError(f"{path}: too few records ({len(df)}); need at least {min_records}")
+    p = len(names)
+    for rec, line in zip(rows, lines):
+        if len(rec) != p:
+            raise DataError(f"{path}: line {line} has {len(rec)} cells, the header has {p} "
+                            f"(check the separator: sep={sep!r})")
+    n = len(rows)
+    line_arr = np.asarray(lines, dtype=np.int64)
+    cells = np.array(rows, dtype=object).reshape(n, p) if n else np.empty((0, p), object)
+    cells = np.vectorize(str.strip, otypes=[object])(cells) if n else cells
+    missing = np.zeros((n, p), bool)
+    for j in range(p):
+        missing[:, j] = pd.Series(cells[:, j], dtype=object).isin(markers).to_numpy()
+    kinds, numbers = [], []
+    for j in range(p):
+        kind, num, bad = _classify_column(cells[:, j], missing[:, j])
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            v = cells[i, j]
+            what = ("overflows to infinity" if np.isinf(num[i]) and "inf" not in v.lower()
+                    else "is not a finite number")
+            raise DataError(f"{path}: column {names[j]!r}, line {line_arr[i]}: {v!r} {what}, "
+                            f"but the column is numeric ({int(bad.sum())} such cell(s) in it, "
+                            f"on line(s) {_lines_text(line_arr[bad])}); correct the file, or "
+                            f"if the cell marks a missing value pass it in na_values with "
+                            f"drop_missing=True")
+        kinds.append(kind)
+        numbers.append(num)
+    dropped: list = []
+    if missing.any():
+        rows_bad = missing.any(axis=1)
+        if not drop_missing:
+            i, j = map(int, np.argwhere(missing)[0])
+            cols = [names[c] for c in np.flatnonzero(missing.any(axis=0))]
+            raise DataError(f"{path}: column {names[j]!r}, line {line_arr[i]}: missing value "
+                            f"{cells[i, j]!r} ({int(rows_bad.sum())} record(s) with missing "
+                            f"values, in column(s) {', '.join(map(repr, cols))}, on line(s) "
+                            f"{_lines_text(line_arr[rows_bad])}); impute them, or pass "
+                            f"drop_missing=True to drop those records")
+        dropped = line_arr[rows_bad].tolist()
+        import warnings
+        warnings.warn(f"{path}: dropped {len(dropped)} record(s) with missing values, on "
+                      f"line(s) {_lines_text(dropped)}", UserWarning, stacklevel=2)
+        keep = ~rows_bad
+        cells, line_arr = cells[keep], line_arr[keep]
+        numbers = [num[keep] for num in numbers]
+        n = len(cells)
+    if n < min_records:
+        raise DataError(f"{path}: too few records ({n}); need at least {min_records}")
+    cols = {}
+    for j, h in enumerate(names):
+        if kinds[j] == "num":
+            # pandas' own reading of the validated cells: int64 when every
+            # cell is an integer literal, float64 otherwise (as read_csv)
+            try:
+                cols[h] = cells[:, j].astype(np.int64) if _plain_ascii(cells[:, j]) \
+                    else pd.to_numeric(pd.Series(cells[:, j], dtype=object)).to_numpy()
+            except (TypeError, ValueError, OverflowError):
+                cols[h] = numbers[j]
+        else:
+            cols[h] = cells[:, j].astype(str).astype(object)
+    df = pd.DataFrame(cols)
     y = df[target].to_numpy()
     if len(np.unique(y.astype(str))) < 2:
         raise DataError(f"{path}: the target column {target!r} has a single class")
     X = df.drop(columns=[target])
-    if all(pd.api.types.is_numeric_dtype(t) for t in X.dtypes):
+    if all(k == "num" for h, k in zip(names, kinds) if h != target):
         X = X.to_numpy(float)
-    return Dataset(os.path.basename(path), X=X, y=y, params={"path": path, "target": target})
+    return Dataset(os.path.basename(path), X=X, y=y,
+                   params={"path": path, "target": target, "sep": sep,
+                           "dropped_lines": dropped})
+
+
+def _check_column_values(values, where: str):
+    """Raise DataError when a predictor column (1-d array) holds missing or
+    non-finite values, or (for an object column that is mostly numbers) a
+    cell that is not a number; ``where`` names the column."""
+    a = np.asarray(values)
+    if a.dtype.kind in "fc":
+        bad = ~np.isfinite(a)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise DataError(f"{where}, row {i}: {a[i]!r} is not a finite number "
+                            f"({int(bad.sum())} such value(s)); remove or impute them")
+        return
+    if a.dtype.kind in "iub":
+        return
+    strs = np.array([("" if v is None else str(v)).strip() for v in a.tolist()], dtype=object)
+    missing = np.array([v is None or (isinstance(v, float) and v != v) for v in a.tolist()]) \
+        | np.isin(strs, list(MISSING_MARKERS))
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        raise DataError(f"{where}, row {i}: missing value {a[i]!r} ({int(missing.sum())} "
+                        f"missing value(s)); remove or impute them")
+    kind, num, bad = _classify_column(strs, missing)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(f"{where}, row {i}: {a[i]!r} is not a finite number, but the column "
+                        f"is numeric ({int(bad.sum())} such value(s))")
 
 
 def from_arrays(X, y, name="data") -> Dataset:
+    """A :class:`Dataset` from predictors ``X`` (2-d array, DataFrame, or a
+    1-d array for one predictor) and labels ``y``, under load_csv's input
+    contract: missing values (NaN, None, the :data:`MISSING_MARKERS`),
+    infinities, and non-numbers in a mostly numeric object column are an
+    error naming the column and the 0-based row; so are duplicate column
+    names of a DataFrame, missing labels, and X and y of different lengths.
+
+    >>> from_arrays([[1.0], [float("nan")]], [0, 1])
+    Traceback (most recent call last):
+    ...
+    pybcv.datasets.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
+    """
+    from ._validate import check_labels
     X_ = X if hasattr(X, "iloc") else np.asarray(X)
     if getattr(X_, "ndim", 2) == 1:
         X_ = X_.reshape(-1, 1)
-    y_ = np.asarray(y)
+    if getattr(X_, "ndim", 2) != 2:
+        raise ValueError(f"X must be 2-dimensional, got shape {np.shape(X_)}")
+    try:
+        y_ = check_labels(y)
+    except ValueError as e:
+        raise DataError(str(e)) from None
     if len(y_) != X_.shape[0]:
         raise ValueError(f"X has {X_.shape[0]} records but y has {len(y_)}")
+    if hasattr(X_, "columns"):
+        cols = [str(c) for c in X_.columns]
+        dup = sorted({c for c in cols if cols.count(c) > 1})
+        if dup:
+            raise DataError(f"X has duplicate column name(s) {dup}; every column needs its own name")
+        for j, c in enumerate(X_.columns):
+            _check_column_values(X_.iloc[:, j].to_numpy(), f"X column {c!r}")
+    else:
+        if X_.dtype.kind in "fc":
+            bad = ~np.isfinite(X_)
+            if bad.any():
+                i, j = map(int, np.argwhere(bad)[0])
+                raise DataError(f"X column {j}, row {i}: {X_[i, j]!r} is not a finite number "
+                                f"({int(bad.sum())} such value(s)); remove or impute them")
+        elif X_.dtype.kind not in "iub":
+            for j in range(X_.shape[1]):
+                _check_column_values(X_[:, j], f"X column {j}")
     return Dataset(name, X=X_, y=y_)

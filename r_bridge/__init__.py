@@ -16,15 +16,22 @@ fnn-distorted):
 * ``require_r(pkgs, what)`` → raises :class:`RUnavailableError` naming what is
   missing and ``bash scripts/setup.sh``;
 * errors inside R/Java → :class:`RLearnerError` (``learner``, ``fold``,
-  ``r_message``); R stays usable.
+  ``r_message``; ``set_context(design=..., repetition=...)`` for the engine);
+  R stays usable; a Java out-of-memory error is said in words, the bridge
+  frees Java's memory and retries once (heap: ``PYBCV_JAVA_HEAP``, e.g. 2g);
+* Ctrl-C during an R call stops it: KeyboardInterrupt once R returns
+  (:class:`r_bridge.session.interruptible`);
+* the bridge's name table :data:`R_LEARNER_ALIASES`: "J48-unpruned" is J48
+  with Weka's -U.
 
 Importing this package does not start R.
 """
 from .session import (RUnavailableError, SETUP_HINT, get_r, missing_r_packages,  # noqa: F401
                       preload_libjvm, r_available, require_r)
-from .bridge import (RLearnerError, RModel, clear_cache, fit_model,  # noqa: F401
-                     predict_model, predict_splits)
+from .bridge import (R_LEARNER_ALIASES, RLearnerError, RModel, clear_cache,  # noqa: F401
+                     fit_model, java_out_of_memory, predict_model, predict_splits,
+                     resolve_learner)
 
-__all__ = ["RLearnerError", "RUnavailableError", "RModel", "SETUP_HINT", "clear_cache",
+__all__ = ["R_LEARNER_ALIASES", "java_out_of_memory", "resolve_learner", "RLearnerError", "RUnavailableError", "RModel", "SETUP_HINT", "clear_cache",
            "fit_model", "get_r", "missing_r_packages", "predict_model",
            "predict_splits", "preload_libjvm", "r_available", "require_r"]

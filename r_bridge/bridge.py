@@ -21,6 +21,7 @@ import numpy as np
 from . import session
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
+from pybcv._validate import LearnerContext
 
 _BATCH_R = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batch.R")
 # keys: the data sets registered in R, oldest first (a dict used as an ordered
@@ -30,22 +31,92 @@ _env = {"pid": None, "env": None, "fns": None, "keys": {}, "max": 8}
 
 JAVA_PACKAGES = {"RWeka", "rJava", "RWekajars"}
 
+# Names that are another learner of batch.R with fixed Weka options: the name
+# table of the bridge.  "J48-unpruned" is C4.5 without pruning, Weka's -U
+# (batch.R's own table maps it to a plain, pruned J48).
+R_LEARNER_ALIASES = {"J48-unpruned": ("J48", ("-U",))}
 
-class RLearnerError(RuntimeError):
+
+def resolve_learner(learner, params):
+    """(batch.R learner name, params) for a bridge learner name: an alias of
+    :data:`R_LEARNER_ALIASES` becomes its learner with its fixed options
+    put first (not repeated when already given)."""
+    if learner not in R_LEARNER_ALIASES:
+        return learner, params
+    base, fixed = R_LEARNER_ALIASES[learner]
+    params = dict(params or {})
+    opts = params.get("options") or []
+    opts = [opts] if isinstance(opts, str) else list(opts)
+    params["options"] = [o for o in fixed if o not in opts] + opts
+    return base, params
+
+
+class RLearnerError(LearnerContext, RuntimeError):
     """An R learner failed inside R (an R or Java error).
 
-    Attributes: ``learner`` (name), ``fold`` (1-based fold of the design, or
-    None for a single fit/predict), ``n_folds`` and ``r_message`` (R's text).
+    Attributes: ``learner`` (name), ``fold`` (1-based fold of the splits
+    passed, or None for a single fit/predict), ``n_folds``, ``r_message``
+    (R's text), ``stage``, ``java_out_of_memory`` (bool) and ``design`` /
+    ``repetition``, which the engine fills with
+    ``err.set_context(design=..., repetition=...)`` (the message then names
+    them: "R learner 'kknn' failed on fold 3 of 10, design 'cv10',
+    repetition 17: ...").
     """
 
-    def __init__(self, learner, fold, r_message, n_folds=None, stage=None):
-        self.learner, self.fold, self.r_message = learner, fold, r_message
-        self.n_folds, self.stage = n_folds, stage
-        if fold is not None:
-            where = f"on fold {fold}" + (f" of {n_folds}" if n_folds else "")
+    prefix = "R learner"
+
+    def __init__(self, learner, fold, r_message, n_folds=None, stage=None,
+                 java_out_of_memory=False):
+        self.r_message, self.stage = r_message, stage
+        self.java_out_of_memory = java_out_of_memory
+        RuntimeError.__init__(self, r_message)
+        self._place(learner, fold, n_folds, r_message)
+
+    def where(self):
+        if self.fold:
+            at = f"failed on fold {self.fold}" + (f" of {self.n_folds}" if self.n_folds else "")
         else:
-            where = f"in {stage}" if stage else ""
-        super().__init__(f"R learner {learner!r} failed {where}: {r_message}".replace("  ", " "))
+            at = f"failed in {self.stage}" if self.stage else "failed"
+        parts = [f"R learner {self.learner!r} {at}"]
+        if self.design is not None:
+            parts.append(f"design {self.design!r}")
+        if self.repetition is not None:
+            parts.append(f"repetition {self.repetition}")
+        return ", ".join(parts)
+
+
+# Marks of an exhausted Java heap in the text rJava gives back (after an
+# OutOfMemoryError the JVM often cannot even build the exception's text).
+_JAVA_OOM_MARKS = ("OutOfMemoryError", "Java heap space", "GC overhead limit",
+                   "no description because toString() failed")
+
+
+def java_out_of_memory(message: str) -> bool:
+    """True when R's error text is that of a Java out-of-memory error."""
+    return any(m in message for m in _JAVA_OOM_MARKS)
+
+
+# RWeka's classifyInstances catches a Java error per test record (an
+# out-of-memory one included), prints "N instances not classified" and
+# returns NaN: batch.R then reports missing predictions.
+_UNCLASSIFIED = "the learner returned missing predictions"
+
+
+def _java_memory_trouble(message: str, packages) -> bool:
+    return bool(JAVA_PACKAGES & set(packages)) and (java_out_of_memory(message)
+                                                   or message == _UNCLASSIFIED)
+
+
+def _oom_message(learner, message, heap_mb):
+    heap = f"heap {heap_mb} MB" if heap_mb else "heap size unknown"
+    if message == _UNCLASSIFIED:
+        what = (f"Weka left test records unclassified with {learner} ({heap}); the usual "
+                f"cause is that Java ran out of memory")
+    else:
+        what = f"Java ran out of memory ({heap}) while fitting {learner}"
+    return (f"{what}; the bridge freed Java's memory and R stays usable. Give Java a larger "
+            f"heap (the environment variable {session.JAVA_HEAP_ENV}=2g, set before Python "
+            f"starts) or use smaller data")
 
 
 def _r_env():
@@ -133,6 +204,7 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     (0-based).  All fits run in one R call.
     """
     _check(learner, packages)
+    r_name, params = resolve_learner(learner, params)
     cols = to_columns(X)
     yc = class_codes(y)
     n = len(yc.codes)
@@ -157,17 +229,40 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     with session._lock:
         fns = _r_env()
         rpar = r_params(params)
-        args = (_str(learner), _str(key), _vec(idx), _vec(np.asarray(ntr, np.int32)),
+        args = (_str(r_name), _str(key), _vec(idx), _vec(np.asarray(ntr, np.int32)),
                 _vec(np.asarray(nte, np.int32)), rpar)
-        if key not in _env["keys"]:
-            _register(fns, key, cols, yc)
-        res = fns["run_batch"](*args)
-        ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
-        if not ok and fold == 0 and msg == "missing dataset":   # evicted on the R side
-            _register(fns, key, cols, yc)
-            res = fns["run_batch"](*args)
+        def batch():
+            if key not in _env["keys"]:
+                _register(fns, key, cols, yc)
+            res = _call(learner, fns["run_batch"], *args)
             ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
+            if not ok and fold == 0 and msg == "missing dataset":   # evicted on the R side
+                _register(fns, key, cols, yc)
+                res = _call(learner, fns["run_batch"], *args)
+                ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
+            return res, ok, fold, msg
+
+        res, ok, fold, msg = batch()
         _after(packages)
+        if not ok and _java_memory_trouble(msg, packages):
+            # free what R holds in Java (the cached data sets' Weka Instances),
+            # then retry once: the data of earlier calls may have filled the heap
+            clear_cache()
+            heap = session.java_recover()
+            res, ok, fold2, msg2 = batch()
+            if ok:
+                import warnings
+                warnings.warn(f"R learner {learner!r}, fold {fold} of {len(ntr)}: "
+                              + _oom_message(learner, msg, heap).split(";")[0]
+                              + "; the bridge freed Java's memory and retried, which succeeded",
+                              RuntimeWarning, stacklevel=2)
+            else:
+                if _java_memory_trouble(msg2, packages):
+                    clear_cache()
+                    heap = session.java_recover() or heap
+                    raise RLearnerError(learner, fold2 or None, _oom_message(learner, msg2, heap),
+                                        n_folds=len(ntr), java_out_of_memory=True)
+                fold, msg = fold2, msg2
         if not ok:
             raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),
                                 stage=None if fold else "the R batch call")
@@ -175,8 +270,24 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     if codes.size != sum(nte):
         raise RLearnerError(learner, None, f"R returned {codes.size} predictions, "
                             f"expected {sum(nte)}", stage="the R batch call")
+    if codes.size and (codes.min() < 0 or codes.max() >= len(yc.classes)):
+        raise RLearnerError(learner, None, f"R returned class codes outside 1..{len(yc.classes)}",
+                            stage="the R batch call")
     labels = yc.classes[codes]
     return np.split(labels, np.cumsum(nte)[:-1])
+
+
+def _call(learner, fn, *args):
+    """``fn(*args)`` in R, interruptible by Ctrl-C (KeyboardInterrupt once R
+    has returned); an R error escaping batch.R's own handlers (it should
+    not) becomes RLearnerError."""
+    from rpy2.rinterface_lib.embedded import RRuntimeError
+    with session.interruptible():
+        try:
+            return fn(*args)
+        except RRuntimeError as e:
+            err = RLearnerError(learner, None, str(e).strip(), stage="R")
+    raise err
 
 
 def _str(s):
@@ -213,6 +324,7 @@ class RModel:
 def fit_model(learner, X, y, params=None, packages=()):
     """Fit once in R on (X, y); returns an :class:`RModel`."""
     _check(learner, packages)
+    r_name, params = resolve_learner(learner, params)
     cols = to_columns(X)
     yc = class_codes(y)
     if cols.data and cols.n != len(yc.codes):
@@ -221,11 +333,17 @@ def fit_model(learner, X, y, params=None, packages=()):
     with session._lock:
         fns = _r_env()
         data, is_factor, levels = _columns_to_r(cols)
-        res = fns["fit_model"](_str(learner), data, is_factor, levels, _vec(yc.codes),
-                               ri.StrSexpVector(list(yc.levels)), r_params(params))
+        res = _call(learner, fns["fit_model"], _str(r_name), data, is_factor, levels,
+                    _vec(yc.codes), ri.StrSexpVector(list(yc.levels)), r_params(params))
         _after(packages)
         if not bool(res[0][0]):
-            raise RLearnerError(learner, None, str(res[1][0]), stage="fit")
+            msg = str(res[1][0])
+            if _java_memory_trouble(msg, packages):
+                clear_cache()
+                heap = session.java_recover()
+                raise RLearnerError(learner, None, _oom_message(learner, msg, heap),
+                                    stage="fit", java_out_of_memory=True)
+            raise RLearnerError(learner, None, msg, stage="fit")
         return RModel(learner, res[2], cols.schema, yc.classes, packages)
 
 
@@ -239,11 +357,47 @@ def predict_model(model: RModel, X):
     with session._lock:
         fns = _r_env()
         data, is_factor, levels = _columns_to_r(cols)
-        res = fns["predict_model"](model.robj, data, is_factor, levels)
+        res = _call(model.learner, fns["predict_model"], model.robj, data, is_factor, levels)
         if not bool(res[0][0]):
             raise RLearnerError(model.learner, None, str(res[1][0]), stage="predict")
         codes = np.asarray(res[2].memoryview(), dtype=np.int64) - 1
     return model.classes[codes]
+
+
+_weka_checked: dict = {}
+
+
+def check_weka_options(learner, options, packages=("RWeka",), name=None):
+    """Check Weka ``options`` (a list of strings) of Weka learner ``learner``
+    (J48, JRip, SMO, Logistic, or a bridge alias such as J48-unpruned)
+    before any fit: Weka's own ``setOptions`` on a fresh classifier.
+    ValueError naming the learner, the options and Weka's reason
+    ("Illegal options: -Z", a NumberFormatException, ...).  Cached per
+    process.  ``name``: the learner's name in the message (default ``learner``)."""
+    r_name, params = resolve_learner(learner, {"options": list(options or [])})
+    opts = tuple(str(o) for o in params.get("options") or ())
+    key = (r_name, opts)
+    if key in _weka_checked:
+        problem = _weka_checked[key]
+    else:
+        _check(learner, packages)
+        import rpy2.rinterface as ri
+        with session._lock:
+            ro = session.get_r()
+            f = ro.r("""function(fname, opts) tryCatch({
+              cls <- RWeka:::Weka_object_for_name(RWeka:::get_Java_class(fname), NULL)
+              rJava::.jcall(cls, "V", "setOptions", rJava::.jarray(opts), check = FALSE)
+              ex <- rJava::.jgetEx(clear = TRUE)
+              if (is.null(ex)) "" else rJava::.jcall(ex, "S", "toString")
+            }, error = function(e) conditionMessage(e))""")
+            with session.interruptible():
+                problem = str(f(ri.StrSexpVector([r_name]), ri.StrSexpVector(list(opts)))[0])
+            _after(packages)
+        _weka_checked[key] = problem
+    if problem:
+        problem = problem.replace("java.lang.Exception: ", "")
+        raise ValueError(f"learner {name or learner!r}: Weka rejects the options {list(opts)}: "
+                         f"{problem}")
 
 
 def clear_cache():

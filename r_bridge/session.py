@@ -116,6 +116,7 @@ def get_r():
             raise RuntimeError(_state["error"])
         _state["r"] = ro
         _state["pid"] = os.getpid()
+        apply_java_heap(ro)
         return ro
 
 
@@ -177,3 +178,107 @@ def require_r(pkgs=(), what="this learner"):
         raise RUnavailableError(
             f"{what} needs the R package(s) {', '.join(miss)}, which R cannot load "
             f"({SETUP_HINT})")
+
+
+# --------------------------------------------------------------- Ctrl-C
+class interruptible:
+    """Context manager around a call into the embedded R that makes Ctrl-C work.
+
+    rpy2 runs R with R's own signal handlers off; Python's SIGINT handler
+    then raises KeyboardInterrupt inside whichever R -> Python callback runs
+    next, where cffi prints "Exception ignored from cffi callback" and R goes
+    on.  Inside this context SIGINT instead (1) sets R's C-level flag
+    ``R_interrupts_pending``, which R acts on at its next interrupt check
+    (R_CheckUserInterrupt: its evaluator loops, between folds of a batch), so
+    the R call ends early, and (2) is remembered, so that on leaving the
+    context Python raises KeyboardInterrupt, whatever the R call returned.
+    Java code (Weka) is not interrupted mid-fit: the interrupt takes effect
+    when the fit returns to R.  Outside the main thread this does nothing.
+    """
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.hit = False
+        self._old = None
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        try:
+            from rpy2.rinterface_lib import openrlib
+            self._rlib = openrlib.rlib
+        except Exception:   # pragma: no cover - rpy2 without its C library
+            return self
+
+        def on_sigint(signum, frame):
+            self.hit = True
+            try:
+                self._rlib.R_interrupts_pending = 1
+            except Exception:   # pragma: no cover
+                pass
+
+        self._old = signal.signal(signal.SIGINT, on_sigint)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        import signal
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+            if self.hit:
+                try:
+                    self._rlib.R_interrupts_pending = 0   # not left for the next R call
+                except Exception:   # pragma: no cover
+                    pass
+        if self.hit:
+            raise KeyboardInterrupt("interrupted (Ctrl-C) while R was running") from None
+        return False
+
+
+# --------------------------------------------------------------- the JVM's heap
+JAVA_HEAP_ENV = "PYBCV_JAVA_HEAP"
+
+
+def java_heap_setting():
+    """The heap size asked for in the environment (``PYBCV_JAVA_HEAP``, e.g.
+    ``2g`` or ``512m``), or None; ValueError naming the variable when malformed."""
+    import re
+    v = os.environ.get(JAVA_HEAP_ENV, "").strip()
+    if not v:
+        return None
+    if not re.fullmatch(r"[1-9][0-9]*[kKmMgG]?", v):
+        raise ValueError(f"{JAVA_HEAP_ENV}={v!r}: write a size such as 2g or 512m")
+    return v
+
+
+def apply_java_heap(ro):
+    """Before rJava starts the JVM: R's ``java.parameters`` get ``-Xmx`` from
+    ``PYBCV_JAVA_HEAP`` when it is set (RWeka's own default is 512 MB)."""
+    heap = java_heap_setting()
+    if heap is None:
+        return
+    f = ro.r("function(h) { p <- getOption('java.parameters'); "
+             "options(java.parameters = c(paste0('-Xmx', h), p[!grepl('^-Xmx', p)])) }")
+    f(heap)
+
+
+def java_recover():
+    """After a Java failure (out of memory): release what R holds in Java
+    (R's garbage collector runs rJava's finalizers), clear a pending Java
+    exception, run Java's garbage collector; returns the JVM's maximum heap
+    in MB (None when the JVM cannot answer)."""
+    ro = get_r()
+    f = ro.r("""function() {
+      invisible(gc(verbose = FALSE))
+      try(rJava::.jcheck(silent = TRUE), silent = TRUE)
+      h <- tryCatch({
+        rt <- rJava::.jcall("java/lang/Runtime", "Ljava/lang/Runtime;", "getRuntime")
+        rJava::.jcall(rt, "V", "gc")
+        rJava::.jcall(rt, "J", "maxMemory") / 2^20
+      }, error = function(e) NA_real_)
+      try(rJava::.jcheck(silent = TRUE), silent = TRUE)
+      h
+    }""")
+    try:
+        v = float(f()[0])
+    except Exception:
+        return None
+    return None if v != v else int(round(v))

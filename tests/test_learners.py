@@ -66,15 +66,15 @@ def test_unknown_learner_name_lists_known_names():
                                          ("fnn-distorted", {"upsilon": 0.0}),
                                          ("fnn-distorted", {"upsilon": -2})])
 def test_omega_and_upsilon_must_be_positive(name, params):
-    with pytest.raises(ValueError, match="must be > 0"):
+    with pytest.raises(ValueError, match="must be (a finite number )?> 0"):
         make_learner(name, **params)
     # also when set later, at fit time, on both backends' code paths
     lrn = make_learner(name, backend="python").set_params(**params)
     X = np.zeros((4, 2 if name == "fnn-weighted" else 16))
-    with pytest.raises(ValueError, match="must be > 0"):
+    with pytest.raises(ValueError, match="must be (a finite number )?> 0"):
         lrn.fit(X, [0, 1, 0, 1])
     fb = LEARNERS[name].python_fallback(**params)
-    with pytest.raises(ValueError, match="must be > 0"):
+    with pytest.raises(ValueError, match="must be (a finite number )?> 0"):
         fb.predict_splits(X, np.array([0, 1, 0, 1]), [([0, 1], [2, 3])])
 
 
@@ -284,10 +284,33 @@ def test_auto_falls_back_with_one_warning(monkeypatch):
     assert lrn.backend_ == "python"
 
 
-def test_weka_options_are_not_silently_ignored_by_fallbacks():
-    X, y = data(n=40, seed=13)
-    with pytest.warns(RuntimeWarning, match="no effect"):
-        make_learner("J48", options=["-M", "5"], backend="python").fit(X, y)
+def test_weka_options_are_honoured_or_refused_by_fallbacks_never_ignored():
+    X, y = data(n=120, seed=13)
+    splits = halves(120, 2, seed=3)
+    plain = make_learner("J48", backend="python").predict_splits(X, y, splits)
+    big_leaf = make_learner("J48", options="-M 200", backend="python").predict_splits(X, y, splits)
+    # -M 200 > training size: a single leaf predicting the training majority
+    for p, (tr, te) in zip(big_leaf, splits):
+        assert len(set(p)) == 1 and p[0] == np.bincount(y[tr]).argmax()
+    assert any(not np.array_equal(a, b) for a, b in zip(plain, big_leaf))
+    # -U is what the fallback does anyway (it never prunes): same tree
+    unpruned = make_learner("J48", options="-U", backend="python").predict_splits(X, y, splits)
+    assert all(np.array_equal(a, b) for a, b in zip(plain, unpruned))
+    # SMO's complexity constant reaches SVC's C
+    est = LEARNERS["SMO"].python_fallback(options="-C 0.01 -N 1")
+    pipe = est._estimator(est.check_options())
+    assert pipe[-1].C == 0.01 and type(pipe[0]).__name__ == "StandardScaler"
+    # options without a counterpart are refused before any fit, naming the option
+    for name, opts, flag in [("J48", "-C 0.1", "-C"), ("J48-unpruned", ["-R"], "-R"),
+                             ("JRip", "-F 4", "-F"), ("Logistic", "-R 1e-4", "-R"),
+                             ("SMO", "-K weka.classifiers.functions.supportVector.RBFKernel",
+                              "-K")]:
+        with pytest.raises(ValueError, match=f"Weka option '{flag}' cannot be honoured"):
+            make_learner(name, options=opts, backend="python")
+    with pytest.raises(ValueError, match=r"-M needs integer >= 1, got 'x'"):
+        make_learner("J48", options="-M x", backend="python")
+    with pytest.raises(ValueError, match=r"parameter options must be Weka options"):
+        make_learner("J48", options=5)
 
 
 def test_categorical_predictors_in_python_fallbacks():
@@ -406,3 +429,100 @@ def test_batched_2x2_solve_equals_lapack_and_handles_singular_systems():
     b = _solve_batched(S, g)
     np.testing.assert_allclose(b[7], [g[7, 0] / 2.0, 0.0])
     np.testing.assert_allclose(np.delete(b, 7, 0), np.delete(_solve_batched(H, g), 7, 0), rtol=1e-10)
+
+
+# --------------------------------------------------------------------- specs and parameter checks
+def test_parse_spec_reads_and_checks_every_parameter():
+    from pybcv.learners import parse_spec
+    assert parse_spec("fnn-weighted:omega=0.29") == {"name": "fnn-weighted", "omega": 0.29}
+    assert parse_spec("kknn:k=7,kernel=epanechnikov") == {"name": "kknn", "k": 7,
+                                                          "kernel": "epanechnikov"}
+    assert parse_spec("J48:options=-M 5") == {"name": "J48", "options": "-M 5"}
+    assert parse_spec(None) is None
+    for spec, msg in [
+        ("fnn-weighted:omega=Infinity", r"omega must be a finite number > 0, got inf"),
+        ("fnn-weighted:omega=NaN", r"omega must be a finite number > 0, got nan"),
+        ("fnn-distorted:upsilon=true", r"upsilon must be a finite number > 0, got True \(bool\)"),
+        ("kknn:k=null", r"parameter k must be an integer >= 1, got None \(NoneType\)"),
+        ("kknn:k=abc", r"parameter k must be an integer >= 1, got 'abc' \(str\)"),
+        ("kknn:k=2.5", r"parameter k must be an integer >= 1, got 2.5 \(float\)"),
+        ("kknn:kernel=box", r"parameter kernel must be one of triangular"),
+        ("glm:threshold=1", r"parameter threshold must be a number in \(0, 1\)"),
+        ("J48:options=-M '5", r"cannot be split into Weka options"),
+        ("kknn:q=3", r"learner 'kknn' has no parameter\(s\) \['q'\]; its parameters: \['k', 'kernel'\]"),
+        ("kknn:k", r"write name:param=value"),
+        ("kknn:k=3,k=4", r"parameter k given twice"),
+        ("C5.0:trials=3", r"unknown learner 'C5.0'"),
+    ]:
+        with pytest.raises(ValueError, match=msg):
+            parse_spec(spec)
+    # make_learner applies the same checks, and so does fit after set_params
+    with pytest.raises(ValueError, match=r"parameter k must be an integer"):
+        make_learner("kknn", k=None)
+    lrn = make_learner("kknn", backend="python").set_params(k="abc")
+    X, y = data(n=30, seed=2)
+    with pytest.raises(ValueError, match=r"parameter k must be an integer"):
+        lrn.fit(X, y)
+    with pytest.raises(ValueError, match=r"kernel 'gaussian' has no Python fallback"):
+        make_learner("kknn", kernel="gaussian", backend="python")
+
+
+def test_engine_spec_parser_and_learners_parse_spec_agree_on_valid_specs():
+    from pybcv.engine.core import learner_spec
+    from pybcv.learners import parse_spec
+    for s in ["fnn-weighted:omega=0.29", "kknn:k=7", "J48-unpruned", "J48:options=-M 5",
+              {"name": "fnn-distorted", "upsilon": 30.09}]:
+        assert parse_spec(s) == learner_spec(s)
+
+
+# --------------------------------------------------------------------- predictions are labels
+class _Returns:
+    """A user's learner whose predict_splits returns what it is given."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def predict_splits(self, X, y, splits):
+        return [self.make(np.asarray(y), te) for _, te in splits]
+
+
+@pytest.mark.parametrize("make,msg", [
+    (lambda y, te: np.full(len(te), 0.37), r"'_Returns', fold 1 of 4: predicted 0.37, which is not a label"),
+    (lambda y, te: y[te].astype(float) * 0.999, r"not a label of y \(labels: 0, 1, 2\)"),
+    (lambda y, te: np.full(len(te), "0"), r"predicted '0', which is not a label"),
+    (lambda y, te: y[te][:-1], r"fold 1 of 4: predicted an array of shape \(19,\) for 20 test"),
+    (lambda y, te: y[te].reshape(-1, 1), r"shape \(20, 1\)"),
+])
+def test_custom_learner_predictions_must_be_labels(make, msg):
+    from pybcv.learners import PredictionError
+    X, y = data(n=40, seed=5)
+    lrn = as_learner(_Returns(make))
+    with pytest.raises(PredictionError, match=msg) as e:
+        lrn.predict_splits(X, y, halves(40, 2, seed=1))
+    assert e.value.learner == "_Returns"
+
+
+def test_wrong_number_of_prediction_arrays_and_good_predictions_pass():
+    from pybcv.learners import PredictionError
+    X, y = data(n=40, seed=5)
+
+    class Short:
+        def predict_splits(self, X, y, splits):
+            return [np.asarray(y)[te] for _, te in list(splits)[:-1]]
+
+    with pytest.raises(PredictionError, match=r"returned 3 prediction array\(s\) for 4 split"):
+        as_learner(Short()).predict_splits(X, y, halves(40, 2, seed=1))
+    good = as_learner(_Returns(lambda y, te: y[te])).predict_splits(X, y, halves(40, 2, seed=1))
+    assert all(p.dtype == y.dtype for p in good)
+    ys = np.array(["a", "bb"])[y % 2]           # labels of several lengths: still labels
+    out = as_learner(_Returns(lambda y, te: y[te].astype(object))).predict_splits(X, ys, halves(40, 1, 2))
+    assert out[0].dtype == ys.dtype
+
+
+def test_sklearn_regressor_as_learner_is_refused():
+    from sklearn.linear_model import LinearRegression
+    from pybcv.learners import PredictionError
+    X, y = data(n=60, seed=8)
+    with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of 2: "
+                                              r"predicted .*not a label"):
+        as_learner(LinearRegression()).predict_splits(X, y, halves(60, 1, seed=1))

@@ -222,9 +222,14 @@ def test_java_error_names_learner_fold_and_r_survives(iris, r_session):
     with pytest.raises(r_bridge.RLearnerError, match=r"'SMO'.*fold 3 of 4") as ei:
         make_learner("SMO", backend="r").predict_splits(X, y, splits)
     assert ei.value.fold == 3 and ei.value.r_message
-    # a broken Weka option: the Java exception text comes back
-    with pytest.raises(r_bridge.RLearnerError, match=r"'J48'.*fold 1.*NumberFormatException"):
+    # a broken Weka option: refused before any fit, with Weka's own reason
+    with pytest.raises(ValueError, match=r"learner 'J48': Weka rejects the options "
+                                         r"\['-C', 'not-a-number'\]: .*NumberFormatException"):
         make_learner("J48", options=["-C", "not-a-number"], backend="r").predict_splits(X, y, splits)
+    # ... and at the bridge's level (no check first) the fit's Java exception comes back
+    with pytest.raises(r_bridge.RLearnerError, match=r"'J48'.*fold 1.*NumberFormatException"):
+        r_bridge.predict_splits("J48", X, y, splits, {"options": ["-C", "not-a-number"]},
+                                ("RWeka",))
     # R and the JVM are still usable
     ok = make_learner("J48", backend="r").predict_splits(X, y, halves(len(y), 1, seed=2))
     assert accuracy(ok, y, halves(len(y), 1, seed=2)) > 0.85
@@ -237,9 +242,12 @@ def test_options_are_values_not_code(iris, r_session):
     X, y = iris
     r_session.r("pybcv_canary <- 1")
     evil = '0.25"); pybcv_canary <- 2; ("'
-    with pytest.raises(r_bridge.RLearnerError, match="J48"):
+    with pytest.raises(ValueError, match="'J48': Weka rejects the options"):
         make_learner("J48", options=["-C", evil], backend="r").predict_splits(
             X, y, halves(len(y), 1, seed=1))
+    with pytest.raises(r_bridge.RLearnerError, match="J48"):
+        r_bridge.predict_splits("J48", X, y, halves(len(y), 1, seed=1),
+                                {"options": ["-C", evil]}, ("RWeka",))
     assert r_session.r("pybcv_canary")[0] == 1
 
 
@@ -382,3 +390,169 @@ def test_jvm_inherited_through_fork_is_refused(monkeypatch):
     with pytest.raises(r_bridge.RUnavailableError, match="fork"):
         make_learner("J48", backend="r").predict_splits(
             *six_class_data(n=40), halves(40, 1, seed=1))
+
+
+# --------------------------------------------------------------------- trust: names, faults, Ctrl-C
+def test_j48_unpruned_is_weka_j48_with_minus_U(r_session):
+    """The bridge's name table: "J48-unpruned" is J48 -U, not a pruned J48."""
+    import r_bridge
+    from r_bridge.bridge import resolve_learner
+    assert resolve_learner("J48-unpruned", {}) == ("J48", {"options": ["-U"]})
+    assert resolve_learner("J48-unpruned", {"options": "-M 5"}) == ("J48", {"options": ["-U", "-M 5"]})
+    assert resolve_learner("J48-unpruned", {"options": ["-U"]}) == ("J48", {"options": ["-U"]})
+    from pybcv.datasets import exp6
+    d = exp6(5, n=300)                   # the experiment that uses J48-unpruned
+    X, y = d.X, d.y
+    splits = halves(300, 3, seed=4)
+    via_name = r_bridge.predict_splits("J48-unpruned", X, y, splits, {}, ("RWeka",))
+    with_u = r_bridge.predict_splits("J48", X, y, splits, {"options": ["-U"]}, ("RWeka",))
+    pruned = r_bridge.predict_splits("J48", X, y, splits, {}, ("RWeka",))
+    assert all(np.array_equal(a, b) for a, b in zip(via_name, with_u))
+    assert any(not np.array_equal(a, b) for a, b in zip(via_name, pruned))
+    model = r_bridge.fit_model("J48-unpruned", X, y, {}, ("RWeka",))
+    tr, te = splits[0]
+    assert np.array_equal(r_bridge.predict_model(r_bridge.fit_model("J48-unpruned", X[tr], y[tr], {}, ("RWeka",)), X[te]),
+                          via_name[0])
+    assert model.learner == "J48-unpruned"
+
+
+def test_r_error_carries_learner_fold_and_the_engines_design_and_repetition(iris):
+    import r_bridge
+    X, y = iris
+    with pytest.raises(r_bridge.RLearnerError) as ei:
+        make_learner("glm", backend="r").predict_splits(X, y, halves(len(y), 2, seed=1))
+    e = ei.value.set_context(design="random_2x2", repetition=17)
+    assert (e.learner, e.fold, e.n_folds, e.design, e.repetition) == ("glm", 1, 4, "random_2x2", 17)
+    assert str(e).startswith("R learner 'glm' failed on fold 1 of 4, design 'random_2x2', "
+                             "repetition 17: glm is a 2-class learner")
+
+
+@pytest.mark.xfail(strict=True, reason="needs the fit_kknn change to r_bridge/batch.R "
+                                       "given in the trust helper's report (batch.R is owned "
+                                       "by the R-package helper); remove this mark with it")
+def test_kknn_on_a_training_fold_with_one_class_predicts_that_class(iris):
+    """kknn::kknn fails on a one-class training set ("incorrect number of
+    dimensions"); the defined behaviour (as the Python fallback's): every
+    neighbour has that class, so predict it."""
+    X, y = iris
+    splits = halves(len(y), 1, seed=3)
+    splits[0] = (np.flatnonzero(y == "setosa")[:30], splits[0][1])
+    out = make_learner("kknn", backend="r").predict_splits(X, y, splits)
+    assert set(out[0]) == {"setosa"}
+    fb = make_learner("kknn", backend="python").predict_splits(X, y, splits)
+    assert np.array_equal(out[0], fb[0])
+
+
+CHILD = r"""
+import sys, time, numpy as np
+import r_bridge
+learner, pk = sys.argv[1], (sys.argv[2],)
+rng = np.random.default_rng(0)
+X = rng.normal(size=(600, 5)); y = (X[:, 0] + rng.normal(size=600) > 0).astype(int)
+splits = [(np.sort(rng.permutation(600)[:300]), np.arange(300)) for _ in range(20000)]
+r_bridge.predict_splits(learner, X, y, splits[:2], {}, pk)      # R and the package loaded
+print("started", flush=True)
+try:
+    r_bridge.predict_splits(learner, X, y, splits, {}, pk)      # minutes without Ctrl-C
+    print("finished without interruption", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    print("R usable:", len(r_bridge.predict_splits(learner, X, y, splits[:3], {}, pk)), flush=True)
+    sys.exit(42)
+"""
+
+
+@pytest.mark.parametrize("learner,package", [("tree", "tree"), ("J48", "RWeka")])
+def test_ctrl_c_stops_a_long_r_batch(tmp_path, learner, package):
+    """SIGINT during a long in-process R batch: KeyboardInterrupt once R
+    returns (not rpy2's "Exception ignored from cffi callback" and a run
+    that goes on), and R stays usable afterwards."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    root = __import__("os").path.dirname(__import__("os").path.dirname(__file__))
+    env = dict(__import__("os").environ, PYTHONPATH=root)
+    p = subprocess.Popen([sys.executable, str(script), learner, package], env=env, cwd=root,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "started"
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert "interrupted" in out and "finished" not in out, (out, err[-2000:])
+    assert "R usable: 3" in out and p.returncode == 42, (out, err[-2000:])
+    assert "Exception ignored" not in err
+
+
+OOM_CHILD = r"""
+import numpy as np, r_bridge
+from pybcv import datasets as D
+X, y = D.letter_population()
+splits = [(np.arange(0, 10000), np.arange(10000, 20000)), (np.arange(10000, 20000), np.arange(0, 10000))]
+try:
+    r_bridge.predict_splits("J48", X, y, splits, {}, ("RWeka",))
+    print("no error")
+except r_bridge.RLearnerError as e:
+    print("ERROR", e.java_out_of_memory, e.fold, str(e))
+X2 = np.random.default_rng(1).normal(size=(100, 2)); y2 = (X2[:, 0] > 0).astype(int)
+out = r_bridge.predict_splits("J48", X2, y2, [(np.arange(50), np.arange(50, 100))], {}, ("RWeka",))
+print("Weka usable:", float(np.mean(out[0] == y2[50:])) > 0.8)
+"""
+
+
+def test_java_out_of_memory_is_said_in_words_and_weka_recovers(tmp_path):
+    """With a 12 MB Java heap, J48 on the 20,000 letter records runs out of
+    memory: the error says so (heap size, learner, fold) instead of
+    "no description because toString() failed", and Weka works afterwards."""
+    import os
+    import subprocess
+    import sys
+    from pybcv.datasets import LETTER_CSV
+    if not os.path.exists(LETTER_CSV):
+        pytest.skip("the letter data are not present")
+    script = tmp_path / "oom.py"
+    script.write_text(OOM_CHILD)
+    root = os.path.dirname(os.path.dirname(__file__))
+    env = dict(os.environ, PYTHONPATH=root, PYBCV_JAVA_HEAP="12m")
+    r = subprocess.run([sys.executable, str(script)], env=env, cwd=root, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    err_line = [l for l in r.stdout.splitlines() if l.startswith("ERROR")]
+    assert err_line, r.stdout
+    assert err_line[0].startswith("ERROR True 1 R learner 'J48' failed on fold 1 of 2: ")
+    assert "(heap 12 MB)" in err_line[0] and "toString() failed" not in err_line[0]
+    assert "Weka usable: True" in r.stdout
+
+
+def test_java_heap_setting_is_checked(monkeypatch):
+    from r_bridge import session
+    monkeypatch.setenv("PYBCV_JAVA_HEAP", "2g")
+    assert session.java_heap_setting() == "2g"
+    monkeypatch.setenv("PYBCV_JAVA_HEAP", "lots")
+    with pytest.raises(ValueError, match=r"PYBCV_JAVA_HEAP='lots': write a size such as 2g"):
+        session.java_heap_setting()
+
+
+@pytest.mark.parametrize("name,options,reason", [
+    ("J48", "-Z", r"Illegal options: -Z"),
+    ("J48-unpruned", "-C 0.2", r"Doesn't make sense to change confidence for unpruned tree"),
+    ("SMO", "-Q", r"Illegal options: -Q"),
+    ("Logistic", "-R x", r"NumberFormatException"),
+])
+def test_weka_options_checked_by_weka_before_any_fit(iris, monkeypatch, name, options, reason):
+    import r_bridge.bridge as bridge
+    X, y = iris
+    fits = []
+    real = bridge.predict_splits
+    monkeypatch.setattr(bridge, "predict_splits", lambda *a, **k: fits.append(1) or real(*a, **k))
+    with pytest.raises(ValueError, match=f"learner '{name}': Weka rejects the options .*{reason}"):
+        make_learner(name, options=options, backend="r").predict_splits(X, y, halves(len(y), 1, 1))
+    assert fits == []
+    ok = make_learner(name, options="-M 5" if name.startswith("J48") else None, backend="r")
+    assert len(ok.predict_splits(X, y, halves(len(y), 1, 1))) == 2

@@ -11,7 +11,25 @@ it reported finished.  Tables:
 * ``reps(rep, seconds, fits_a, fits_b, backend, tables)``: per repetition,
   its run time, number of fits per learner, the backend that ran, and the
   fold tables of every design (compressed), so the tests can be re-scored
-  under another option profile without refitting.
+  under another option profile without refitting;
+* ``failures(rep, learner, design, fold, message, recorded)``: repetitions
+  that could not be computed (an R or Java error, say): reported, never
+  scored.
+
+Integrity.  A repetition counts as done only when it is complete: its
+``reps`` row, one ``results`` row for every test of the configuration, and
+(for learner runs) its fold tables.  An incomplete one (rows lost) is left
+out of every result and recomputed on ``--resume``: lost rows never count as
+"not rejected".  A file that is not SQLite (overwritten), truncated or
+otherwise damaged, a missing table or an unreadable blob raise
+:class:`StoreError` naming the file and what is wrong; so do a full disk
+("disk is full") and a read-only file opened for writing.
+
+Read-only media.  A writer leaves the file in rollback-journal mode when it
+closes (one self-contained file).  A reader of a folder it cannot write (or
+``readonly=True``) opens a finished file with ``immutable=1`` (no lock files:
+works on read-only mounts and archives, leaves nothing behind), or with
+``mode=ro`` while a writer's log sits beside it.
 """
 from __future__ import annotations
 
@@ -28,10 +46,58 @@ import numpy as np
 
 FORMAT = "pybcv-sim-1"
 DB_NAME = "results.sqlite"
+REQUIRED_TABLES = ("meta", "results", "reps")
+
+_SCHEMA = """
+    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+    CREATE TABLE IF NOT EXISTS results(rep INTEGER, test TEXT, statistic REAL, pvalue REAL,
+                                       PRIMARY KEY(rep, test));
+    CREATE TABLE IF NOT EXISTS reps(rep INTEGER PRIMARY KEY, seconds REAL, fits_a INTEGER,
+                                    fits_b INTEGER, backend TEXT, tables BLOB, finished REAL);
+    CREATE TABLE IF NOT EXISTS failures(rep INTEGER PRIMARY KEY, learner TEXT, design TEXT,
+                                        fold INTEGER, message TEXT, recorded REAL);
+"""
 
 
 class ConfigMismatch(ValueError):
     """--resume with a configuration other than the stored one."""
+
+
+class StoreError(RuntimeError):
+    """The results file cannot be used: damaged, not SQLite, a table or a blob
+    missing or unreadable, the disk full, or the file read-only.  The message
+    names the file and what is wrong."""
+
+
+# SQLite's primary result codes, in words (sqlite3.Error.sqlite_errorname)
+_EXPLAIN = {
+    "SQLITE_FULL": "disk is full",
+    "SQLITE_CORRUPT": "the file is damaged (truncated or overwritten)",
+    "SQLITE_NOTADB": "not an SQLite database (overwritten or not a pybcv results file)",
+    "SQLITE_READONLY": "the file is read-only",
+    "SQLITE_CANTOPEN": "the file cannot be opened",
+    "SQLITE_IOERR": "an input/output error (failing disk or network file system)",
+    "SQLITE_BUSY": "the file is locked by another process",
+    "SQLITE_LOCKED": "the file is locked by another connection",
+    "SQLITE_PERM": "permission denied",
+}
+
+
+def explain(exc: sqlite3.Error, path: str, doing: str = "") -> StoreError:
+    """A :class:`StoreError` naming ``path`` and, in words, what SQLite's
+    error means (its result code, e.g. SQLITE_FULL -> "disk is full")."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    base = name.split("_")[0] + "_" + name.split("_")[1] if name.count("_") >= 2 else name
+    words = _EXPLAIN.get(name) or _EXPLAIN.get(base)
+    text = str(exc)
+    if words is None:
+        low = text.lower()
+        words = ("disk is full" if "full" in low else
+                 _EXPLAIN["SQLITE_NOTADB"] if "not a database" in low else
+                 _EXPLAIN["SQLITE_CORRUPT"] if "malformed" in low else
+                 _EXPLAIN["SQLITE_READONLY"] if "readonly" in low or "read-only" in low else text)
+    what = f" while {doing}" if doing else ""
+    return StoreError(f"results file {path}: {words}{what} (SQLite: {text})")
 
 
 def pack_tables(tables: Dict[str, np.ndarray]) -> bytes:
@@ -50,32 +116,146 @@ def _f(x):
     return None if math.isnan(x) else x
 
 
+def _writable(folder, path):
+    if not os.access(folder, os.W_OK):
+        return False
+    return not os.path.exists(path) or os.access(path, os.W_OK)
+
+
 class Store:
-    def __init__(self, folder: str):
+    """The results file of run folder ``folder``.
+
+    ``readonly``: None (default) opens an existing file read-only and
+    reopens it for writing at the first write (so reading a run, for a
+    report, never changes its file), and creates a new file for writing;
+    True: read-only, writing is an error (and so is a missing file);
+    False: for writing at once.
+    """
+
+    def __init__(self, folder: str, readonly: Optional[bool] = None):
         self.folder = folder
         self.path = os.path.join(folder, DB_NAME)
-        self.con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        self.con.execute("PRAGMA journal_mode=WAL")
-        self.con.execute("PRAGMA synchronous=FULL")
-        self.con.executescript("""
-            CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
-            CREATE TABLE IF NOT EXISTS results(rep INTEGER, test TEXT, statistic REAL, pvalue REAL,
-                                               PRIMARY KEY(rep, test));
-            CREATE TABLE IF NOT EXISTS reps(rep INTEGER PRIMARY KEY, seconds REAL, fits_a INTEGER,
-                                            fits_b INTEGER, backend TEXT, tables BLOB, finished REAL);
-        """)
+        exists = os.path.exists(self.path)
+        if exists and os.path.isdir(self.path):
+            raise StoreError(f"results file {self.path} is a directory")
+        if readonly and not exists:
+            raise StoreError(f"results file {self.path} does not exist")
+        if readonly is None and exists and os.path.getsize(self.path) == 0:
+            exists = False          # an empty file (created, nothing written): a new store
+        self._may_write = readonly is not True
+        self.readonly = bool(readonly) or (readonly is None and exists)
+        self._expected = None
+        self._open(exists)
+
+    def _open(self, exists):
+        try:
+            self.con = self._connect(exists)
+        except sqlite3.Error as e:
+            raise explain(e, self.path, "opening it") from None
+
+    def _ensure_writer(self):
+        """Reopen a read-only store for writing (the first write of a resumed run)."""
+        if not self.readonly:
+            return
+        if not self._may_write or not _writable(self.folder, self.path):
+            raise StoreError(f"results file {self.path} is read-only (opened read-only, or the "
+                             f"folder or the file cannot be written)")
+        self.con.close()
+        self.readonly = False
+        self._open(os.path.exists(self.path))
+
+    def _connect(self, exists):
+        from urllib.parse import quote
+        uri = "file:" + quote(os.path.abspath(self.path))
+        if self.readonly:
+            active = [x for x in ("-wal", "-journal") if os.path.exists(self.path + x)]
+            if not active:
+                # no writer's log beside it: a finished file, read as it is
+                # (immutable: SQLite creates no lock files, so this works on
+                # read-only media and leaves nothing behind)
+                con = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None)
+            elif os.access(self.folder, os.W_OK):
+                con = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=60,
+                                      isolation_level=None)
+            else:
+                raise StoreError(
+                    f"results file {self.path}: its {active[0]} file (a write in progress, or "
+                    f"a run that was killed) cannot be read on a read-only folder; copy the "
+                    f"folder to writable storage, or open it once for writing")
+            self._check(con)
+            return con
+        con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        try:
+            if exists and os.path.getsize(self.path) > 0:
+                self._check(con)
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=FULL")
+            con.executescript(_SCHEMA)
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+    def _check(self, con):
+        """Raise StoreError when the file is not a usable results file."""
+        try:
+            tables = {r[0] for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            bad = con.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.Error as e:
+            con.close()
+            raise explain(e, self.path, "checking it") from None
+        if bad and bad[0][0] != "ok":
+            con.close()
+            detail = "; ".join(r[0] for r in bad[:3])
+            raise StoreError(f"results file {self.path}: the file is damaged (truncated or "
+                             f"overwritten): {detail}")
+        if not tables and os.path.getsize(self.path) == 0:
+            if self.readonly:
+                con.close()
+                raise StoreError(f"results file {self.path} is empty")
+            return
+        missing = [t for t in REQUIRED_TABLES if t not in tables]
+        if missing:
+            con.close()
+            raise StoreError(f"results file {self.path}: table(s) {', '.join(missing)} missing "
+                             f"(the file is damaged or not a pybcv results file); rerun into "
+                             f"a new --out folder")
+
+    def _run(self, sql, args=(), doing="reading it"):
+        try:
+            return self.con.execute(sql, args)
+        except sqlite3.Error as e:
+            raise explain(e, self.path, doing) from None
 
     # -- meta
     def get_meta(self, key) -> Optional[str]:
-        row = self.con.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        row = self._run("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return None if row is None else row[0]
 
     def set_meta(self, key, value):
-        self.con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, str(value)))
+        self._ensure_writer()
+        self._run("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, str(value)),
+                  "writing it")
 
     def config(self) -> Optional[dict]:
         v = self.get_meta("config")
-        return None if v is None else json.loads(v)
+        if v is None:
+            return None
+        try:
+            return json.loads(v)
+        except ValueError:
+            raise StoreError(f"results file {self.path}: the stored configuration is not "
+                             f"valid JSON (the file is damaged)") from None
+
+    def _expectation(self):
+        """(tests every complete repetition has, whether it has fold tables)."""
+        if self._expected is None:
+            c = self.config() or {}
+            tests = c.get("tests")
+            self._expected = (list(tests) if isinstance(tests, list) else None,
+                              c.get("learner_a") is not None)
+        return self._expected
 
     def init_config(self, identity: dict, resume: bool, reps_target: int):
         """Store the config of a new run, or check it on --resume."""
@@ -84,11 +264,16 @@ class Store:
         if old is None:
             if have:
                 raise ConfigMismatch(f"{self.path} holds results but no configuration")
-            self.con.execute("BEGIN")
-            self.set_meta("format", FORMAT)
-            self.set_meta("config", json.dumps(identity, sort_keys=True))
-            self.set_meta("reps_target", reps_target)
-            self.con.execute("COMMIT")
+            self._begin()
+            try:
+                self.set_meta("format", FORMAT)
+                self.set_meta("config", json.dumps(identity, sort_keys=True))
+                self.set_meta("reps_target", reps_target)
+                self._commit()
+            except BaseException:
+                self._rollback()
+                raise
+            self._expected = None
             return
         if not resume:
             raise ConfigMismatch(
@@ -101,41 +286,134 @@ class Store:
                                  f"Use the stored settings or another --out folder.")
         self.set_meta("reps_target", max(int(self.get_meta("reps_target") or 0), reps_target))
 
-    # -- results
+    # -- transactions (errors in words: a full disk says so)
+    def _begin(self):
+        self._ensure_writer()
+        self._run("BEGIN IMMEDIATE", doing="writing it")
+
+    def _commit(self):
+        self._run("COMMIT", doing="writing it")
+
+    def _rollback(self):
+        if self.con.in_transaction:
+            try:
+                self.con.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass        # SQLite may have rolled back itself (e.g. on a full disk)
+
+    # -- completeness
+    def _stored_reps(self) -> set:
+        return {r for (r,) in self._run("SELECT rep FROM reps")}
+
+    def incomplete(self) -> Dict[int, str]:
+        """{rep: what is missing} for repetitions with a ``reps`` row that
+        are not complete (result rows or fold tables lost)."""
+        tests, want_tables = self._expectation()
+        out: Dict[int, str] = {}
+        counts = dict(self._run("SELECT rep, COUNT(*) FROM results GROUP BY rep"))
+        blobs = {r: has for r, has in self._run("SELECT rep, tables IS NOT NULL FROM reps")}
+        if tests is not None:
+            need = len(tests)
+            names = {}
+            for r, has in blobs.items():
+                got = counts.get(r, 0)
+                if got < need:
+                    names[r] = got
+            if names:
+                present = {}
+                for r, k in self._run("SELECT rep, test FROM results"):
+                    if r in names:
+                        present.setdefault(r, set()).add(k)
+                for r in names:
+                    lost = [t for t in tests if t not in present.get(r, set())]
+                    out[r] = f"result rows of {len(lost)} test(s) missing ({', '.join(lost[:4])}" \
+                             + (", ..." if len(lost) > 4 else "") + ")"
+        if want_tables:
+            for r, has in blobs.items():
+                if not has and r not in out:
+                    out[r] = "fold tables missing"
+        return out
+
     def done(self) -> set:
-        return {r for (r,) in self.con.execute("SELECT rep FROM reps")}
+        """The complete repetitions (an incomplete one is recomputed on resume)."""
+        return self._stored_reps() - set(self.incomplete())
 
     def n_done(self) -> int:
-        return self.con.execute("SELECT COUNT(*) FROM reps").fetchone()[0]
+        return len(self.done())
 
+    # -- writing
     def write(self, rows: Iterable[dict]):
         """Commit finished repetitions: each dict has rep, results {test: (stat, p)},
         seconds, fits_a, fits_b, backend, tables {design: (F,2,2)} (optional)."""
+        self._ensure_writer()
         for row in rows:
             r = int(row["rep"])
             blob = pack_tables(row["tables"]) if row.get("tables") else None
-            self.con.execute("BEGIN IMMEDIATE")
+            self._begin()
             try:
-                self.con.execute("DELETE FROM results WHERE rep=?", (r,))
-                self.con.executemany(
-                    "INSERT INTO results(rep, test, statistic, pvalue) VALUES(?,?,?,?)",
-                    [(r, k, _f(s), _f(p)) for k, (s, p) in row["results"].items()])
-                self.con.execute(
+                self._run("DELETE FROM results WHERE rep=?", (r,), "writing it")
+                self._run("DELETE FROM failures WHERE rep=?", (r,), "writing it")
+                try:
+                    self.con.executemany(
+                        "INSERT INTO results(rep, test, statistic, pvalue) VALUES(?,?,?,?)",
+                        [(r, k, _f(s), _f(p)) for k, (s, p) in row["results"].items()])
+                except sqlite3.Error as e:
+                    raise explain(e, self.path, f"storing repetition {r}") from None
+                self._run(
                     "INSERT OR REPLACE INTO reps(rep, seconds, fits_a, fits_b, backend, tables, finished) "
                     "VALUES(?,?,?,?,?,?,?)",
                     (r, float(row.get("seconds", 0.0)), int(row.get("fits_a", 0)),
-                     int(row.get("fits_b", 0)), str(row.get("backend", "")), blob, time.time()))
-                self.con.execute("COMMIT")
+                     int(row.get("fits_b", 0)), str(row.get("backend", "")), blob, time.time()),
+                    f"storing repetition {r}")
+                self._commit()
             except BaseException:
-                self.con.execute("ROLLBACK")
+                self._rollback()
                 raise
 
+    def record_failure(self, rep: int, message: str, learner: Optional[str] = None,
+                       design: Optional[str] = None, fold: Optional[int] = None):
+        """Record that repetition ``rep`` could not be computed (never a
+        number): the error text and, where known, the learner, the design and
+        the fold.  Any partial rows of that repetition are removed, so it
+        counts neither as done nor as "not rejected"; a later successful
+        :meth:`write` of the same repetition replaces the record."""
+        self._ensure_writer()
+        r = int(rep)
+        self._begin()
+        try:
+            self._run("DELETE FROM results WHERE rep=?", (r,), "writing it")
+            self._run("DELETE FROM reps WHERE rep=?", (r,), "writing it")
+            self._run("INSERT OR REPLACE INTO failures(rep, learner, design, fold, message, "
+                      "recorded) VALUES(?,?,?,?,?,?)",
+                      (r, learner, design, None if fold is None else int(fold), str(message),
+                       time.time()), f"recording the failure of repetition {r}")
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+
+    def failures(self) -> List[dict]:
+        """The recorded failures, by repetition: dicts with rep, learner,
+        design, fold, message (an older file without the table: none)."""
+        has = self._run("SELECT 1 FROM sqlite_master WHERE type='table' AND name='failures'"
+                        ).fetchone()
+        if not has:
+            return []
+        return [dict(rep=r, learner=lr, design=d, fold=f, message=m) for r, lr, d, f, m in
+                self._run("SELECT rep, learner, design, fold, message FROM failures ORDER BY rep")]
+
+    def settled(self) -> set:
+        """Repetitions that need no more work: complete ones and recorded
+        failures (a run can finish although some repetitions failed)."""
+        return self.done() | {f["rep"] for f in self.failures()}
+
+    # -- reading
     def results(self) -> Tuple[np.ndarray, Dict[str, Tuple[np.ndarray, np.ndarray]]]:
-        """(reps sorted, {test: (statistic[R], pvalue[R])}) over finished repetitions."""
+        """(reps sorted, {test: (statistic[R], pvalue[R])}) over complete repetitions."""
         reps = np.array(sorted(self.done()), dtype=np.int64)
         pos = {int(r): i for i, r in enumerate(reps)}
         out: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
-        for r, k, s, p in self.con.execute("SELECT rep, test, statistic, pvalue FROM results"):
+        for r, k, s, p in self._run("SELECT rep, test, statistic, pvalue FROM results"):
             if r not in pos:
                 continue
             if k not in out:
@@ -145,19 +423,43 @@ class Store:
         return reps, out
 
     def tables(self) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
-        """(reps, {design: (R, F, 2, 2)}) from the stored fold tables."""
-        rows = self.con.execute("SELECT rep, tables FROM reps ORDER BY rep").fetchall()
+        """(reps, {design: (R, F, 2, 2)}) from the stored fold tables of the
+        complete repetitions."""
+        done = self.done()
+        rows = [(r, b) for r, b in self._run("SELECT rep, tables FROM reps ORDER BY rep")
+                if r in done]
         reps = np.array([r for r, _ in rows], dtype=np.int64)
         acc: Dict[str, List[np.ndarray]] = {}
-        for _, blob in rows:
+        for r, blob in rows:
             if blob is None:
                 raise ValueError("this run stored no fold tables")
-            for k, v in unpack_tables(blob).items():
+            try:
+                tabs = unpack_tables(blob)
+            except Exception as e:
+                raise StoreError(f"results file {self.path}: the fold tables of repetition "
+                                 f"{r} cannot be read ({type(e).__name__}: {e}); the file is "
+                                 f"damaged") from None
+            for k, v in tabs.items():
                 acc.setdefault(k, []).append(v)
-        return reps, {k: np.stack(v) for k, v in acc.items()}
+        try:
+            return reps, {k: np.stack(v) for k, v in acc.items()}
+        except ValueError as e:
+            raise StoreError(f"results file {self.path}: fold tables of different shapes "
+                             f"({e}); the file is damaged") from None
 
     def rep_info(self):
-        return self.con.execute("SELECT rep, seconds, fits_a, fits_b, backend FROM reps ORDER BY rep").fetchall()
+        done = self.done()
+        return [row for row in self._run(
+            "SELECT rep, seconds, fits_a, fits_b, backend FROM reps ORDER BY rep").fetchall()
+            if row[0] in done]
 
     def close(self):
+        """Close; a writer first folds its write-ahead log into the file and
+        leaves it in rollback-journal mode, so the finished file is one
+        self-contained file that read-only media can serve."""
+        if not self.readonly:
+            try:
+                self.con.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.Error:
+                pass        # another connection still open: it stays in WAL mode
         self.con.close()

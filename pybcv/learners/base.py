@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import python as _py
-from .python import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
+from . import fallbacks as _py
+from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
+from .predictions import check_predictions
 from .rlearners import RClassifier
 
 BACKENDS = ("auto", "r", "python")
@@ -82,7 +83,20 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
         return LEARNERS[self.name].python_fallback()
 
     def _validate(self):
-        pass
+        """Check every parameter (:data:`pybcv.learners.spec.PARAM_CHECKS`)
+        and, for ``backend="python"``, that the fallback can honour them."""
+        from .spec import check_param
+        for k, v in self.get_params(deep=False).items():
+            if k != "backend":
+                check_param(self.name, k, v)
+        if self.backend == "python":
+            self._checked_fallback()
+
+    def _checked_fallback(self):
+        fb = self._fallback()
+        if hasattr(fb, "check_options"):
+            fb.check_options()       # a Weka option it cannot honour: ValueError naming it
+        return fb
 
     # -- dispatch
     def _spec(self):
@@ -96,6 +110,7 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
         if self.backend in ("r", "auto"):
             problem = r_problem(spec.r_packages, f"learner {self.name!r} with backend='r'")
             if problem is None:
+                self._check_r_params()
                 return (RClassifier(self._r_learner_name(), self._r_params(),
                                     spec.r_packages), "r")
             if self.backend == "r":
@@ -111,10 +126,13 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
                     f"{spec.python_fallback.__name__}, whose results differ from the "
                     f"paper's R learner. Check the learner's backend_ attribute.",
                     RuntimeWarning, stacklevel=3)
-        return self._fallback(), "python"
+        return self._checked_fallback(), "python"
 
     def _r_learner_name(self):
         return self.name
+
+    def _check_r_params(self):
+        """Checks of the parameters that only the R side can make (before any fit)."""
 
     def fit(self, X, y):
         impl, backend = self._resolve()
@@ -129,10 +147,11 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
         return self.estimator_.predict(X)
 
     def predict_splits(self, X, y, splits):
+        splits = list(splits)
         impl, backend = self._resolve()
         out = impl.predict_splits(X, y, splits)
         self.backend_ = backend
-        return out
+        return check_predictions(out, y, splits, learner=self.name)
 
 
 # --------------------------------------------------------------------- the named learners
@@ -156,6 +175,11 @@ class _WekaLearner(NamedLearner):
 
     def _r_params(self):
         return {"options": weka_options(self.options)}
+
+    def _check_r_params(self):
+        from r_bridge.bridge import check_weka_options
+        check_weka_options(self._r_learner_name(), self._r_params()["options"],
+                           self._spec().r_packages, name=self.name)
 
     def _fallback(self):
         return self._spec().python_fallback(options=self.options)
@@ -211,15 +235,18 @@ class KKNN(NamedLearner):
         self.kernel = kernel
         self.backend = backend
 
-    def _validate(self):
-        if int(self.k) != self.k or self.k < 1:
-            raise ValueError(f"k must be a positive integer, got {self.k!r}")
+    def _checked_fallback(self):
+        from .fallbacks import _KERNELS
+        if self.kernel not in _KERNELS:
+            raise ValueError(f"learner 'kknn': kernel {self.kernel!r} has no Python fallback "
+                             f"(it has {', '.join(sorted(_KERNELS))}); use backend='r'")
+        return super()._checked_fallback()
 
     def _r_params(self):
         return {"k": int(self.k), "kernel": str(self.kernel)}
 
     def _fallback(self):
-        return _py.KKNNClassifier(k=self.k, kernel=self.kernel)
+        return _py.KKNNFallback(k=self.k, kernel=self.kernel)
 
 
 class Tree(NamedLearner):
@@ -240,15 +267,11 @@ class GLM(NamedLearner):
         self.threshold = threshold
         self.backend = backend
 
-    def _validate(self):
-        if not 0 < float(self.threshold) < 1:
-            raise ValueError(f"threshold must be in (0, 1), got {self.threshold!r}")
-
     def _r_params(self):
         return {"threshold": float(self.threshold)}
 
     def _fallback(self):
-        return _py.GLMClassifier(threshold=self.threshold)
+        return _py.GLMFallback(threshold=self.threshold)
 
 
 class Majority(NamedLearner):
@@ -275,10 +298,6 @@ class _FNN(NamedLearner):
     def _value(self):
         return getattr(self, self._param)
 
-    def _validate(self):
-        if not float(self._value()) > 0:
-            raise ValueError(f"{self._param} must be > 0, got {self._value()!r}")
-
     def _r_params(self):
         return {self._param: float(self._value())}
 
@@ -291,7 +310,7 @@ class FNNWeighted(_FNN):
     (ties → the first training row)."""
     _registry_name = "fnn-weighted"
     _param = "omega"
-    _python_class = "WeightedFNN"
+    _python_class = "FNNWeightedFallback"
 
     def __init__(self, omega=1.0, backend="auto"):
         self.omega = omega
@@ -303,7 +322,7 @@ class FNNDistorted(_FNN):
     ``upsilon`` > 0 (ties → the first training row)."""
     _registry_name = "fnn-distorted"
     _param = "upsilon"
-    _python_class = "DistortedFNN"
+    _python_class = "FNNDistortedFallback"
 
     def __init__(self, upsilon=1.0, backend="auto"):
         self.upsilon = upsilon
@@ -329,22 +348,22 @@ LEARNERS = {s.name: s for s in [
                 {"options": None}, ("RWeka",)),
     LearnerSpec("kknn", "weighted k-nearest neighbours, k = 5, triangular kernel",
                 "kknn::kknn(y ~ ., train, test, k = 5, kernel = 'triangular')",
-                _py.KKNNClassifier, KKNN, {"k": 5, "kernel": "triangular"}, ("kknn",)),
+                _py.KKNNFallback, KKNN, {"k": 5, "kernel": "triangular"}, ("kknn",)),
     LearnerSpec("tree", "classification tree (R package tree), defaults; letter's TREE",
                 "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, {}, ("tree",)),
     LearnerSpec("glm", "logistic regression, binomial logit, 0.5 threshold; "
                 "2 classes only; the simple experiment's LR",
                 "stats::glm.fit(model.matrix(~ ., X), y, family = binomial())",
-                _py.GLMClassifier, GLM, {"threshold": 0.5}, ()),
+                _py.GLMFallback, GLM, {"threshold": 0.5}, ()),
     LearnerSpec("majority", "MAJ: the most frequent training class",
-                "which.max(tabulate(y))", _py.MajorityClassifier, Majority, {}, ()),
+                "which.max(tabulate(y))", _py.MajorityFallback, Majority, {}, ()),
     LearnerSpec("mean", "nearest class mean, Euclidean distance",
-                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanClassifier, Mean, {}, ()),
+                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanFallback, Mean, {}, ()),
     LearnerSpec("fnn-weighted", "EXP6's FNN: 1-NN, d = w(x1-x1')^2 + (x2-x2')^2 / w",
-                "1-NN in base R (batch.R)", _py.WeightedFNN, FNNWeighted, {"omega": 1.0}, ()),
+                "1-NN in base R (batch.R)", _py.FNNWeightedFallback, FNNWeighted, {"omega": 1.0}, ()),
     LearnerSpec("fnn-distorted", "letter's FNN: 1-NN with the distorted distance "
                 "sum_k u^(2-k) sum_{l in C_k} (x_l - x_l')^2",
-                "1-NN in base R (batch.R)", _py.DistortedFNN, FNNDistorted,
+                "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted,
                 {"upsilon": 1.0}, ()),
 ]}
 
@@ -356,15 +375,10 @@ def make_learner(name, backend="auto", **params):
     >>> make_learner("fnn-weighted", omega=0.29)       # doctest: +SKIP
     FNNWeighted(omega=0.29)
     """
+    from .spec import check_params
     _check_backend(backend)
-    if not isinstance(name, str) or name not in LEARNERS:
-        raise ValueError(f"unknown learner {name!r}; known learners: "
-                         + ", ".join(sorted(LEARNERS)))
+    check_params(name, params)
     spec = LEARNERS[name]
-    unknown = set(params) - set(spec.params)
-    if unknown:
-        raise ValueError(f"learner {name!r} has no parameter(s) {sorted(unknown)}; "
-                         f"its parameters: {sorted(spec.params) or 'none'}")
     est = spec.estimator(backend=backend, **spec.init, **params)
     est._validate()
     return est
@@ -396,15 +410,45 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         out = []
         for tr, te in splits:
             est = clone(self.estimator).fit(take_rows(X, tr), ya[tr])
-            out.append(np.asarray(est.predict(take_rows(X, te))).astype(ya.dtype, copy=False))
+            out.append(np.asarray(est.predict(take_rows(X, te))))
         self.backend_ = "python"
-        return out
+        # checked before any conversion to y's dtype (which would turn a
+        # regressor's 0.2 into the label 0)
+        return check_predictions(out, ya, splits, learner=type(self.estimator).__name__)
+
+
+class CheckedLearner:
+    """Any object with ``predict_splits`` (a user's own learner), its
+    predictions checked by :func:`check_predictions`; every other attribute
+    is the wrapped learner's."""
+
+    def __init__(self, learner):
+        self.learner = learner
+
+    @property
+    def name(self):
+        return getattr(self.learner, "name", None) or type(self.learner).__name__
+
+    def predict_splits(self, X, y, splits):
+        splits = list(splits)
+        out = self.learner.predict_splits(X, y, splits)
+        return check_predictions(out, y, splits, learner=self.name)
+
+    def __getattr__(self, attr):
+        if attr == "learner":
+            raise AttributeError(attr)
+        return getattr(self.learner, attr)
+
+    def __repr__(self):
+        return f"CheckedLearner({self.learner!r})"
 
 
 def as_learner(obj_or_name, backend="auto", **params):
     """A learner with ``predict_splits`` from a registry name, a pybcv
     learner, or a plain scikit-learn classifier (wrapped in
-    :class:`SklearnLearner`).  ``params`` are set on the result (for a plain
+    :class:`SklearnLearner`); any other object with ``predict_splits`` is
+    wrapped in :class:`CheckedLearner`.  Whatever the path, the predictions
+    are checked to be labels of y (:func:`check_predictions`).  ``params`` are set on the result (for a plain
     estimator: on a clone of it)."""
     if isinstance(obj_or_name, str):
         return make_learner(obj_or_name, backend=backend, **params)
@@ -412,7 +456,9 @@ def as_learner(obj_or_name, backend="auto", **params):
     if hasattr(obj, "predict_splits"):
         if params:
             obj.set_params(**params)
-        return obj
+        if isinstance(obj, (NamedLearner, SklearnLearner, CheckedLearner)):
+            return obj             # their predict_splits checks its predictions
+        return CheckedLearner(obj)
     if hasattr(obj, "fit") and hasattr(obj, "predict"):
         if params:
             from sklearn.base import clone

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .python import BaseEstimator, ClassifierMixin, _not_fitted
+from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted
 
 BACKEND = "r"
 

@@ -1,0 +1,231 @@
+"""The input contract of users' data (load_csv, from_arrays): a missing
+value, a non-number or an overflowing number in a numeric column, a
+duplicate column name, or a missing class column is an error that names the
+column and the file line (header = line 1) -- never a silently different
+statistic.  Checked on real UCI files, each with one cell replaced at a
+known line."""
+import gzip
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pybcv import datasets as D
+
+UCI = "/work/shared/data/uci"
+needs_uci = pytest.mark.skipif(not os.path.isdir(UCI), reason="UCI copies not present")
+
+
+def _uci_lines(name):
+    with gzip.open(os.path.join(UCI, name + ".csv.gz"), "rt") as f:
+        return f.read().splitlines()
+
+
+def _with_cell(tmp_path, name, line, column, value, sep=","):
+    """A copy of UCI file ``name`` whose cell (file line ``line``, column
+    named ``column``) is replaced by ``value``; returns the path."""
+    lines = _uci_lines(name)
+    header = lines[0].split(",")
+    j = header.index(column)
+    cells = lines[line - 1].split(",")
+    cells[j] = value
+    lines[line - 1] = ",".join(cells)
+    p = tmp_path / f"{name}.csv"
+    p.write_text("\n".join(l.replace(",", sep) for l in lines) + "\n")
+    return str(p)
+
+
+@needs_uci
+@pytest.mark.parametrize("name,line,column,value,what", [
+    ("mammographic", 17, "age", "?", "missing value '?'"),
+    ("mammographic", 830, "density", "NA", "missing value 'NA'"),
+    ("pima", 2, "mass", "", "missing value ''"),
+    ("letter", 19999, "onpix", "abc", "'abc' is not a finite number"),
+    ("magic", 400, "fAlpha", "1e999", "'1e999' overflows to infinity"),
+    ("yeast", 1485, "mcg", "inf", "'inf' is not a finite number"),
+])
+def test_bad_cell_in_a_real_uci_file_names_column_and_line(tmp_path, name, line, column,
+                                                           value, what):
+    p = _with_cell(tmp_path, name, line, column, value)
+    with pytest.raises(D.DataError) as e:
+        D.load_csv(p)
+    msg = str(e.value)
+    assert f"column {column!r}, line {line}:" in msg, msg
+    assert what in msg, msg
+
+
+@needs_uci
+def test_the_unmodified_uci_files_read_as_pandas_reads_them():
+    for name in ("mammographic", "german", "letter", "titanic"):
+        path = os.path.join(UCI, name + ".csv.gz")
+        d, df = D.load_csv(path), pd.read_csv(path)
+        assert np.array_equal(d.y, df["class"].to_numpy())
+        X0 = df.drop(columns=["class"])
+        if isinstance(d.X, np.ndarray):
+            assert np.array_equal(d.X, X0.to_numpy(float))
+        else:
+            assert d.X.equals(X0)
+        assert d.params["dropped_lines"] == []
+
+
+@needs_uci
+def test_drop_missing_drops_the_records_and_reports_their_lines(tmp_path):
+    lines = _uci_lines("mammographic")
+    for ln, v in ((5, "?"), (9, "NA"), (200, "")):
+        cells = lines[ln - 1].split(",")
+        cells[1] = v
+        lines[ln - 1] = ",".join(cells)
+    cells = lines[300 - 1].split(",")
+    cells[2] = "-"             # a user's own marker, named in na_values
+    lines[300 - 1] = ",".join(cells)
+    p = tmp_path / "m.csv"
+    p.write_text("\n".join(lines) + "\n")
+    with pytest.raises(D.DataError, match=r"column 'shape', line 300: '-' is not a finite"):
+        D.load_csv(str(p), drop_missing=True)
+    with pytest.warns(UserWarning, match=r"dropped 4 record\(s\).*5, 9, 200, 300"):
+        d = D.load_csv(str(p), na_values=("-",), drop_missing=True)
+    assert d.n == len(lines) - 1 - 4
+    assert d.params["dropped_lines"] == [5, 9, 200, 300]
+    full = pd.read_csv(os.path.join(UCI, "mammographic.csv.gz"))
+    kept = np.setdiff1d(np.arange(len(full)), np.array([5, 9, 200, 300]) - 2)
+    assert np.array_equal(d.y, full["class"].to_numpy()[kept])
+    assert np.array_equal(d.X, full.drop(columns=["class"]).to_numpy(float)[kept])
+
+
+@needs_uci
+def test_duplicate_class_column_is_an_error_not_a_leak(tmp_path):
+    lines = _uci_lines("mammographic")
+    p = tmp_path / "dup.csv"
+    p.write_text("\n".join(l + "," + l.split(",")[-1] for l in lines) + "\n")
+    assert "class.1" in pd.read_csv(str(p)).columns      # what pandas alone would do
+    with pytest.raises(D.DataError, match=r"duplicate column name 'class'.*columns 6 and 7"):
+        D.load_csv(str(p))
+
+
+@needs_uci
+def test_separator_and_missing_class_column(tmp_path):
+    p = _with_cell(tmp_path, "pima", 3, "age", "44", sep=";")
+    d = D.load_csv(p, sep=";")
+    assert d.X.shape == (768, 8)
+    with pytest.raises(D.DataError, match=r"no target column 'class'.*is the separator ';' rather than sep=','"):
+        D.load_csv(p)                                    # read with the wrong separator
+    with pytest.raises(D.DataError, match="no target column 'label'; columns are: preg"):
+        D.load_csv(p, target="label", sep=";")
+    with pytest.raises(ValueError, match="sep must be a single character"):
+        D.load_csv(p, sep=";;")
+
+
+def test_line_numbers_count_quoted_line_breaks_and_blank_lines(tmp_path):
+    text = ('a,b,class\n"1",2,x\n\n3,4,"multi\nline"\n' + "4,5,x\n6,7,y\n" * 10
+            + "8,oops,x\n")
+    p = tmp_path / "q.csv"
+    p.write_text(text)
+    with pytest.raises(D.DataError, match=r"column 'b', line 26: 'oops' is not a finite"):
+        D.load_csv(str(p))
+
+
+def test_ragged_record_and_unnamed_column(tmp_path):
+    p = tmp_path / "r.csv"
+    p.write_text("a,b,class\n" + "1,2,x\n3,4,y\n" * 12 + "5,6\n")
+    with pytest.raises(D.DataError, match=r"line 26 has 2 cells, the header has 3"):
+        D.load_csv(str(p))
+    p.write_text(",a,class\n" + "0,1,x\n1,2,y\n" * 12)
+    with pytest.raises(D.DataError, match=r"column 1 of the header \(line 1\) has no name"):
+        D.load_csv(str(p))
+
+
+def test_a_text_column_stays_categorical_but_its_missing_cells_are_errors(tmp_path):
+    p = tmp_path / "c.csv"
+    p.write_text("colour,n,class\n" + "red,1,x\nblue,2,y\n" * 12 + "?,3,x\n")
+    with pytest.raises(D.DataError, match=r"column 'colour', line 26: missing value '\?'"):
+        D.load_csv(str(p))
+    p.write_text("colour,n,class\n" + "red,1,x\nblue,2,y\n" * 12)
+    d = D.load_csv(str(p))
+    assert list(d.X["colour"][:2]) == ["red", "blue"] and d.X["n"].dtype.kind == "i"
+
+
+@pytest.mark.parametrize("X,msg", [
+    (np.array([[1.0, 2.0], [np.nan, 1.0], [3.0, 4.0]]), r"X column 0, row 1: nan"),
+    (np.array([[1.0, np.inf], [0.0, 1.0], [3.0, 4.0]]), r"X column 1, row 0: inf"),
+    (np.array([["1", "a"], ["?", "b"], ["3", "c"]], dtype=object), r"X column 0, row 1: missing value '\?'"),
+    (np.array([["1", "a"], ["abc", "b"], ["3", "c"]], dtype=object), r"X column 0, row 1: 'abc' is not a finite"),
+    (pd.DataFrame({"u": [1.0, 2.0, 3.0], "v": ["1", None, "2"]}), r"X column 'v', row 1: missing value None"),
+])
+def test_from_arrays_names_column_and_row(X, msg):
+    with pytest.raises(D.DataError, match=msg):
+        D.from_arrays(X, ["x", "y", "x"])
+
+
+def test_from_arrays_duplicate_columns_and_missing_labels():
+    X = pd.DataFrame(np.zeros((3, 2)), columns=["a", "a"])
+    with pytest.raises(D.DataError, match=r"duplicate column name\(s\) \['a'\]"):
+        D.from_arrays(X, [0, 1, 0])
+    with pytest.raises(D.DataError, match=r"y has 1 missing label"):
+        D.from_arrays(np.zeros((3, 1)), ["a", None, "b"])
+    d = D.from_arrays(np.array([["1", "a"], ["2", "b"]], dtype=object), [0, 1])
+    assert d.n == 2
+
+
+# ------------------------------------------------------------------ predictions in a comparison
+def test_compare_refuses_a_regressor_and_probabilities_naming_learner_and_fold():
+    """Through the engine's one-off comparison: a scikit-learn regressor, or
+    a learner returning probabilities, is an error naming it and the fold
+    (formerly scored: p = 1e-6 or 1e-143)."""
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import LinearRegression
+
+    from pybcv.engine import compare
+    from pybcv.learners import PredictionError
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of \d+: "
+                                              r"predicted .* not a label of y"):
+        compare(X, y, LinearRegression(), "majority", tests=["mcnemar_5x2bcv"], backend="python")
+
+    class Probabilities:
+        def predict_splits(self, X, y, splits):
+            return [np.full(len(te), 0.5) for _, te in splits]
+
+    with pytest.raises(PredictionError, match=r"learner 'Probabilities', fold 1 of \d+: "
+                                              r"predicted 0.5"):
+        compare(X, y, "majority", Probabilities(), tests=["mcnemar_5x2bcv"], backend="python")
+
+
+# ------------------------------------------------------------------ fuzz: no bad cell is read as data
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+BAD_CELLS = ["?", "NA", "", " ", "nan", "NaN", "N/A", "null", "abc", "1e999", "-1e999", "inf",
+             "-Infinity", "\"1,5\"", "0x1F", "1_000", "--3", "3..1", "٣"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(20, 60), p=st.integers(1, 4), seed=st.integers(0, 2 ** 31),
+       bad=st.sampled_from(BAD_CELLS), data=st.data())
+def test_fuzz_one_bad_cell_in_a_numeric_column_is_named_by_column_and_line(tmp_path_factory, n,
+                                                                           p, seed, bad, data):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, p)) * 10.0 ** rng.integers(-2, 4), 4)
+    y = rng.choice(["u", "v"], n)
+    y[:2] = ["u", "v"]
+    i = data.draw(st.integers(0, n - 1), label="row")
+    j = data.draw(st.integers(0, p - 1), label="column")
+    lines = [",".join([f"x{k}" for k in range(p)] + ["class"])]
+    for r in range(n):
+        cells = [repr(float(v)) for v in X[r]] + [y[r]]
+        if r == i:
+            good_line = ",".join(cells)
+            cells[j] = bad
+        lines.append(",".join(cells))
+    path = tmp_path_factory.mktemp("fuzz") / "f.csv"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(D.DataError, match=rf"column 'x{j}', line {i + 2}:"):
+        D.load_csv(str(path))
+    # the same file without the bad cell reads exactly (repr round-trips floats)
+    lines[i + 1] = good_line
+    path.write_text("\n".join(lines) + "\n")
+    d = D.load_csv(str(path))
+    assert np.array_equal(d.X, X) and np.array_equal(d.y, y.astype(object))
