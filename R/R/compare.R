@@ -20,8 +20,9 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
     stop("options must be a named list: test key -> list of options", call. = FALSE)
   if (!is.character(tests) || !length(tests) || anyNA(tests))
     stop("tests must be \"all\", \"table5\" or test keys", call. = FALSE)
+  if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
   pybcv_helper()
-  data <- as.data.frame(data)
+  data <- as.data.frame(data)        # a tibble or data.table as a plain data frame
   ld <- learner_data(data, target)
   rownames(data) <- NULL
   # an R function(train, test) sees character columns as factors (sorted

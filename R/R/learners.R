@@ -196,7 +196,7 @@ learner_codes <- function(l, ld, sp, data) {
 fold_tables_from_correct <- function(ok_a, ok_b, nte) {
   fold <- rep.int(seq_along(nte), nte)
   cell <- 4L * (fold - 1L) + 2L * ok_a + ok_b + 1L
-  matrix(tabulate(cell, 4L * length(nte)), ncol = 4L, byrow = TRUE,
+  matrix(as.double(tabulate(cell, 4L * length(nte))), ncol = 4L, byrow = TRUE,
          dimnames = list(NULL, c("n00", "n01", "n10", "n11")))
 }
 
