@@ -241,8 +241,11 @@ as.data.frame.pybcv_comparisons <- function(x, row.names = NULL, optional = FALS
 #' @param digits Digits to print.
 #' @export
 print.pybcv_comparison <- function(x, digits = 4L, ...) {
-  cat("pybcv: ", x$learners[["a"]], " (A) vs ", x$learners[["b"]], " (B) on ", x$data.name,
-      " (n = ", x$n, ", target ", show_name(x$target), "), seed ", format(x$seed, scientific = FALSE),
+  own <- is.na(x$seed)
+  cat("pybcv: ", x$learners[["a"]], " (A) vs ", x$learners[["b"]], " (B)",
+      if (own) " from own predictions" else
+        paste0(" on ", x$data.name, " (n = ", x$n, ", target ", show_name(x$target), "), seed ",
+               format(x$seed, scientific = FALSE)),
       ", profile ", x$profile, ", alpha = ", x$alpha, "\n", sep = "")
   r <- x$results[, c("test", "statistic", "df", "df2", "p.value", "reject", "estimate",
                      "conf.low", "conf.high")]

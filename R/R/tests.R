@@ -1,12 +1,15 @@
 ## The 17 tests, each returning an htest object.  Every function passes its
 ## inputs to pybcv.stats (Python) and converts the TestResult.
 
-run_stats <- function(fname, key, args, kwargs = list(), data.name, method = NULL, warn = TRUE) {
+run_stats <- function(fname, key, args, kwargs = list(), data.name, method = NULL, warn = TRUE,
+                      conf.level = 0.95) {
   call <- sys.call(-1L)
   pybcv_helper()   # first: reticulate must not start a Python of its own choosing
   names(args) <- NULL
   if (!length(kwargs)) kwargs <- reticulate::dict() else kwargs <- do.call(reticulate::dict, kwargs)
-  v <- py_call("run_test", fname, args, kwargs, key, call = call)
+  if (!is.numeric(conf.level) || length(conf.level) != 1L || !(conf.level > 0 && conf.level < 1))
+    stop("conf.level must be a number in (0, 1)", call. = FALSE)
+  v <- py_call("run_test", fname, args, kwargs, key, conf.level, call = call)
   make_htest(v, data.name, method, warn)
 }
 
@@ -17,21 +20,28 @@ registry_name <- function(key) {
 dname <- function(expr) paste(deparse(expr, width.cutoff = 500L), collapse = " ")
 
 ## ------------------------------------------------------------------ McNemar family
-bcv_mcnemar_test <- function(tables, rho1 = 0.5, rho2 = 0.5, clamp_correction = FALSE) {
-  dn <- dname(substitute(tables))
-  tab <- as_fold_tables(tables, "tables")
+bcv_mcnemar_test <- function(x, rho1 = 0.5, rho2 = 0.5, clamp_correction = FALSE, y = NULL,
+                             truth = NULL, folds = NULL, correct = NULL, conf.level = 0.95) {
+  dn <- dname(substitute(x))
+  if (!is.null(y)) dn <- paste(dn, "and", dname(substitute(y)))
+  inp <- fold_tables_input(x, y, truth, folds, correct, "x")
   chk_number(rho1, "rho1"); chk_number(rho2, "rho2"); chk_flag(clamp_correction, "clamp_correction")
-  run_stats("bcv_mcnemar", "mcnemar_5x2bcv", list(np_float(tab, "tables")),
-            list(rho1 = rho1, rho2 = rho2, clamp_correction = clamp_correction), dn)
+  run_stats("bcv_mcnemar", "mcnemar_5x2bcv", list(np_float(inp$tables, "tables")),
+            list(rho1 = rho1, rho2 = rho2, clamp_correction = clamp_correction),
+            paste0(dn, " (", inp$read, ")"), conf.level = conf.level)
 }
 
 mcnemar_5x2bcv_test <- bcv_mcnemar_test
 
-mcnemar_ho_test <- function(table, correction = TRUE, exact = FALSE) {
-  dn <- dname(substitute(table))
+mcnemar_ho_test <- function(x, y = NULL, truth = NULL, correction = TRUE, exact = FALSE,
+                            correct = NULL, conf.level = 0.95) {
+  dn <- dname(substitute(x))
+  if (!is.null(y)) dn <- paste(dn, "and", dname(substitute(y)))
   chk_flag(correction, "correction"); chk_flag(exact, "exact")
-  run_stats("mcnemar", "mcnemar_ho", list(np_float(as_one_table(table, "table"), "table")),
-            list(correction = correction, exact = exact), dn)
+  inp <- one_table_input(x, y, truth, correct, "x")
+  run_stats("mcnemar", "mcnemar_ho", list(np_float(inp$counts, "table")),
+            list(correction = correction, exact = exact), paste0(dn, " (", inp$read, ")"),
+            conf.level = conf.level)
 }
 
 mcnemar_kfold_naive_test <- function(tables, empty_fold = c("zero", "drop"), correction = TRUE) {

@@ -130,8 +130,9 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95):
             spec = TESTS[k]
             d = spec.design
             tab = np.asarray(tables[d], dtype=float).reshape(-1, 2, 2)
-            res = spec.from_tables(tab, np.asarray(n_train[d], dtype=float),
-                                   np.asarray(n_test[d], dtype=float),
+            ntr, nte = n_train.get(d), n_test.get(d)
+            res = spec.from_tables(tab, None if ntr is None else np.asarray(ntr, dtype=float),
+                                   None if nte is None else np.asarray(nte, dtype=float),
                                    **dict((options or {}).get(k) or {}))
             out[k] = result_dict(res, k, level)
             out[k]["design"] = d
@@ -274,6 +275,20 @@ def learner_names():
     try:
         from pybcv.learners import LEARNERS
         return {"ok": True, "value": list(LEARNERS)}
+    except Exception as e:
+        return _fail(e)
+
+
+def check_folds(test_sets, n, design):
+    """Warnings from ``pybcv.partitions.check_design`` (a ValueError when the
+    folds cannot be that design); [] when pybcv has no check_design yet."""
+    try:
+        from pybcv import partitions
+        check = getattr(partitions, "check_design", None)
+        if check is None:
+            return {"ok": True, "value": []}
+        sets = [np.asarray(t, dtype=np.int64) - 1 for t in test_sets]
+        return {"ok": True, "value": [str(w) for w in check(sets, int(n), design)]}
     except Exception as e:
         return _fail(e)
 
