@@ -164,6 +164,10 @@ make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
   obj
 }
 
+#' @rdname bcv_mcnemar_test
+#' @param digits Number of significant digits to print.
+#' @param ... Passed to `print`.
+#' @export
 print.bcv_htest <- function(x, digits = getOption("digits"), ...) {
   NextMethod()
   fmt <- function(m) {
