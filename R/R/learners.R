@@ -213,3 +213,23 @@ fold_tables_from_correct <- function(ok_a, ok_b, nte) {
 #' @examples
 #' if (pybcv_available()) pybcv_learners()
 pybcv_learners <- function() as.character(unlist(py_call("learner_names")))
+
+#' The paper's experiments as Python records them
+#'
+#' One record per experiment from Python's `pybcv.experiments.EXPERIMENTS`
+#' (data set, default n, learners A and B with their defaults, the varied
+#' parameter and its H0 value, the lambda grid), so that R, Python and the
+#' command line read the same defaults.  Learner specs from a record can be
+#' passed to [compare_learners()].
+#'
+#' @return A named list of records (lists), one per data set; an error when
+#'   the pybcv in use has no `pybcv.experiments` yet.
+#' @export
+#' @examples
+#' if (pybcv_available()) try(names(pybcv_experiments()))
+pybcv_experiments <- function() {
+  v <- py_call("experiments")
+  if (!length(v))
+    stop("the pybcv in use (", pybcv_python()$file, ") has no pybcv.experiments yet", call. = FALSE)
+  v
+}

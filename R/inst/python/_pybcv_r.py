@@ -293,6 +293,29 @@ def check_folds(test_sets, n, design):
         return _fail(e)
 
 
+def experiments():
+    """``pybcv.experiments.EXPERIMENTS`` as plain dicts ({} when this pybcv
+    has no such module yet)."""
+    try:
+        try:
+            from pybcv.experiments import EXPERIMENTS
+        except ImportError:
+            return {"ok": True, "value": {}}
+        import dataclasses
+        out = {}
+        for name, rec in EXPERIMENTS.items():
+            if dataclasses.is_dataclass(rec):
+                d = dataclasses.asdict(rec)
+            elif isinstance(rec, dict):
+                d = dict(rec)
+            else:
+                d = {k: v for k, v in vars(rec).items() if not k.startswith("_")}
+            out[str(name)] = _plain(d)
+        return {"ok": True, "value": out}
+    except Exception as e:
+        return _fail(e)
+
+
 def has_engine():
     try:
         importlib.import_module("pybcv.engine")

@@ -154,3 +154,15 @@ test_that("as.data.frame() and compare_many()", {
   expect_output(print(many), "3 learners")
   expect_error(compare_many("J48", iris, "Species"), "at least two")
 })
+
+test_that("pybcv_experiments() reads Python's records when pybcv has them", {
+  need_python()
+  has <- tryCatch({ reticulate::import("pybcv.experiments"); TRUE }, error = function(e) FALSE)
+  if (has) {
+    ex <- pybcv_experiments()
+    py <- reticulate::import("pybcv.experiments")$EXPERIMENTS
+    expect_identical(sort(names(ex)), sort(names(py)))
+  } else {
+    expect_error(pybcv_experiments(), "has no pybcv.experiments yet")
+  }
+})
