@@ -250,6 +250,7 @@ print.pybcv_comparison <- function(x, digits = 4L, ...) {
   r <- x$results[, c("test", "statistic", "df", "df2", "p.value", "reject", "estimate",
                      "conf.low", "conf.high")]
   if (all(is.na(r$df2))) r$df2 <- NULL
+  if (all(is.na(r$conf.low) & is.na(r$conf.high))) r$conf.low <- r$conf.high <- NULL
   print(r, digits = digits, row.names = FALSE, ...)
   w <- x$results$warnings
   if (any(nzchar(w))) cat("warnings:", paste0("\n  ", x$results$test[nzchar(w)], ": ", w[nzchar(w)]), "\n")
