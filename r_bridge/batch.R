@@ -133,13 +133,16 @@ weka_rows <- function(inst, idx) {
                 rJava::.jcast(f, "weka/filters/Filter"))
 }
 
-fit_weka <- function(fname) {
+## fixed: Weka options the learner always passes before the user's options
+## (J48-unpruned is J48 with -U, as Python's J48(unpruned=True) sends it).
+fit_weka <- function(fname, fixed = character()) {
   force(fname)
+  force(fixed)
   function(ds, tr, params) {
     fun <- getExportedValue("RWeka", fname)
-    opts <- params$options
+    opts <- c(fixed, as.character(unlist(params[["options"]], use.names = FALSE)))
     lev_all <- levels(ds$df$y)
-    fast <- !isFALSE(params$fast) && !is.unsorted(tr, strictly = TRUE) &&
+    fast <- !isFALSE(params[["fast"]]) && !is.unsorted(tr, strictly = TRUE) &&
       length(unique(ds$df$y[tr])) == length(lev_all)
     if (fast) {
       handlers <- environment(fun)$handlers
@@ -178,17 +181,22 @@ fit_weka <- function(fname) {
   }
 }
 
+## kknn's default contrasts are the names "contr.dummy" and "contr.ordinal",
+## which model.matrix() looks up on the search path (found only after
+## library(kknn)); the functions themselves give the same model matrices
+## without attaching kknn.
+kknn_contrasts <- function()
+  list(unordered = kknn::contr.dummy, ordered = kknn::contr.ordinal)
+
 fit_kknn <- function(ds, tr, params) {
-  # kknn's default contrasts are looked up by name (contr.dummy), so kknn must
-  # be on the search path, as after library(kknn) in a script.
-  if (!"package:kknn" %in% search()) suppressPackageStartupMessages(attachNamespace("kknn"))
   train <- ds$df[tr, , drop = FALSE]
   train$y <- droplevels(train$y)
   lev <- levels(train$y)
-  k <- as.integer(params$k)
-  kernel <- as.character(params$kernel)
+  k <- as.integer(params[["k"]])
+  kernel <- as.character(params[["kernel"]])
   list(levels = lev, predict = function(ds2, te) {
-    f <- kknn::kknn(y ~ ., train, ds2$df[te, , drop = FALSE], k = k, kernel = kernel)
+    f <- kknn::kknn(y ~ ., train, ds2$df[te, , drop = FALSE], k = k, kernel = kernel,
+                    contrasts = kknn_contrasts())
     match(as.character(stats::fitted(f)), lev)
   })
 }
@@ -222,7 +230,7 @@ fit_glm <- function(ds, tr, params) {
   fit <- suppressWarnings(stats::glm.fit(MM[tr, , drop = FALSE], as.integer(y) - 1L, family = fam))
   b <- fit$coefficients
   b[is.na(b)] <- 0
-  thr <- as.numeric(params$threshold)
+  thr <- as.numeric(params[["threshold"]])
   list(levels = lev, predict = function(ds2, te) {
     eta <- drop(ds_modelmatrix(ds2)[te, , drop = FALSE] %*% b)
     ifelse(fam$linkinv(eta) > thr, 2L, 1L)
@@ -275,11 +283,11 @@ fnn_dist <- function(A, B, groups, w) {
 
 fnn_groups <- function(learner, params, p) {
   if (learner == "fnn-weighted") {
-    omega <- as.numeric(params$omega)
+    omega <- as.numeric(params[["omega"]])
     if (p != 2L) stop("fnn-weighted needs exactly 2 predictors, got ", p)
     list(groups = list(1L, 2L), w = c(omega, 1 / omega), key = list("w", omega))
   } else {
-    u <- as.numeric(params$upsilon)
+    u <- as.numeric(params[["upsilon"]])
     if (p != 16L) stop("fnn-distorted needs the 16 letter predictors, got ", p)
     list(groups = list(c(1L, 3L, 9L, 16L), c(2L, 4L, 6L, 7L, 8L, 10L, 12L, 14L, 15L),
                        c(5L, 11L, 13L)),
@@ -315,7 +323,7 @@ fit_fnn <- function(learner) {
 }
 
 fitters <- list(
-  "J48" = fit_weka("J48"), "J48-unpruned" = fit_weka("J48"),
+  "J48" = fit_weka("J48"), "J48-unpruned" = fit_weka("J48", "-U"),
   "JRip" = fit_weka("JRip"), "SMO" = fit_weka("SMO"), "Logistic" = fit_weka("Logistic"),
   "kknn" = fit_kknn, "tree" = fit_tree, "glm" = fit_glm,
   "majority" = fit_majority, "mean" = fit_mean,

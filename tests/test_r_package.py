@@ -1,6 +1,7 @@
 """The R package in R/: install it into a temporary library and run its
-testthat suite with Rscript (the worked examples of TESTS_SPEC §6, identity
-with Python, bad input, J48 against kknn on iris through compare_learners).
+testthat suite with Rscript (worked examples, identity with Python, bad and
+hostile input, J48 against kknn on iris through compare_learners), and check
+that the package ships r_bridge's R learners byte for byte.
 
 Skipped, with the reason, only when Rscript or an R package the suite needs
 (reticulate, testthat) is missing on this machine; under CI (CI=true) that
@@ -67,6 +68,15 @@ def _env() -> dict:
     return env
 
 
+def test_r_package_ships_the_bridge_learners_byte_for_byte():
+    """One R implementation of each learner: R/inst/batch.R (what the R
+    package sources) is r_bridge/batch.R (what rpy2 sources)."""
+    shipped = (PKG / "inst" / "batch.R").read_bytes()
+    bridge = (REPO / "r_bridge" / "batch.R").read_bytes()
+    assert shipped == bridge, ("R/inst/batch.R differs from r_bridge/batch.R; "
+                               "run: cp r_bridge/batch.R R/inst/batch.R")
+
+
 @pytest.fixture(scope="module")
 def installed_lib(tmp_path_factory):
     """The package installed once (R CMD INSTALL) into a temporary library."""
@@ -123,7 +133,8 @@ args <- commandArgs(TRUE)
 lib <- args[1]; out <- args[2]; tests <- args[3]
 suppressPackageStartupMessages(library(pybcv, lib.loc = lib))
 utils::write.csv(iris, file.path(out, "iris.csv"), row.names = FALSE)
-res <- compare_learners("J48", "kknn", iris, "Species", tests = strsplit(tests, ",")[[1]], seed = 1)
+df <- utils::read.csv(file.path(out, "iris.csv"))   # an R user's data: Species a character column
+res <- compare_learners("J48-unpruned", "kknn", df, "Species", tests = strsplit(tests, ",")[[1]])
 r <- res$results
 writeLines(sprintf("%s,%.17g,%.17g", r$test, r$statistic, r$p.value), file.path(out, "results.csv"))
 for (d in names(res$tables))
@@ -135,9 +146,10 @@ XTESTS = ("mcnemar_5x2bcv,calibrated_f_5x2bcv,kfold_t,cvci_z,mcnemar_kfold_naive
 
 
 def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
-    """J48 against kknn on iris: R's compare_learners (learners fitted in R,
-    partitions and statistics from Python) gives exactly the tables and
-    p-values of Python's pybcv.engine.compare with the R backend."""
+    """J48-unpruned against kknn on iris read by read.csv, default seed on
+    both sides: R's compare_learners (learners run by the package's copy of
+    batch.R, partitions and statistics from Python) gives exactly the tables
+    and p-values of Python's pybcv.engine.compare with the R backend."""
     _require_r()
     from conftest import _r_problem  # the project's R check (rpy2, R, packages)
     problem = _r_problem(("RWeka", "kknn"))
@@ -159,7 +171,7 @@ def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
 
     iris = pd.read_csv(tmp_path / "iris.csv")
     X, y = iris.drop(columns="Species"), iris["Species"].astype(str)
-    cmp = compare(X, y, "J48", "kknn", tests=XTESTS, seed=1, backend="r")
+    cmp = compare(X, y, "J48-unpruned", "kknn", tests=XTESTS, backend="r")
     for d in cmp.tables:
         f = tmp_path / f"tables_{d}.csv"
         if not f.exists():

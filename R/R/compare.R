@@ -1,220 +1,270 @@
-## compare_learners(): two learners on one data set, every requested test.
-##
-## The partitions of each design come from Python (pybcv.partitions.DESIGNS),
-## the fits and predictions run here in R, the 2x2 tables are counted in R,
-## and the statistics come from Python (TESTS[key].from_tables).
+## compare_learners(), compare_many(): learners on one data set, every
+## requested test.  The partitions come from Python (pybcv.partitions, the
+## design streams of pybcv.engine.compare); each named learner runs every fold
+## of every design in ONE call of batch.R's run_batch() (the R code r_bridge
+## runs through rpy2); the tables are counted here; the statistics come from
+## Python in one call.
 
-LEARNERS <- c("J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn", "tree", "majority")
-
-learner_packages <- function(name) {
-  switch(name, "J48" = , "J48-unpruned" = , "JRip" = , "SMO" = , "Logistic" = "RWeka",
-         "kknn" = "kknn", "tree" = "tree", character())
-}
-
-## "name" or "name:param=value,param=value" (the engine's learner spec syntax).
-parse_learner_spec <- function(spec) {
-  parts <- regmatches(spec, regexpr(":", spec), invert = TRUE)[[1]]
-  name <- trimws(parts[1])
-  params <- list()
-  if (length(parts) > 1L && nzchar(trimws(parts[2]))) {
-    for (kv in trimws(strsplit(parts[2], ",", fixed = TRUE)[[1]])) {
-      if (!nzchar(kv)) next
-      eq <- regexpr("=", kv, fixed = TRUE)
-      if (eq < 0) stop("learner parameter \"", kv, "\": write name:param=value", call. = FALSE)
-      params[[trimws(substr(kv, 1L, eq - 1L))]] <- trimws(substring(kv, eq + 1L))
-    }
-  }
-  list(name = name, params = params)
-}
-
-check_params <- function(name, params, allowed) {
-  bad <- setdiff(names(params), allowed)
-  if (length(bad))
-    stop("learner \"", name, "\" takes ",
-         if (length(allowed)) paste0("the parameter(s) ", paste(allowed, collapse = ", ")) else "no parameters",
-         "; got ", paste(bad, collapse = ", "), call. = FALSE)
-}
-
-## A named learner as function(train, test, formula) -> predicted labels.
-named_learner <- function(spec) {
-  ps <- parse_learner_spec(spec)
-  name <- ps$name
-  params <- ps$params
-  if (!name %in% LEARNERS)
-    stop("unknown learner \"", name, "\"; known: ", paste(LEARNERS, collapse = ", "),
-         ", or pass an R function(train, test) returning predicted labels", call. = FALSE)
-  for (p in learner_packages(name))
-    if (!requireNamespace(p, quietly = TRUE))
-      stop("learner \"", name, "\" needs the R package ", p, ", which is not installed ",
-           "(bash scripts/setup.sh installs it)", call. = FALSE)
-  weka <- function(fname, control = character()) {
-    check_params(name, params, "options")
-    if (!is.null(params$options)) control <- c(control, strsplit(params$options, "[[:space:]]+")[[1]])
-    control <- control[nzchar(control)]
-    function(train, test, fo) {
-      fun <- getExportedValue("RWeka", fname)
-      m <- if (!length(control)) fun(fo, data = train) else fun(fo, data = train, control = control)
-      stats::predict(m, newdata = test, type = "class")
-    }
-  }
-  if (!name %in% c("J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn")) check_params(name, params, character())
-  switch(name,
-    "J48" = weka("J48"),
-    "J48-unpruned" = weka("J48", "-U"),
-    "JRip" = weka("JRip"), "SMO" = weka("SMO"), "Logistic" = weka("Logistic"),
-    "kknn" = {
-      check_params(name, params, c("k", "kernel"))
-      k <- if (is.null(params$k)) 5L else suppressWarnings(as.integer(params$k))
-      if (is.na(k) || k < 1L) stop("learner kknn: k must be a positive integer", call. = FALSE)
-      kernel <- if (is.null(params$kernel)) "triangular" else params$kernel
-      function(train, test, fo) {
-        fit <- kknn::kknn(fo, train, test, k = k, kernel = kernel)
-        stats::fitted(fit)
-      }
-    },
-    "tree" = function(train, test, fo) {
-      m <- tree::tree(fo, data = train)
-      # class probabilities and the first maximum (type = "class" breaks ties at random)
-      pr <- stats::predict(m, newdata = test, type = "vector")
-      pr <- matrix(pr, nrow = nrow(test), dimnames = list(NULL, levels(train[[all.vars(fo)[1]]])))
-      colnames(pr)[max.col(pr, ties.method = "first")]
-    },
-    "majority" = function(train, test, fo) {
-      y <- train[[all.vars(fo)[1]]]
-      tab <- table(y)
-      rep(names(tab)[which.max(tab)], nrow(test))
-    })
-}
-
-as_learner <- function(x, label) {
-  if (is.character(x) && length(x) == 1L && !is.na(x)) {
-    f <- named_learner(x)
-    return(list(name = x, fit_predict = function(train, test, target) {
-      train[[target]] <- droplevels(as.factor(train[[target]]))
-      fo <- stats::as.formula(paste0("`", target, "` ~ ."))
-      f(train, test, fo)
-    }))
-  }
-  if (is.function(x)) {
-    return(list(name = label, fit_predict = function(train, test, target) x(train, test)))
-  }
-  stop("a learner must be a name (", paste(LEARNERS, collapse = ", "),
-       ") or an R function(train, test) returning predicted labels", call. = FALSE)
-}
-
-fold_table <- function(pa, pb, truth) {
-  la <- pa != truth
-  lb <- pb != truth
-  c(n00 = sum(la & lb), n01 = sum(la & !lb), n10 = sum(!la & lb), n11 = sum(!la & !lb))
-}
-
-predict_fold <- function(l, data, target, tr, te, design, f, nf) {
-  train <- data[tr, , drop = FALSE]
-  test <- data[te, setdiff(names(data), target), drop = FALSE]
-  p <- tryCatch(suppressWarnings(l$fit_predict(train, test, target)), error = function(e)
-    stop("learner ", l$name, " failed on fold ", f, " of ", nf, " (design ", design, "): ",
-         conditionMessage(e), call. = FALSE))
-  if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
-    stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
-         length(te), " validation records (fold ", f, " of design ", design, ")", call. = FALSE)
-  p <- as.character(p)
-  if (anyNA(p))
-    stop("learner ", l$name, " returned missing predictions (fold ", f, " of design ", design, ")",
-         call. = FALSE)
-  p
-}
-
-compare_learners <- function(a, b, data, target, tests = "all", seed = 1, alpha = 0.05,
-                             profile = c("default", "paper"), options = list(), verbose = FALSE) {
-  la <- as_learner(a, dname(substitute(a)))
-  lb <- as_learner(b, dname(substitute(b)))
-  data_name <- dname(substitute(data))
-  profile <- choice(profile, c("default", "paper"), "profile")
-  if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
-  if (!is.character(target) || length(target) != 1L || !target %in% names(data))
-    stop("target must name one column of data; columns: ", paste(names(data), collapse = ", "),
-         call. = FALSE)
-  if (anyNA(data[[target]])) stop("the target column \"", target, "\" has missing values", call. = FALSE)
+## What compare_learners() and compare_many() share: check the arguments,
+## resolve the tests, draw every design's splits, and get each learner's
+## per-row correctness (one batch per learner).
+comparison_setup <- function(learners, data, target, tests, seed, alpha, profile, options,
+                             conf.level) {
   if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed) || seed != round(seed) || seed < 0)
     stop("seed must be a single non-negative whole number", call. = FALSE)
   if (!is.numeric(alpha) || length(alpha) != 1L || !(alpha > 0 && alpha < 1))
     stop("alpha must be a number in (0, 1)", call. = FALSE)
-  if (!is.list(options) || (length(options) && is.null(names(options))))
+  if (!is.numeric(conf.level) || length(conf.level) != 1L || !(conf.level > 0 && conf.level < 1))
+    stop("conf.level must be a number in (0, 1)", call. = FALSE)
+  if (!is.list(options) || (length(options) && (is.null(names(options)) || any(!nzchar(names(options))))))
     stop("options must be a named list: test key -> list of options", call. = FALSE)
-  if (!is.character(tests) || !length(tests)) stop("tests must be \"all\", \"table5\" or test keys", call. = FALSE)
+  if (!is.character(tests) || !length(tests) || anyNA(tests))
+    stop("tests must be \"all\", \"table5\" or test keys", call. = FALSE)
+  if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
   pybcv_helper()
-  data <- as.data.frame(data)
+  data <- as.data.frame(data)        # a tibble or data.table as a plain data frame
+  ld <- learner_data(data, target)
   rownames(data) <- NULL
-  n <- nrow(data)
-  truth <- as.character(data[[target]])
-
-  sel <- py_call("resolve", if (length(tests) == 1L) tests else as.list(tests), profile,
-                 call = sys.call())
+  # an R function(train, test) sees character columns as factors (sorted
+  # levels), as the named learners do
+  chr <- vapply(data, is.character, TRUE)
+  data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
+  sel <- py_call("resolve", if (length(tests) == 1L) tests else as.list(tests), profile)
   keys <- as.character(unlist(sel$keys))
   bad <- setdiff(names(options), keys)
   if (length(bad)) stop("options given for test(s) not run: ", paste(bad, collapse = ", "), call. = FALSE)
+  opts <- lapply(stats::setNames(keys, keys), function(k) {
+    o <- utils::modifyList(as.list(sel$options[[k]]), as.list(options[[k]]))
+    if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])
+    o
+  })
+  designs <- as.character(unlist(sel$designs))
+  sp <- design_batch(designs, ld$n, seed)
+  rows <- test_rows(sp)
+  truth <- ld$y[rows]
+  correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
+  list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, correct = correct)
+}
 
+## One pair's tables and tests -> a "pybcv_comparison".
+comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, conf.level) {
+  sp <- st$sp
+  tab_all <- fold_tables_from_correct(st$correct[[ia]], st$correct[[ib]], sp$nte)
   tables <- list()
-  for (d in as.character(unlist(sel$designs))) {
-    sp <- py_call("design_splits", d, py_int(n, "n"), py_int(seed, "seed"), call = sys.call())
-    nf <- length(sp$train)
-    if (verbose) message("design ", d, ": ", nf, " fits per learner")
-    tab <- matrix(0, nf, 6L, dimnames = list(NULL, c("n00", "n01", "n10", "n11", "n_train", "n_test")))
-    for (f in seq_len(nf)) {
-      tr <- as.integer(sp$train[[f]])
-      te <- as.integer(sp$test[[f]])
-      pa <- predict_fold(la, data, target, tr, te, d, f, nf)
-      pb <- predict_fold(lb, data, target, tr, te, d, f, nf)
-      tab[f, ] <- c(fold_table(pa, pb, truth[te]), length(tr), length(te))
-    }
-    tables[[d]] <- tab
+  for (d in st$designs) {
+    f <- sp$design == d
+    tables[[d]] <- cbind(tab_all[f, , drop = FALSE], n_train = sp$ntr[f], n_test = sp$nte[f])
   }
-
-  reg <- py_call("registry_table")
-  design_of <- stats::setNames(vapply(reg, `[[`, "", "design"), vapply(reg, `[[`, "", "key"))
+  np_tab <- lapply(tables, function(t) np_float(t[, 1:4, drop = FALSE], "tables"))
+  np_tr <- lapply(tables, function(t) np_float(t[, "n_train"], "n_train"))
+  np_te <- lapply(tables, function(t) np_float(t[, "n_test"], "n_test"))
+  pyopts <- lapply(st$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
+  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level)
   htests <- list()
-  for (k in keys) {
-    spec_design <- design_of[[k]]
-    tab <- tables[[spec_design]]
-    opts <- utils::modifyList(as.list(sel$options[[k]]), as.list(options[[k]]))
-    if (!is.null(opts$alternative)) opts$alternative <- alt_to_py(opts$alternative)
-    v <- py_call("run_from_tables", k, np_float(tab[, 1:4, drop = FALSE], "tables"),
-                 np_float(tab[, "n_train"], "n_train"), np_float(tab[, "n_test"], "n_test"),
-                 if (length(opts)) do.call(reticulate::dict, opts) else reticulate::dict(),
-                 call = sys.call())
-    h <- make_htest(v, sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,
-                               spec_design, format(seed, scientific = FALSE)), warn = FALSE)
-    h$design <- spec_design
+  for (k in st$keys) {
+    h <- make_htest(v[[k]], sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,
+                                    v[[k]]$design, format(seed, scientific = FALSE)),
+                    warn = FALSE)
+    h$design <- v[[k]]$design
     htests[[k]] <- h
   }
-  df1 <- function(h, i) if (length(h$parameter) >= i) unname(h$parameter[i]) else NA_real_
-  results <- data.frame(
-    test = keys,
-    name = vapply(htests, function(h) h$method, ""),
-    statistic = vapply(htests, function(h) unname(h$statistic), 1),
-    df = vapply(htests, df1, 1, 1L),
-    df2 = vapply(htests, df1, 1, 2L),
-    p.value = vapply(htests, function(h) h$p.value, 1),
-    reject = vapply(htests, function(h) h$p.value < alpha, TRUE),
-    estimate = vapply(htests, function(h) if (is.null(h$estimate)) NA_real_ else unname(h$estimate), 1),
-    design = vapply(htests, function(h) h$design, ""),
-    warnings = vapply(htests, function(h) paste(h$warnings, collapse = "; "), ""),
-    stringsAsFactors = FALSE, row.names = NULL)
-  structure(list(results = results, htests = htests, tables = tables,
-                 learners = c(a = la$name, b = lb$name), data.name = data_name, n = n,
-                 target = target, seed = seed, alpha = alpha, profile = profile),
+  structure(list(results = results_frame(htests, alpha), htests = htests, tables = tables,
+                 learners = c(a = la$name, b = lb$name), data.name = data_name, n = st$ld$n,
+                 target = st$ld$target, seed = seed, alpha = alpha, profile = profile,
+                 conf.level = conf.level),
             class = "pybcv_comparison")
 }
 
+results_frame <- function(htests, alpha) {
+  df1 <- function(h, i) if (length(h$parameter) >= i) unname(h$parameter[i]) else NA_real_
+  ci <- function(h, i) if (is.null(h$conf.int)) NA_real_ else h$conf.int[i]
+  num <- function(f, ...) vapply(htests, f, 1, ...)
+  data.frame(
+    test = names(htests),
+    name = vapply(htests, function(h) h$method, ""),
+    statistic = num(function(h) unname(h$statistic)),
+    df = num(df1, 1L),
+    df2 = num(df1, 2L),
+    p.value = num(function(h) h$p.value),
+    reject = vapply(htests, function(h) h$p.value < alpha, TRUE),
+    estimate = num(function(h) if (is.null(h$estimate)) NA_real_ else unname(h$estimate)),
+    conf.low = num(ci, 1L),
+    conf.high = num(ci, 2L),
+    design = vapply(htests, function(h) h$design, ""),
+    warnings = vapply(htests, function(h) paste(h$warnings, collapse = "; "), ""),
+    stringsAsFactors = FALSE, row.names = NULL)
+}
+
+#' Compare two learners on a data set with the 17 tests
+#'
+#' Runs learners A and B on the partitions of every design the selected tests
+#' need, counts each validation fold's 2x2 table of correct and incorrect
+#' predictions, and runs the tests.  The partitions come from Python
+#' (`pybcv.partitions.DESIGNS`; design `d` uses the random stream of
+#' `pybcv.engine.compare` for `seed` and `d`, so a design's folds do not
+#' depend on which other tests are asked for, and R and Python give the same
+#' folds, tables and p-values for the same seed).  A named learner runs in R,
+#' every fold of every design in one call, through the package's copy of
+#' `r_bridge/batch.R` -- the R code the Python side runs through rpy2.
+#'
+#' Columns are data, never code: the predictors reach the learners renamed
+#' `x1`, `x2`, ... and the class `y`, whatever their names and level names.
+#' Numeric, integer, logical (as 0/1), factor and character (as a factor with
+#' sorted levels) predictors are taken; a missing value is an error naming
+#' the column; a learner that needs numbers (`"mean"`, `"fnn-weighted"`,
+#' `"fnn-distorted"`) gives an error naming the factor columns.  The class
+#' levels are the sorted distinct values of the target (Python's order).
+#'
+#' Fold tables: columns `n00, n01, n10, n11` count the validation records
+#' where (A, B) were (incorrect, incorrect), (incorrect, correct),
+#' (correct, incorrect), (correct, correct): `n01` = A wrong, B right.
+#'
+#' @param a,b A learner name with optional parameters,
+#'   `"name:param=value,..."` (see [pybcv_learners()]: `"J48"`,
+#'   `"J48-unpruned"`, `"JRip"`, `"SMO"`, `"Logistic"`, `"kknn"` (k = 5,
+#'   triangular kernel), `"tree"`, `"glm"`, `"majority"`, `"mean"`,
+#'   `"fnn-weighted"`, `"fnn-distorted"`; e.g. `"kknn:k=7,kernel=rectangular"`,
+#'   `"J48:options=-M 5"`), or an R `function(train, test)` that fits on the
+#'   data frame `train` (all columns, the user's names) and returns one
+#'   predicted label per row of `test` (which lacks the target column; its
+#'   row names are the record numbers).
+#' @param data A data frame (e.g. from [utils::read.csv()]).
+#' @param target The name of the class column.
+#' @param tests `"all"` (17 tests), `"table5"` (the paper's 14) or a vector
+#'   of test keys (see [pybcv_tests()]).
+#' @param seed A non-negative whole number; 0 by default, as in Python.
+#' @param alpha The level for the `reject` column.
+#' @param profile `"default"`: the tests as defined; `"paper"`: the readings
+#'   that fit the paper's numbers (see `docs/conventions.md`).
+#' @param options Per-test options, e.g.
+#'   `list(cvci_z = list(alternative = "less"))`.
+#' @param conf.level The level of the confidence intervals (`conf.int`).
+#' @param verbose Report the designs and fits.
+#' @return A list of class `"pybcv_comparison"`: `results`, a data frame
+#'   with columns `test`, `name`, `statistic`, `df`, `df2` (F tests),
+#'   `p.value`, `reject`, `estimate` (error(A) - error(B)), `conf.low`,
+#'   `conf.high`, `design`, `warnings` (also from `as.data.frame()`);
+#'   `htests`, the `"htest"` objects by test key; `tables`, the fold tables
+#'   of every design (columns `n00, n01, n10, n11, n_train, n_test`); and the
+#'   arguments.
+#' @seealso [compare_many()] for k learners, [pybcv_test_predictions()] for
+#'   your own per-fold predictions.
+#' @export
+#' @examples
+#' if (pybcv_available() && requireNamespace("RWeka", quietly = TRUE) &&
+#'     requireNamespace("kknn", quietly = TRUE)) {
+#'   res <- compare_learners("J48", "kknn", iris, "Species",
+#'                           tests = c("mcnemar_5x2bcv", "calibrated_f_5x2bcv"))
+#'   res
+#'   res$htests$mcnemar_5x2bcv
+#'   as.data.frame(res)
+#' }
+compare_learners <- function(a, b, data, target, tests = "all", seed = 0, alpha = 0.05,
+                             profile = c("default", "paper"), options = list(),
+                             conf.level = 0.95, verbose = FALSE) {
+  profile <- choice(profile, c("default", "paper"), "profile")
+  data_name <- dname(substitute(data))
+  la <- as_learner(a, dname(substitute(a)))
+  lb <- as_learner(b, dname(substitute(b)))
+  t0 <- proc.time()[["elapsed"]]
+  st <- comparison_setup(list(la, lb), data, target, tests, seed, alpha, profile, options, conf.level)
+  if (verbose)
+    message(sprintf("%d designs, %d fits per learner, %.2f s", length(st$designs),
+                    length(st$sp$ntr), proc.time()[["elapsed"]] - t0))
+  comparison_of(st, 1L, 2L, la, lb, data_name, seed, alpha, profile, conf.level)
+}
+
+#' Compare k learners pairwise on one data set
+#'
+#' Each learner runs once per design (one batch); every pair (i < j, the
+#' earlier learner as A) is then tested as [compare_learners()] tests two
+#' learners, on the same folds.  The R counterpart of
+#' `pybcv compare --learners a,b,c`.
+#'
+#' @inheritParams compare_learners
+#' @param learners A character vector of learner specs (or a list of specs
+#'   and R functions), at least two; names, when given, label the learners.
+#' @return A list of class `"pybcv_comparisons"`: `comparisons`, the
+#'   `"pybcv_comparison"` of every pair, named `"A vs B"`; `results`, their
+#'   result tables stacked with columns `a` and `b` first (also from
+#'   `as.data.frame()`).
+#' @export
+#' @examples
+#' if (pybcv_available() && requireNamespace("RWeka", quietly = TRUE) &&
+#'     requireNamespace("kknn", quietly = TRUE)) {
+#'   many <- compare_many(c("J48", "kknn", "majority"), iris, "Species",
+#'                        tests = "mcnemar_5x2bcv")
+#'   as.data.frame(many)
+#' }
+compare_many <- function(learners, data, target, tests = "all", seed = 0, alpha = 0.05,
+                         profile = c("default", "paper"), options = list(), conf.level = 0.95) {
+  profile <- choice(profile, c("default", "paper"), "profile")
+  data_name <- dname(substitute(data))
+  if (!(is.character(learners) || is.list(learners)) || length(learners) < 2L)
+    stop("learners must hold at least two learners", call. = FALSE)
+  labels <- names(learners)
+  ls <- lapply(seq_along(learners), function(i) {
+    x <- learners[[i]]
+    l <- as_learner(x, if (!is.null(labels) && nzchar(labels[i])) labels[i] else paste0("learner", i))
+    if (!is.null(labels) && nzchar(labels[i])) l$name <- labels[i]
+    l
+  })
+  nm <- vapply(ls, `[[`, "", "name")
+  if (anyDuplicated(nm)) stop("learners must differ; repeated: ", paste(unique(nm[duplicated(nm)]), collapse = ", "),
+                              call. = FALSE)
+  st <- comparison_setup(ls, data, target, tests, seed, alpha, profile, options, conf.level)
+  pairs <- utils::combn(length(ls), 2L, simplify = FALSE)
+  comps <- lapply(pairs, function(p)
+    comparison_of(st, p[1], p[2], ls[[p[1]]], ls[[p[2]]], data_name, seed, alpha, profile, conf.level))
+  names(comps) <- vapply(pairs, function(p) paste(nm[p[1]], "vs", nm[p[2]]), "")
+  res <- do.call(rbind, lapply(comps, function(cmp)
+    cbind(a = cmp$learners[["a"]], b = cmp$learners[["b"]], cmp$results, stringsAsFactors = FALSE)))
+  rownames(res) <- NULL
+  structure(list(comparisons = comps, results = res, learners = nm, data.name = data_name,
+                 seed = seed, alpha = alpha, profile = profile),
+            class = "pybcv_comparisons")
+}
+
+#' @describeIn compare_learners The `results` data frame (one row per test).
+#' @param x A `"pybcv_comparison"` (or `"pybcv_comparisons"`) object.
+#' @param row.names,optional,... Ignored (for the generic).
+#' @export
+as.data.frame.pybcv_comparison <- function(x, row.names = NULL, optional = FALSE, ...) x$results
+
+#' @export
+#' @rdname compare_many
+#' @param x A `"pybcv_comparisons"` object.
+#' @param row.names,optional,... Ignored (for the generic).
+as.data.frame.pybcv_comparisons <- function(x, row.names = NULL, optional = FALSE, ...) x$results
+
+#' @describeIn compare_learners Prints the results table.
+#' @param digits Digits to print.
+#' @export
 print.pybcv_comparison <- function(x, digits = 4L, ...) {
-  cat("pybcv: ", x$learners[["a"]], " (A) vs ", x$learners[["b"]], " (B) on ", x$data.name,
-      " (n = ", x$n, ", target ", x$target, "), seed ", format(x$seed, scientific = FALSE),
+  own <- is.na(x$seed)
+  cat("pybcv: ", x$learners[["a"]], " (A) vs ", x$learners[["b"]], " (B)",
+      if (own) " from own predictions" else
+        paste0(" on ", x$data.name, " (n = ", x$n, ", target ", show_name(x$target), "), seed ",
+               format(x$seed, scientific = FALSE)),
       ", profile ", x$profile, ", alpha = ", x$alpha, "\n", sep = "")
-  r <- x$results[, c("test", "statistic", "df", "df2", "p.value", "reject", "estimate")]
+  r <- x$results[, c("test", "statistic", "df", "df2", "p.value", "reject", "estimate",
+                     "conf.low", "conf.high")]
   if (all(is.na(r$df2))) r$df2 <- NULL
+  if (all(is.na(r$conf.low) & is.na(r$conf.high))) r$conf.low <- r$conf.high <- NULL
   print(r, digits = digits, row.names = FALSE, ...)
   w <- x$results$warnings
   if (any(nzchar(w))) cat("warnings:", paste0("\n  ", x$results$test[nzchar(w)], ": ", w[nzchar(w)]), "\n")
-  cat("(htest objects in $htests, fold tables in $tables)\n")
+  cat("(htest objects in $htests, fold tables in $tables; as.data.frame() for the table)\n")
+  invisible(x)
+}
+
+#' @export
+#' @rdname compare_many
+print.pybcv_comparisons <- function(x, digits = 4L, ...) {
+  cat("pybcv: ", length(x$learners), " learners (", paste(x$learners, collapse = ", "), ") on ",
+      x$data.name, ", seed ", format(x$seed, scientific = FALSE), ", ", length(x$comparisons),
+      " pairs\n", sep = "")
+  r <- x$results[, c("a", "b", "test", "statistic", "p.value", "reject", "estimate")]
+  print(r, digits = digits, row.names = FALSE, ...)
   invisible(x)
 }

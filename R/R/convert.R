@@ -135,8 +135,13 @@ make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
   est <- v$estimate
   if (!is.null(est)) names(est) <- ESTIMATE_NAME
   det <- v$details
+  ci <- NULL
+  if (!is.null(v$conf_int)) {
+    ci <- as.numeric(unlist(v$conf_int))
+    attr(ci, "conf.level") <- v$conf_level
+  }
   obj <- list(statistic = stat, parameter = parameter, p.value = v$pvalue,
-              estimate = est, null.value = stats::setNames(0, ESTIMATE_NAME),
+              conf.int = ci, estimate = est, null.value = stats::setNames(0, ESTIMATE_NAME),
               alternative = alt_to_r(v$alternative),
               method = if (is.null(method) || !nzchar(method)) v$method else method,
               data.name = data.name, test = v$test, null.distribution = v$null_distribution,
@@ -159,6 +164,10 @@ make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
   obj
 }
 
+#' @rdname bcv_mcnemar_test
+#' @param digits Number of significant digits to print.
+#' @param ... Passed to `print`.
+#' @export
 print.bcv_htest <- function(x, digits = getOption("digits"), ...) {
   NextMethod()
   fmt <- function(m) {

@@ -46,6 +46,29 @@ root_of_python <- function(python) {
   if (file.exists(file.path(d, "pybcv", "__init__.py"))) d else NULL
 }
 
+#' The Python behind the package
+#'
+#' The package reaches Python through \pkg{reticulate} and imports it on the
+#' first call (never when the package is loaded).  The interpreter is, in
+#' this order: the option `pybcv.python`; the environment variable
+#' `PYBCV_PYTHON`; the `.venv/bin/python` of a pybcv checkout (a directory
+#' holding `pybcv/__init__.py` and `.venv`) found by searching upward from the
+#' working directory, then from the directory the package was installed
+#' from.  If reticulate is already bound to a Python in this session, that
+#' Python is used.  When pybcv is not installed in the chosen Python but the
+#' interpreter lies in `<checkout>/.venv`, the checkout is put on Python's
+#' path.  When nothing is found the error says how to set up: run
+#' `bash scripts/setup.sh` in the repository, or set `PYBCV_PYTHON`.
+#'
+#' @return `pybcv_python`: a list (pybcv version and file, the Python
+#'   executable and version, and how it was found); it starts Python.
+#'   `pybcv_find_python`: the candidate (a list with `python`, `root`,
+#'   `source`) or `NULL`, without starting Python.  `pybcv_available`: `TRUE`
+#'   when Python and pybcv can be used.
+#' @export
+#' @examples
+#' pybcv_find_python()
+#' if (pybcv_available()) pybcv_python()
 pybcv_find_python <- function() {
   opt <- getOption("pybcv.python")
   if (!is.null(opt) && nzchar(opt)) {
@@ -118,6 +141,8 @@ init_python <- function() {
   helper
 }
 
+#' @rdname pybcv_find_python
+#' @export
 pybcv_python <- function() {
   pybcv_helper()
   info <- .pybcv$info
@@ -125,6 +150,8 @@ pybcv_python <- function() {
   info
 }
 
+#' @rdname pybcv_find_python
+#' @export
 pybcv_available <- function() {
   isTRUE(tryCatch({ pybcv_helper(); TRUE }, error = function(e) FALSE))
 }

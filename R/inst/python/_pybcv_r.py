@@ -55,8 +55,26 @@ def _plain(x):
     return x
 
 
-def result_dict(res, key=None):
-    """A TestResult as plain values; the BCV tables as 2x2 float arrays."""
+def _interval(res, d, level):
+    """(low, high) of the result's confidence interval at ``level``, or
+    None: from ``confidence_interval(level)`` when the result has it (the
+    agreed interface), else from ``ci_low``/``ci_high`` of ``to_dict()``."""
+    ci = None
+    if hasattr(res, "confidence_interval"):
+        ci = res.confidence_interval(level)
+    elif "ci_low" in d and "ci_high" in d:
+        ci = (d["ci_low"], d["ci_high"])
+    if ci is None:
+        return None
+    lo, hi = (float("nan") if v is None else float(v) for v in ci)
+    if lo != lo and hi != hi:
+        return None
+    return [lo, hi]
+
+
+def result_dict(res, key=None, level=0.95):
+    """A TestResult as plain values; the BCV tables as 2x2 float arrays;
+    ``conf_int`` = [low, high] at ``level`` where the result has one."""
     d = res.to_dict()
     det = dict(d.get("details") or {})
     for k in ("averaged_table", "effective_table", "table"):
@@ -74,27 +92,51 @@ def result_dict(res, key=None):
             "estimate": None if d["estimate"] is None else float(d["estimate"]),
             "method": d.get("method") or "", "null_distribution": d.get("null_distribution") or "",
             "alternative": d.get("alternative") or "two-sided",
-            "details": _plain(det), "warnings": [str(w) for w in d.get("warnings") or []]}
+            "details": _plain(det), "warnings": [str(w) for w in d.get("warnings") or []],
+            "conf_int": _interval(res, d, float(level)), "conf_level": float(level)}
 
 
-def run_test(fname, args, kwargs, key=None):
+def run_test(fname, args, kwargs, key=None, level=0.95):
     """Call ``pybcv.stats.<fname>(*args, **kwargs)``."""
     try:
         from pybcv import stats
         fn = getattr(stats, fname)
         res = fn(*args, **dict(kwargs or {}))
-        return {"ok": True, "value": result_dict(res, key)}
+        return {"ok": True, "value": result_dict(res, key, level)}
     except Exception as e:
         return _fail(e)
 
 
-def run_from_tables(key, tables, n_train=None, n_test=None, options=None):
+def run_from_tables(key, tables, n_train=None, n_test=None, options=None, level=0.95):
     """``TESTS[key].from_tables(tables, n_train, n_test, **options)``."""
     try:
         from pybcv.stats import registry
         spec = registry.get_test(key)
         res = spec.from_tables(tables, n_train, n_test, **dict(options or {}))
-        return {"ok": True, "value": result_dict(res, key)}
+        return {"ok": True, "value": result_dict(res, key, level)}
+    except Exception as e:
+        return _fail(e)
+
+
+def run_battery(keys, tables, n_train, n_test, options, level=0.95):
+    """Every test of ``keys`` from its design's fold tables in ONE call:
+    ``tables[design]`` is a (F, 4) array (n00, n01, n10, n11 per fold),
+    ``n_train[design]``/``n_test[design]`` the fold sizes, ``options[key]``
+    the test's options.  Returns {key: result dict} (as ``compare`` does)."""
+    try:
+        from pybcv.stats import TESTS
+        out = {}
+        for k in keys:
+            spec = TESTS[k]
+            d = spec.design
+            tab = np.asarray(tables[d], dtype=float).reshape(-1, 2, 2)
+            ntr, nte = n_train.get(d), n_test.get(d)
+            res = spec.from_tables(tab, None if ntr is None else np.asarray(ntr, dtype=float),
+                                   None if nte is None else np.asarray(nte, dtype=float),
+                                   **dict((options or {}).get(k) or {}))
+            out[k] = result_dict(res, k, level)
+            out[k]["design"] = d
+        return {"ok": True, "value": out}
     except Exception as e:
         return _fail(e)
 
@@ -167,6 +209,109 @@ def design_splits(design, n, seed):
             raise ValueError(f"unknown design {design!r}")
         splits = partitions.DESIGNS[design].splits(int(n), design_seed(seed, design))
         return {"ok": True, "value": _splits_value(splits)}
+    except Exception as e:
+        return _fail(e)
+
+
+def designs_batch(designs, n, seed):
+    """The splits of several designs (stream ``(seed, rep 0, design)`` each),
+    in run_batch's layout: per design the 1-based indices of every fold,
+    training then test rows, and the fold sizes ``ntr``, ``nte``."""
+    try:
+        from pybcv import partitions
+        out = {}
+        for d in designs:
+            if d not in partitions.DESIGNS:
+                raise ValueError(f"unknown design {d!r}")
+            splits = partitions.DESIGNS[d].splits(int(n), design_seed(seed, d))
+            parts = [np.asarray(a, dtype=np.int64) for tr, te in splits for a in (tr, te)]
+            out[d] = {"idx": (np.concatenate(parts) + 1).astype(np.int32),
+                      "ntr": np.array([len(tr) for tr, _ in splits], dtype=np.int32),
+                      "nte": np.array([len(te) for _, te in splits], dtype=np.int32)}
+        return {"ok": True, "value": out}
+    except Exception as e:
+        return _fail(e)
+
+
+def _parse_spec(spec):
+    """A learner spec string -> {"name": ..., **params}, by the learners'
+    own parser (``pybcv.learners.parse_spec``) or the engine's."""
+    try:
+        from pybcv.learners import parse_spec
+    except ImportError:
+        from pybcv.engine.core import learner_spec as parse_spec
+    d = parse_spec(spec)
+    if not isinstance(d, dict):      # a (name, params) pair
+        name, params = d
+        d = {"name": name, **dict(params or {})}
+    return dict(d)
+
+
+def r_learner(spec):
+    """What ``batch.R``'s run_batch needs to run the learner of ``spec``
+    ("name" or "name:param=value,..."), exactly as the Python side sends it:
+    the batch.R learner name, its parameters (defaults from the registry,
+    validated by ``make_learner``) and the R packages it needs."""
+    try:
+        from pybcv.learners import LEARNERS, make_learner
+        d = _parse_spec(spec)
+        name = d.pop("name")
+        est = make_learner(name, backend="python", **d)   # validates; starts no R
+        params = {}
+        for k, v in est._r_params().items():
+            if v is None:
+                continue
+            if isinstance(v, (list, tuple)):
+                v = [str(e) for e in v]
+            params[str(k)] = v
+        return {"ok": True, "value": {"name": name, "learner": est._r_learner_name(),
+                                      "params": params,
+                                      "packages": list(LEARNERS[name].r_packages)}}
+    except Exception as e:
+        return _fail(e)
+
+
+def learner_names():
+    try:
+        from pybcv.learners import LEARNERS
+        return {"ok": True, "value": list(LEARNERS)}
+    except Exception as e:
+        return _fail(e)
+
+
+def check_folds(test_sets, n, design):
+    """Warnings from ``pybcv.partitions.check_design`` (a ValueError when the
+    folds cannot be that design); [] when pybcv has no check_design yet."""
+    try:
+        from pybcv import partitions
+        check = getattr(partitions, "check_design", None)
+        if check is None:
+            return {"ok": True, "value": []}
+        sets = [np.asarray(t, dtype=np.int64) - 1 for t in test_sets]
+        return {"ok": True, "value": [str(w) for w in check(sets, int(n), design)]}
+    except Exception as e:
+        return _fail(e)
+
+
+def experiments():
+    """``pybcv.experiments.EXPERIMENTS`` as plain dicts ({} when this pybcv
+    has no such module yet)."""
+    try:
+        try:
+            from pybcv.experiments import EXPERIMENTS
+        except ImportError:
+            return {"ok": True, "value": {}}
+        import dataclasses
+        out = {}
+        for name, rec in EXPERIMENTS.items():
+            if dataclasses.is_dataclass(rec):
+                d = dataclasses.asdict(rec)
+            elif isinstance(rec, dict):
+                d = dict(rec)
+            else:
+                d = {k: v for k, v in vars(rec).items() if not k.startswith("_")}
+            out[str(name)] = _plain(d)
+        return {"ok": True, "value": out}
     except Exception as e:
         return _fail(e)
 

@@ -112,3 +112,57 @@ test_that("profile and options reach the tests", {
                            tests = "cvci_z", seed = 2, options = list(cvci_z = list(alternative = "greater")))
   expect_identical(res2$htests$cvci_z$alternative, "greater")
 })
+
+test_that("the package's learners are r_bridge's batch.R, byte for byte", {
+  need_python()
+  util <- reticulate::import("importlib.util")
+  spec <- util$find_spec("r_bridge")
+  if (is.null(spec)) skip("r_bridge (next to pybcv) is not importable")
+  bridge <- file.path(dirname(spec$origin), "batch.R")
+  shipped <- system.file("batch.R", package = "pybcv")
+  expect_identical(readBin(shipped, "raw", file.size(shipped)), readBin(bridge, "raw", file.size(bridge)))
+})
+
+test_that("compare_learners uses seed 0 by default, as Python does", {
+  need_python()
+  expect_identical(formals(compare_learners)$seed, 0)
+  f <- function(train, test) rep("setosa", nrow(test))
+  r0 <- compare_learners("majority", f, iris, "Species", tests = "kfold_t")
+  r0b <- compare_learners("majority", f, iris, "Species", tests = "kfold_t", seed = 0)
+  expect_identical(r0$tables, r0b$tables)
+  expect_false(identical(r0$tables, compare_learners("majority", f, iris, "Species", tests = "kfold_t",
+                                                     seed = 1)$tables))
+})
+
+test_that("as.data.frame() and compare_many()", {
+  need_python()
+  need_r_packages("RWeka", "kknn")
+  keys <- c("mcnemar_5x2bcv", "combined_t_5x2cv", "kfold_t")
+  res <- compare_learners("J48", "kknn", iris, "Species", tests = keys)
+  df <- as.data.frame(res)
+  expect_identical(df, res$results)
+  expect_true(all(c("test", "p.value", "estimate", "conf.low", "conf.high") %in% names(df)))
+  many <- compare_many(c("J48", "kknn", "majority"), iris, "Species", tests = keys)
+  expect_s3_class(many, "pybcv_comparisons")
+  expect_identical(names(many$comparisons), c("J48 vs kknn", "J48 vs majority", "kknn vs majority"))
+  # the pair J48 vs kknn is the two-learner comparison (same folds, same tables)
+  expect_identical(many$comparisons[["J48 vs kknn"]]$tables, res$tables)
+  expect_identical(many$comparisons[["J48 vs kknn"]]$results$p.value, res$results$p.value)
+  d <- as.data.frame(many)
+  expect_identical(nrow(d), 9L)
+  expect_identical(unique(d$a), c("J48", "kknn"))
+  expect_output(print(many), "3 learners")
+  expect_error(compare_many("J48", iris, "Species"), "at least two")
+})
+
+test_that("pybcv_experiments() reads Python's records when pybcv has them", {
+  need_python()
+  has <- tryCatch({ reticulate::import("pybcv.experiments"); TRUE }, error = function(e) FALSE)
+  if (has) {
+    ex <- pybcv_experiments()
+    py <- reticulate::import("pybcv.experiments")$EXPERIMENTS
+    expect_identical(sort(names(ex)), sort(names(py)))
+  } else {
+    expect_error(pybcv_experiments(), "has no pybcv.experiments yet")
+  }
+})

@@ -51,15 +51,15 @@ test_that("partitions and compare_learners reject bad arguments", {
   expect_clean_error(bcv_partitions(100, m = 16), "m must be an integer in \\[1, 15\\]")
   expect_clean_error(bcv_partitions(100, seed = -1), "seed must be")
   expect_clean_error(bcv_partitions(100.5), "n must be a")
-  expect_clean_error(compare_learners("J48", "nosuch", iris, "Species"), "unknown learner \"nosuch\"")
-  expect_clean_error(compare_learners("majority", "majority", iris, "Kind"), "target must name one column")
+  expect_clean_error(compare_learners("J48", "nosuch", iris, "Species"), "unknown learner .nosuch.; known learners: J48")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Kind"), "target must name exactly one column of data; columns: \"Sepal.Length\"")
   expect_clean_error(compare_learners("majority", "majority", as.list(iris), "Species"), "data must be a data frame")
   expect_clean_error(compare_learners("majority", "majority", iris, "Species", tests = "nope"),
                      "unknown test key 'nope'")
   expect_clean_error(compare_learners("kknn:q=3", "majority", iris, "Species"),
-                     "learner \"kknn\" takes the parameter\\(s\\) k, kernel; got q")
+                     "learner .kknn. has no parameter\\(s\\) \\[.q.\\]; its parameters: \\[.k., .kernel.\\]")
   expect_clean_error(compare_learners("majority:k=3", "majority", iris, "Species"),
-                     "learner \"majority\" takes no parameters")
+                     "learner .majority. has no parameter\\(s\\) \\[.k.\\]; its parameters: none")
   short <- function(train, test) rep("setosa", 3)
   expect_clean_error(compare_learners(short, "majority", iris, "Species", tests = "mcnemar_ho"),
                      "learner short returned 3 predictions for 50 validation records")

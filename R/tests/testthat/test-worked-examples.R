@@ -1,4 +1,4 @@
-## TESTS_SPEC section 6: every worked example, at a relative tolerance of 1e-9.
+## The worked examples (docs/conventions.md): every one, at a relative tolerance of 1e-9.
 
 tol <- 1e-9
 near <- function(x, y) expect_equal(unname(x), y, tolerance = tol)
@@ -216,7 +216,7 @@ test_that("E-2E: partitions + tables + statistics, end to end", {
   near(r$statistic, 1.544055038)
 })
 
-test_that("partition checks of TESTS_SPEC section 6", {
+test_that("partition checks of the worked examples", {
   need_python()
   p <- bcv_partitions(16, shuffle = FALSE)
   S <- p$train[c(1, 3, 5, 7, 9)]

@@ -1,0 +1,235 @@
+## The R learners: the R code of r_bridge, shipped and run by the package.
+##
+## inst/batch.R is r_bridge/batch.R byte for byte (a test fails when the two
+## differ; to update: cp r_bridge/batch.R R/inst/batch.R).  It is sourced
+## once per session into a private environment whose parent is the stats
+## namespace (then base, then the search path): R functions that batch.R
+## calls, or that learners look up by name in their caller (tree() calls
+## model.frame.default), are found before anything in the user's workspace.  A data set enters it as values (columns renamed x1..xp, the class
+## y); a learner runs every fold of every design in ONE call of run_batch().
+
+batch_env <- function() {
+  if (!is.null(.pybcv$batch)) return(.pybcv$batch)
+  path <- system.file("batch.R", package = "pybcv")
+  if (!nzchar(path)) stop("pybcv: inst/batch.R is missing from the installed package", call. = FALSE)
+  env <- new.env(parent = asNamespace("stats"))
+  sys.source(path, envir = env, keep.source = FALSE)
+  .pybcv$batch <- env
+  env
+}
+
+## A column name as it appears in messages: quoted, with escapes, so a name
+## holding quotes, newlines or control characters prints as data.
+show_name <- function(x) encodeString(x, quote = "\"")
+
+## The predictors of `data` (every column but `target`, by position) as
+## run_batch's columns: numeric, integer and logical columns become doubles
+## (FALSE/TRUE = 0/1, as the Python side sends booleans); a factor keeps its
+## levels; a character column becomes a factor with its distinct values in
+## sorted (C-locale, code point) order, as the Python side sorts strings.
+## Any other type, a missing value or an infinite number is an error naming
+## the column.  The user's names never reach R code or a formula.
+batch_columns <- function(data, cols) {
+  out <- vector("list", length(cols))
+  is_factor <- logical(length(cols))
+  levels_list <- vector("list", length(cols))
+  for (j in seq_along(cols)) {
+    x <- data[[cols[j]]]
+    nm <- show_name(names(data)[cols[j]])
+    if (!is.atomic(x) || !is.null(dim(x)))
+      stop("column ", nm, " is a ", class(x)[1L], "; predictors must be numeric, integer, ",
+           "logical, factor or character vectors", call. = FALSE)
+    miss <- is.na(x)
+    if (any(miss))
+      stop("column ", nm, " has ", sum(miss), " missing value(s) (NA), first in row ",
+           which(miss)[1L], "; remove or impute them before comparing learners", call. = FALSE)
+    if (is.factor(x)) {
+      out[[j]] <- as.integer(x)
+      levels_list[j] <- list(levels(x))
+      is_factor[j] <- TRUE
+    } else if (is.character(x)) {
+      lev <- sort(unique(x), method = "radix")
+      out[[j]] <- match(x, lev)
+      levels_list[j] <- list(lev)
+      is_factor[j] <- TRUE
+    } else if (is.logical(x)) {
+      out[[j]] <- as.double(x)
+    } else if (is.numeric(x) && is.null(attr(x, "class"))) {
+      if (!all(is.finite(x)))
+        stop("column ", nm, " has infinite value(s), first in row ", which(!is.finite(x))[1L],
+             call. = FALSE)
+      out[[j]] <- as.double(x)
+    } else {
+      stop("column ", nm, " has type ", class(x)[1L], "; predictors must be numeric, integer, ",
+           "logical, factor or character (convert it, e.g. with as.numeric())", call. = FALSE)
+    }
+  }
+  list(cols = out, is_factor = is_factor, levels = levels_list)
+}
+
+## The class: 1-based codes into its distinct values in sorted order (numbers
+## numerically, strings and factor labels by code point), the order of
+## numpy.unique on the Python side.
+batch_class <- function(y, target) {
+  nm <- show_name(target)
+  if (is.factor(y)) y <- as.character(y)
+  if (!is.atomic(y) || !is.null(dim(y)) || !(is.character(y) || is.numeric(y) || is.logical(y)))
+    stop("the target column ", nm, " must be a factor, character, logical or numeric vector",
+         call. = FALSE)
+  miss <- is.na(y)
+  if (any(miss))
+    stop("the target column ", nm, " has ", sum(miss), " missing value(s) (NA), first in row ",
+         which(miss)[1L], call. = FALSE)
+  lev <- if (is.character(y)) sort(unique(y), method = "radix") else sort(unique(y))
+  list(codes = match(y, lev), levels = as.character(lev))
+}
+
+## A data frame and its target column -> what run_batch() needs.
+learner_data <- function(data, target) {
+  if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
+  if (!is.character(target) || length(target) != 1L || is.na(target))
+    stop("target must be one column name (a string)", call. = FALSE)
+  ti <- which(names(data) == target)
+  if (length(ti) != 1L)
+    stop("target must name exactly one column of data; ",
+         if (length(ti)) "several columns have that name" else
+           paste0("columns: ", paste(vapply(names(data), show_name, ""), collapse = ", ")),
+         call. = FALSE)
+  if (nrow(data) < 2L) stop("data has ", nrow(data), " row(s)", call. = FALSE)
+  pred <- setdiff(seq_along(data), ti)
+  bc <- batch_columns(data, pred)
+  y <- batch_class(data[[ti]], target)
+  list(cols = bc$cols, is_factor = bc$is_factor, levels = bc$levels, y = y$codes,
+       ylevels = y$levels, n = nrow(data), names = names(data)[pred], target = target)
+}
+
+## A learner given by name ("J48", "kknn:k=7"): Python's registry parses and
+## validates the spec and gives batch.R's learner name and parameters, so R
+## runs exactly what the Python side sends to R.
+named_learner <- function(spec) {
+  v <- py_call("r_learner", spec)
+  params <- lapply(v$params, function(p) if (is.list(p)) as.character(unlist(p)) else p)
+  if (!length(params)) params <- stats::setNames(list(), character())
+  pk <- as.character(unlist(v$packages))
+  for (p in pk)
+    if (!requireNamespace(p, quietly = TRUE))
+      stop("learner \"", v$name, "\" needs the R package ", p, ", which is not installed",
+           call. = FALSE)
+  list(name = spec, kind = "batch", learner = v$learner, params = params)
+}
+
+as_learner <- function(x, label) {
+  if (is.character(x) && length(x) == 1L && !is.na(x)) return(named_learner(x))
+  if (is.function(x)) return(list(name = label, kind = "function", fun = x))
+  stop("a learner must be a name such as \"J48\" or \"kknn:k=7\" (see pybcv_learners()) ",
+       "or an R function(train, test) returning predicted labels", call. = FALSE)
+}
+
+## The splits of the designs, concatenated in design order:
+## idx (train then test rows of each fold), ntr, nte, and the design of
+## each fold.
+design_batch <- function(designs, n, seed) {
+  v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"))
+  v <- v[designs]
+  list(idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
+       ntr = as.integer(unlist(lapply(v, `[[`, "ntr"), use.names = FALSE)),
+       nte = as.integer(unlist(lapply(v, `[[`, "nte"), use.names = FALSE)),
+       design = rep(designs, vapply(v, function(d) length(d$ntr), 1L)),
+       fold = unlist(lapply(v, function(d) seq_along(d$ntr)), use.names = FALSE))
+}
+
+## Test rows of every fold, concatenated (the order of run_batch's output).
+test_rows <- function(sp) {
+  end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
+  unlist(lapply(seq_along(sp$nte), function(f) sp$idx[end_tr[f] + seq_len(sp$nte[f])]),
+         use.names = FALSE)
+}
+
+fold_label <- function(sp, f)
+  sprintf("fold %d of %d (design %s)", sp$fold[f], sum(sp$design == sp$design[f]), sp$design[f])
+
+## Predicted class codes (into ld$ylevels) of learner l for every test row
+## of every fold in sp: one run_batch() call for a named learner.
+learner_codes <- function(l, ld, sp, data) {
+  if (identical(l$kind, "batch")) {
+    b <- batch_env()
+    key <- "pybcv_r_package"
+    b$register_dataset(key, ld$cols, ld$is_factor, ld$levels, ld$y, ld$ylevels)
+    on.exit(b$clear_datasets(), add = TRUE)
+    res <- b$run_batch(l$learner, key, sp$idx, sp$ntr, sp$nte, l$params)
+    if (!isTRUE(res$ok)) {
+      msg <- res$message
+      if (grepl("needs numeric predictors", msg, fixed = TRUE))
+        msg <- paste0(msg, " (", paste(vapply(ld$names[ld$is_factor], show_name, ""), collapse = ", "),
+                      "); choose a learner that takes factors or convert the columns")
+      where <- if (res$fold > 0L) paste(" on", fold_label(sp, res$fold)) else ""
+      stop("learner ", l$name, " failed", where, ": ", msg, call. = FALSE)
+    }
+    return(res$codes)
+  }
+  ## an R function(train, test): called once per fold with the user's data
+  end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
+  out <- vector("list", length(sp$ntr))
+  for (f in seq_along(sp$ntr)) {
+    tr <- sp$idx[end_tr[f] - sp$ntr[f] + seq_len(sp$ntr[f])]
+    te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
+    train <- data[tr, , drop = FALSE]
+    test <- data[te, names(data) != ld$target, drop = FALSE]
+    p <- tryCatch(suppressWarnings(l$fun(train, test)), error = function(e)
+      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", conditionMessage(e),
+           call. = FALSE))
+    if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
+      stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
+           length(te), " validation records (", fold_label(sp, f), ")", call. = FALSE)
+    p <- as.character(p)
+    if (anyNA(p))
+      stop("learner ", l$name, " returned missing predictions (", fold_label(sp, f), ")", call. = FALSE)
+    codes <- match(p, ld$ylevels)
+    codes[is.na(codes)] <- 0L          # a label that is no class: always wrong
+    out[[f]] <- codes
+  }
+  unlist(out, use.names = FALSE)
+}
+
+## Fold tables (n00, n01, n10, n11 per fold; 0 = incorrect, 1 = correct,
+## first index A, second B) from the correctness of A and B on each test row.
+fold_tables_from_correct <- function(ok_a, ok_b, nte) {
+  fold <- rep.int(seq_along(nte), nte)
+  cell <- 4L * (fold - 1L) + 2L * ok_a + ok_b + 1L
+  matrix(as.double(tabulate(cell, 4L * length(nte))), ncol = 4L, byrow = TRUE,
+         dimnames = list(NULL, c("n00", "n01", "n10", "n11")))
+}
+
+#' The learners compare_learners() runs by name
+#'
+#' Lists the learners of Python's registry (`pybcv.learners.LEARNERS`); each
+#' runs in R through the package's copy of `r_bridge/batch.R`, the same R
+#' code that the Python side runs through rpy2.
+#'
+#' @return A character vector of learner names.  A name takes parameters as
+#'   `"name:param=value,param=value"`, e.g. `"kknn:k=7,kernel=rectangular"`
+#'   or `"J48:options=-M 5"`.
+#' @export
+#' @examples
+#' if (pybcv_available()) pybcv_learners()
+pybcv_learners <- function() as.character(unlist(py_call("learner_names")))
+
+#' The paper's experiments as Python records them
+#'
+#' One record per experiment from Python's `pybcv.experiments.EXPERIMENTS`
+#' (data set, default n, learners A and B with their defaults, the varied
+#' parameter and its H0 value, the lambda grid), so that R, Python and the
+#' command line read the same defaults.  Learner specs from a record can be
+#' passed to [compare_learners()].
+#'
+#' @return A named list of records (lists), one per data set; an error when
+#'   the pybcv in use has no `pybcv.experiments` yet.
+#' @export
+#' @examples
+#' if (pybcv_available()) try(names(pybcv_experiments()))
+pybcv_experiments <- function() {
+  v <- py_call("experiments")
+  if (!length(v))
+    stop("the pybcv in use (", pybcv_python()$file, ") has no pybcv.experiments yet", call. = FALSE)
+  v
+}

@@ -1,0 +1,93 @@
+## Tests from a user's own per-fold predictions (the R side of
+## `pybcv test --predictions`).
+
+#' Tests from your own per-fold predictions
+#'
+#' For predictions you made yourself on the folds of a design (e.g. the 10
+#' folds of [bcv_partitions()] for the 5x2 BCV McNemar test): counts each
+#' fold's 2x2 table (rows A, columns B, each (incorrect, correct); `n01` =
+#' A wrong, B right) and runs every test of that design, as
+#' [compare_learners()] does for learners it runs itself.  When `folds` is
+#' given and pybcv has `pybcv.partitions.check_design`, the folds are checked
+#' against the design (an error when they cannot be that design, warnings
+#' for deviations).
+#'
+#' @param x,y Lists of per-fold predictions of learners A and B (fold order of
+#'   the design), or lists of per-fold logical vectors (`TRUE` = correct)
+#'   when `truth` is `NULL`.
+#' @param truth The true labels: one vector for all records (with `folds`),
+#'   or a list of per-fold vectors; `NULL` when `x`, `y` are logical.
+#' @param folds A list of each fold's validation record indices (1-based),
+#'   needed with a `truth` for all records.
+#' @param design The partition design the folds follow (see
+#'   [pybcv_tests()]'s `design` column), `"bcv5x2"` by default.
+#' @param tests Test keys of that design; `NULL` = all of them.
+#' @param n_train Training-set size of each fold (or one number); by default
+#'   the records outside the fold, `length(truth) - fold size`, when `truth`
+#'   covers all records.
+#' @inheritParams compare_learners
+#' @return A `"pybcv_comparison"` (print, `as.data.frame()`, `$htests`,
+#'   `$tables`).
+#' @export
+#' @examples
+#' if (pybcv_available()) {
+#'   truth <- rep(c("a", "b"), 20)
+#'   p <- bcv_partitions(40, seed = 0)
+#'   pa <- lapply(p$validation, function(i) ifelse(i %% 5 == 0, "b", truth[i]))
+#'   pb <- lapply(p$validation, function(i) ifelse(i %% 7 == 0, "b", truth[i]))
+#'   pybcv_test_predictions(pa, pb, truth, folds = p$validation)
+#' }
+pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "bcv5x2", tests = NULL,
+                                   n_train = NULL, profile = c("default", "paper"), options = list(),
+                                   alpha = 0.05, conf.level = 0.95) {
+  dn <- paste(dname(substitute(x)), "and", dname(substitute(y)))
+  la <- list(name = dname(substitute(x)))
+  lb <- list(name = dname(substitute(y)))
+  profile <- choice(profile, c("default", "paper"), "profile")
+  if (!is.character(design) || length(design) != 1L || is.na(design))
+    stop("design must be one design name", call. = FALSE)
+  pybcv_helper()
+  inp <- fold_tables_input(x, y, truth, folds, NULL, "x")
+  nf <- nrow(inp$tables)
+  n_test <- rowSums(inp$tables)
+  n_all <- if (!is.null(truth) && !is.list(truth)) length(truth) else NA_integer_
+  if (!is.null(folds) && !is.na(n_all)) {
+    for (w in as.character(unlist(py_call("check_folds", lapply(folds, as.integer), py_int(n_all, "n"),
+                                          design))))
+      warning("folds: ", w, call. = FALSE)
+  }
+  if (is.null(n_train) && !is.na(n_all)) n_train <- n_all - n_test
+  if (!is.null(n_train)) n_train <- rep_len(as.numeric(n_train), nf)
+  reg <- pybcv_tests()
+  of_design <- reg$key[reg$design == design]
+  if (!length(of_design))
+    stop("design must be one of ", paste(unique(reg$design), collapse = ", "), "; got ",
+         show_name(design), call. = FALSE)
+  if (is.null(tests)) tests <- of_design
+  bad <- setdiff(tests, of_design)
+  if (length(bad))
+    stop("test(s) ", paste(bad, collapse = ", "), " need another design than ", design,
+         "; tests of ", design, ": ", paste(of_design, collapse = ", "), call. = FALSE)
+  sel <- py_call("resolve", as.list(tests), profile)
+  keys <- as.character(unlist(sel$keys))
+  opts <- lapply(stats::setNames(keys, keys), function(k) {
+    o <- utils::modifyList(as.list(sel$options[[k]]), as.list(options[[k]]))
+    if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])
+    if (length(o)) do.call(reticulate::dict, o) else reticulate::dict()
+  })
+  tab <- cbind(inp$tables, n_train = if (is.null(n_train)) NA_real_ else n_train, n_test = n_test)
+  tables <- stats::setNames(list(tab), design)
+  np_tr <- stats::setNames(list(if (is.null(n_train)) NULL else np_float(n_train, "n_train")), design)
+  v <- py_call("run_battery", as.list(keys), stats::setNames(list(np_float(inp$tables, "tables")), design),
+               np_tr, stats::setNames(list(np_float(n_test, "n_test")), design), opts, conf.level)
+  htests <- lapply(stats::setNames(keys, keys), function(k) {
+    h <- make_htest(v[[k]], paste0(dn, " (", inp$read, ")"), warn = FALSE)
+    h$design <- design
+    h
+  })
+  structure(list(results = results_frame(htests, alpha), htests = htests, tables = tables,
+                 learners = c(a = la$name, b = lb$name), data.name = dn, n = n_all,
+                 target = "(own predictions)", seed = NA, alpha = alpha, profile = profile,
+                 conf.level = conf.level),
+            class = "pybcv_comparison")
+}
