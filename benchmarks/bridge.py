@@ -17,7 +17,7 @@ R learners (kknn k = 5 triangular, tree, glm): the bridge against a plain
 Workload (EXP6-like): n = 300 records, 2 numeric predictors on [0, 15]^2, 6
 classes (2 for glm); the 10 fits of a 5x2 half/half design per data set;
 ``--reps`` data sets (default 20), each new, so every data set is sent once.
-Three untimed warm-up designs per learner and way (JIT, packages).
+Five untimed warm-up designs per learner and way (JIT, packages).
 The ratio is Java-loop ms/fit over bridge ms/fit (1 = Java speed).
 
 Run:  .venv/bin/python benchmarks/bridge.py [--reps 20] [--out benchmarks/bridge_results.md]
@@ -40,7 +40,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
 N = 300
-WARMUP = 3
+WARMUP = 5
 # (label, registry name, Weka class, options)
 WEKA = [("J48", "J48", "weka.classifiers.trees.J48", []),
         ("J48 -U", "J48-unpruned", "weka.classifiers.trees.J48", ["-U"]),
