@@ -459,8 +459,8 @@ def scatter(df, path: str):
     ax.plot(x, x, color="grey", ls=":", lw=1, label=r"$\rho_2=\rho_1$")
     ax.axhline(0.5, color="k", ls="--", lw=0.8)
     ax.axvline(0.5, color="k", ls="--", lw=0.8, label=r"$\rho_1=\rho_2=1/2$ (paper's t)")
-    ax.set_xlim(-0.6, 1.0)
-    ax.set_ylim(-0.3, 1.0)
+    ax.set_xlim(min(-0.6, float(ok["rho1"].min()) - 0.05) if len(ok) else -0.6, 1.0)
+    ax.set_ylim(min(-0.3, float(ok["rho2"].min()) - 0.05) if len(ok) else -0.3, 1.0)
     ax.set_xlabel(r"$\rho_1$")
     ax.set_ylabel(r"$\rho_2$")
     reps = f"{int(ok['reps'].min())}-{int(ok['reps'].max())}" if len(ok) else "0"
