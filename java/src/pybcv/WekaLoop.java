@@ -24,13 +24,18 @@ import weka.core.Instances;
  * DIR holds set_0000.arff, set_0000.splits, set_0001.arff, ... (the class is
  * the first attribute; a .splits file has two lines per fold, the 0-based
  * training then test indices, space-separated).  Set 0 is run WARMUP times
- * untimed (JIT); then every other set is run once, timed with nanoTime: per
+ * untimed (JIT); then every other set is run, timed with nanoTime (the
+ * faster of {@link #PASSES} passes is reported): per
  * fold a new Instances of the training rows, a new classifier (options set
  * when given), buildClassifier, classifyInstance for each test row.
- * Prints "fits N seconds S" and writes DIR/pred_CLASSNAME.txt (the predicted
+ * Prints "fits N seconds S cpu C" (C: CPU seconds of the whole JVM process,
+ * all threads, over the same pass) and writes DIR/pred_CLASSNAME.txt (the predicted
  * class indices, one line per fold) for the identity check.
  */
 public final class WekaLoop {
+
+    /** Timed passes over the sets; the faster one is reported. */
+    static final int PASSES = 2;
 
     private WekaLoop() {
     }
@@ -76,6 +81,12 @@ public final class WekaLoop {
         return pred;
     }
 
+    /** CPU time of the whole JVM process (all threads: JIT and GC included). */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     public static void main(String[] args) throws Exception {
         Path dir = Paths.get(args[0]);
         int warmup = Integer.parseInt(args[1]);
@@ -101,12 +112,20 @@ public final class WekaLoop {
         }
         int fits = 0;
         List<int[][]> preds = new ArrayList<>();
-        long t0 = System.nanoTime();
-        for (int i = 1; i < sets.size(); i++) {
-            preds.add(design(sets.get(i), splits.get(i), cls, opts));
-            fits += splits.get(i).length / 2;
+        double sec = Double.POSITIVE_INFINITY;
+        double cpu = Double.POSITIVE_INFINITY;
+        for (int pass = 0; pass < PASSES; pass++) {       // the faster of PASSES timed passes
+            fits = 0;
+            preds.clear();
+            long c0 = processCpuNanos();
+            long t0 = System.nanoTime();
+            for (int i = 1; i < sets.size(); i++) {
+                preds.add(design(sets.get(i), splits.get(i), cls, opts));
+                fits += splits.get(i).length / 2;
+            }
+            sec = Math.min(sec, (System.nanoTime() - t0) / 1e9);
+            cpu = Math.min(cpu, (processCpuNanos() - c0) / 1e9);
         }
-        double sec = (System.nanoTime() - t0) / 1e9;
         String tag = cls.substring(cls.lastIndexOf('.') + 1) + String.join("", opts);
         try (PrintWriter w = new PrintWriter(dir.resolve("pred_" + tag + ".txt").toFile())) {
             for (int[][] p : preds) {
@@ -122,6 +141,6 @@ public final class WekaLoop {
                 }
             }
         }
-        System.out.println("fits " + fits + " seconds " + sec);
+        System.out.println("fits " + fits + " seconds " + sec + " cpu " + cpu);
     }
 }
