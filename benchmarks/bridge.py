@@ -17,9 +17,9 @@ R learners (kknn k = 5 triangular, tree, glm): the bridge against a plain
 Workload (EXP6-like): n = 300 records, 2 numeric predictors on [0, 15]^2, 6
 classes (2 for glm); the 10 fits of a 5x2 half/half design per data set;
 ``--reps`` data sets (default 20), each new, so every data set is sent once.
-Twenty untimed warm-up designs for the bridge and the Java loop of the Weka
-learners (JIT steady state, as in a long simulation; the bridge's JVM first
-runs them for all five Weka learners), five for the other ways;
+Untimed warm-up designs (JIT steady state, as in a long simulation): the
+bridge's JVM first runs twenty designs of each of the five Weka learners; the
+Java loop, a new JVM per learner, runs sixty designs; five for the other ways;
 the bridge and the Java loop report the faster of two timed passes (the
 machine is shared).  The ratio is Java-loop ms/fit over bridge ms/fit (1 = Java speed).
 
@@ -44,7 +44,8 @@ sys.path.insert(0, ROOT)
 
 N = 300
 WARMUP = 5            # untimed designs before timing (R learners, older Weka paths)
-JAVA_WARMUP = 20      # bridge and Java loop of the Weka learners: JIT steady state
+JAVA_WARMUP = 20      # bridge of the Weka learners (each learner): JIT steady state
+LOOP_WARMUP = 60      # the Java loop (a new JVM per learner): the anchor at its best
 PASSES = 2            # timed passes of the bridge and the Java loop; the faster counts
 # (label, registry name, Weka class, options)
 WEKA = [("J48", "J48", "weka.classifiers.trees.J48", []),
@@ -117,7 +118,7 @@ def write_java_sets(d, sets):
 
 def java_loop(d, cls, opts, sets):
     cp = weka_jar() + os.pathsep + os.path.join(ROOT, "build", "java")
-    res = subprocess.run(["java", "-cp", cp, "pybcv.WekaLoop", d, str(JAVA_WARMUP), cls, *opts],
+    res = subprocess.run(["java", "-cp", cp, "pybcv.WekaLoop", d, str(LOOP_WARMUP), cls, *opts],
                          capture_output=True, text=True, check=True)
     out = res.stdout.split()
     sec = (float(out[3]), float(out[5]))
@@ -265,9 +266,10 @@ Command: `.venv/bin/python benchmarks/bridge.py --reps {args.reps} --seed {args.
 
 Workload: EXP6-like data, n = {N}, 2 numeric predictors, 6 classes (2 for
 glm); the 10 fits of a 5x2 half/half design per data set; {args.reps} data sets
-({nfits} fits per learner and way) after {JAVA_WARMUP} untimed warm-up designs
-(bridge and Java loop of the Weka learners; {WARMUP} for the other ways); bridge and
-Java loop: the faster of {PASSES} timed passes; the other ways: one pass.  A fit
+({nfits} fits per learner and way) after untimed warm-up designs ({JAVA_WARMUP} of every
+Weka learner in the bridge's JVM, {LOOP_WARMUP} in each Java loop's new JVM, {WARMUP} for
+the other ways); bridge and Java loop: the faster of {PASSES} timed passes; the
+other ways: one pass.  A fit
 is fit + prediction of the 150 test records.  All columns come from one run.
 
 ## Weka learners: bridge against a plain Java loop
