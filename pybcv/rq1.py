@@ -38,7 +38,10 @@ missing values is omitted"); the number dropped is reported by
 categorical columns such as cmc's are numeric, as in the files), string
 columns are factors.  The mean classifier needs numbers: for it, factors are
 one-hot coded (one 0/1 column per level present in the sample), so its
-distance is Euclidean over numbers and indicators.  majority and mean run in
+distance is Euclidean over numbers and indicators.  A factor column with a
+single level in the 300-record sample is dropped for every learner (it
+carries no information; kknn's contrasts refuse it; in this project's data
+it happens in krvskp only).  majority and mean run in
 Python (they are exact twins of the R learners, tested in
 tests/test_r_bridge.py); the other five through R (``backend``).
 
@@ -114,6 +117,18 @@ def load_uci(path: str):
     return X, y, n0 - len(df)
 
 
+def drop_single_level(X):
+    """The sample without its factor columns that hold a single level (no
+    information for any learner; kknn's contrasts refuse them).
+
+    >>> import pandas as pd
+    >>> list(drop_single_level(pd.DataFrame({"a": ["x", "x"], "b": ["u", "v"], "c": [1.0, 1.0]})).columns)
+    ['b', 'c']
+    """
+    keep = [c for c in X.columns if X[c].dtype.kind in "fiub" or X[c].nunique() >= 2]
+    return X[keep].reset_index(drop=True)
+
+
 def _dataset(data_dir: str, name: str):
     key = os.path.join(data_dir, name)
     if key not in _data_cache:
@@ -168,7 +183,7 @@ def run_rep(X, y, seed: int, dataset: str, r: int, n_sample: int = N_SAMPLE,
         raise ValueError(f"data set {dataset!r}: n_sample={n_sample} exceeds its {n} records")
     g_rows, g_design = streams(seed, dataset, r)
     idx = g_rows.choice(n, size=n_sample, replace=False)
-    Xs = X[idx] if isinstance(X, np.ndarray) else X.iloc[idx].reset_index(drop=True)
+    Xs = X[idx] if isinstance(X, np.ndarray) else drop_single_level(X.iloc[idx])
     ys = y[idx]
     splits = DESIGNS[DESIGN].splits(n_sample, g_design)
     learners = learners or make_learners(backend)
@@ -319,7 +334,7 @@ def run(data_dir: str, out: str, reps: int = 1000, seed: int = 0, datasets=DATAS
     store.init_config({"version": STORE_VERSION, "seed": int(seed), "n_sample": int(n_sample),
                        "design": DESIGN, "learners": list(LEARNERS),
                        "learner_params": LEARNER_PARAMS, "python_learners": list(PYTHON_LEARNERS),
-                       "backend": backend})
+                       "backend": backend, "single_level_factors": "dropped"})
     cfg = {"data_dir": data_dir, "seed": int(seed), "n_sample": int(n_sample), "backend": backend}
     # round robin over the data sets, ``chunk`` repetitions at a time, so that
     # a partial run covers every data set with about the same repetitions
