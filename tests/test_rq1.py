@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import requires_r
 from pybcv import rq1
 
 
@@ -131,3 +132,18 @@ def test_cli_errors_are_messages(tmp_path, capsys):
     assert "nosuch" in capsys.readouterr().err
     assert rq1.main(["run", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
                      "--reps", "0"]) == 2
+
+
+@requires_r("RWeka", "kknn")
+def test_one_repetition_with_the_r_learners():
+    """The paper's learners through R (Weka on the JVM path, kknn), factors
+    included, one of them constant in the sample (dropped: kknn refuses it)."""
+    rng = np.random.default_rng(2)
+    n = 80
+    f = rng.choice(["u", "v", "w"], size=n)
+    X = pd.DataFrame({"f": f, "z": rng.normal(size=n), "const": ["k"] * n})
+    y = np.where((f == "u") ^ (rng.random(n) < 0.2), "A", "B")
+    row = rq1.run_rep(X, y, 0, "mixed", 0, n_sample=64, backend="r")
+    assert row["error"] == "", row["error"]
+    assert row["backend"] == "python/python/r/r/r/r/r"
+    assert row["tables"].shape == (21, 10, 2, 2) and (row["tables"].sum(axis=(2, 3)) == 32).all()
