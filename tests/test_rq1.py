@@ -147,3 +147,18 @@ def test_one_repetition_with_the_r_learners():
     assert row["error"] == "", row["error"]
     assert row["backend"] == "python/python/r/r/r/r/r"
     assert row["tables"].shape == (21, 10, 2, 2) and (row["tables"].sum(axis=(2, 3)) == 32).all()
+
+
+def test_dask_gives_the_same_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    data = write_sets(str(tmp_path / "data"))
+    kw = dict(reps=2, seed=6, datasets=["num", "fac"], n_sample=40, backend="python", chunk=1)
+    rq1.run(data, str(tmp_path / "one"), **kw)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        rq1.run(data, str(tmp_path / "dask"), scheduler=cluster.scheduler_address, **kw)
+    for name in ("num", "fac"):
+        a, b = store_rows(str(tmp_path / "one"), name), store_rows(str(tmp_path / "dask"), name)
+        assert sorted(a) == sorted(b) == [0, 1]
+        for r in a:
+            np.testing.assert_array_equal(a[r], b[r])
