@@ -20,7 +20,7 @@ classes (2 for glm); the 10 fits of a 5x2 half/half design per data set;
 Untimed warm-up designs (JIT steady state, as in a long simulation): the
 bridge's JVM first runs twenty designs of each of the five Weka learners; the
 Java loop, a new JVM per learner, runs sixty designs; five for the other ways;
-the bridge and the Java loop report the faster of two timed passes (the
+the bridge and the Java loop report the fastest of three timed passes (the
 machine is shared).  The ratio is Java-loop ms/fit over bridge ms/fit (1 = Java speed).
 
 Run:  .venv/bin/python benchmarks/bridge.py [--reps 20] [--out benchmarks/bridge_results.md]
@@ -46,7 +46,7 @@ N = 300
 WARMUP = 5            # untimed designs before timing (R learners, older Weka paths)
 JAVA_WARMUP = 20      # bridge of the Weka learners (each learner): JIT steady state
 LOOP_WARMUP = 60      # the Java loop (a new JVM per learner): the anchor at its best
-PASSES = 2            # timed passes of the bridge and the Java loop; the faster counts
+PASSES = 3            # timed passes of the bridge and the Java loop; the fastest counts (= WekaLoop.PASSES)
 # (label, registry name, Weka class, options)
 WEKA = [("J48", "J48", "weka.classifiers.trees.J48", []),
         ("J48 -U", "J48-unpruned", "weka.classifiers.trees.J48", ["-U"]),
@@ -82,7 +82,7 @@ def workload(reps, rng, two_class=False):
 
 
 def timed(fn, sets, passes=PASSES, warmup=WARMUP):
-    """Seconds for fn over sets[1:] (the faster of ``passes`` passes) after
+    """Seconds for fn over sets[1:] (the fastest of ``passes`` passes) after
     ``warmup`` untimed runs on sets[0]; predictions."""
     for _ in range(warmup):
         fn(*sets[0])
@@ -268,7 +268,7 @@ Workload: EXP6-like data, n = {N}, 2 numeric predictors, 6 classes (2 for
 glm); the 10 fits of a 5x2 half/half design per data set; {args.reps} data sets
 ({nfits} fits per learner and way) after untimed warm-up designs ({JAVA_WARMUP} of every
 Weka learner in the bridge's JVM, {LOOP_WARMUP} in each Java loop's new JVM, {WARMUP} for
-the other ways); bridge and Java loop: the faster of {PASSES} timed passes; the
+the other ways); bridge and Java loop: the fastest of {PASSES} timed passes; the
 other ways: one pass.  A fit
 is fit + prediction of the 150 test records.  All columns come from one run.
 
