@@ -52,6 +52,26 @@ if [ "${PYBCV_SKIP_R:-0}" != 1 ]; then
   fi
 fi
 
+# --- java/ (Weka learners inside the JVM): compiled against RWeka's own weka.jar
+# into build/java (ignored by git); rebuilt only when java/src or weka.jar changed.
+if [ "${PYBCV_SKIP_R:-0}" != 1 ] && [ -d java/src ]; then
+  wekajar=$(Rscript -e 'cat(system.file("java", "weka.jar", package = "RWekajars"))' 2>/dev/null || true)
+  if [ -n "$wekajar" ] && [ -f "$wekajar" ] && command -v javac >/dev/null 2>&1; then
+    mapfile -t jsrc < <(find java/src -name '*.java' | LC_ALL=C sort)
+    jsum=$( { sha256sum "${jsrc[@]}"; sha256sum "$wekajar"; } | sha256sum | cut -d' ' -f1)
+    if [ "$(cat build/java/.sources.sha256 2>/dev/null)" != "$jsum" ]; then
+      log "compiling java/src against $wekajar"
+      rm -rf build/java && mkdir -p build/java
+      javac -nowarn -encoding UTF-8 -d build/java -cp "$wekajar" "${jsrc[@]}"
+      echo "$jsum" > build/java/.sources.sha256
+    else
+      log "java: build/java up to date"
+    fi
+  else
+    log "java: javac or RWekajars' weka.jar missing; Weka learners use RWeka's interface"
+  fi
+fi
+
 # The virtual environment (Debian's interpreter, its site packages visible).
 if [ ! -x .venv/bin/python ]; then
   log "creating .venv"

@@ -1,0 +1,142 @@
+"""The Weka learners' JVM path (java/src/pybcv/WekaBatch.java through
+r_bridge/weka_jvm.R): it is the path the bridge takes, and its predictions
+equal those of RWeka's own interface, fun(y ~ ., data = d[tr, ]) +
+predict(m, d[te, ]) (``fast = False``), on several data sets, split kinds and
+options.  Needs build/java (bash scripts/setup.sh compiles it)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import requires_r
+from pybcv.partitions import bcv_mx2, random_mx2
+
+pytestmark = requires_r("RWeka", "mlbench")
+
+WEKA = [("J48", []), ("J48", ["-U"]), ("J48", ["-C", "0.1", "-M", "5"]), ("JRip", []),
+        ("JRip", ["-N", "3", "-O", "1"]), ("SMO", []),
+        ("SMO", ["-C", "0.5", "-N", "1"]),
+        ("SMO", ["-K", "weka.classifiers.functions.supportVector.RBFKernel"]),
+        ("Logistic", []), ("Logistic", ["-R", "0.1"])]
+
+
+def r_eval(expr):
+    import rpy2.rinterface as ri
+    import r_bridge.bridge as rb
+    env = rb._r_env()["env"]
+    return ri.baseenv["eval"](ri.parse(expr), env)
+
+
+def numeric_six(n=240, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = (X[:, 0] > 0).astype(int) + 2 * (X[:, 1] + 0.5 * rng.normal(size=n) > 0.4) \
+        + (X[:, 2] > 1.2)
+    return X, y
+
+
+def mixed(n=200, seed=4):
+    """Factor and numeric predictors; class "rare" has 3 records, so some
+    training folds lack it (droplevels in RWeka's interface)."""
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    f1 = rng.choice(["a", "b", "c", "d"], size=n)
+    f2 = rng.choice(["x", "y"], size=n)
+    x = rng.normal(size=n)
+    y = np.where((f1 == "a") | ((f2 == "x") & (x > 0)), "yes", "no").astype(object)
+    flip = rng.random(n) < 0.15
+    y[flip] = np.where(y[flip] == "yes", "no", "yes")
+    y[[5, 77, 150]] = "rare"
+    return pd.DataFrame({"f1": f1, "num": x, "f2": f2}), y.astype(str)
+
+
+@pytest.fixture(scope="module")
+def letter(r_session):
+    ro = r_session
+    ro.r("suppressMessages(data('LetterRecognition', package = 'mlbench'))")
+    m = ro.r("as.matrix(LetterRecognition[1:400, -1])")
+    X = np.array(list(m), dtype=float).reshape(16, 400).T
+    y = np.array(list(ro.r("as.character(LetterRecognition$lettr[1:400])")))
+    return X, y
+
+
+def splits_for(n, seed):
+    rng = np.random.default_rng(seed)
+    sp = bcv_mx2(n, seed, m=5)[:4]                                 # unsorted block indices
+    sp.append((rng.permutation(n)[: n // 2], rng.permutation(n)[: n // 3]))   # overlap, unsorted
+    return sp
+
+
+def jvm_and_rweka(name, X, y, splits, options):
+    import r_bridge
+    jvm = r_bridge.predict_splits(name, X, y, splits, {"options": options}, ("RWeka",))
+    ref = r_bridge.predict_splits(name, X, y, splits, {"options": options, "fast": False},
+                                  ("RWeka",))
+    return jvm, ref
+
+
+def test_the_bridge_takes_the_jvm_path():
+    import r_bridge
+    X, y = numeric_six()
+    r_bridge.predict_splits("J48", X, y, random_mx2(len(y), 1, m=1), {"options": []}, ("RWeka",))
+    assert r_eval("isTRUE(weka_jvm$jvm_state$ok)")[0], \
+        "the JVM path is not usable: run bash scripts/setup.sh (it compiles java/src)"
+    assert r_eval("weka_jvm$jvm_usable('SMO', list())")[0]
+    assert not r_eval("weka_jvm$jvm_usable('SMO', list(fast = FALSE))")[0]
+    assert not r_eval("weka_jvm$jvm_usable('kknn', list())")[0]
+
+
+@pytest.mark.parametrize("name,options", WEKA)
+def test_jvm_equals_rweka_numeric(name, options):
+    X, y = numeric_six()
+    jvm, ref = jvm_and_rweka(name, X, y, splits_for(len(y), 11), options)
+    for a, b in zip(jvm, ref):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name,options", [w for w in WEKA if not w[1] or w[0] == "J48"])
+def test_jvm_equals_rweka_factors_and_missing_classes(name, options):
+    X, y = mixed()
+    splits = splits_for(len(y), 12)
+    # a training set without the rare class, test set with it
+    rare = np.flatnonzero(y == "rare")
+    splits.append((np.setdiff1d(np.arange(len(y)), rare)[::2], np.arange(len(y))))
+    jvm, ref = jvm_and_rweka(name, X, y, splits, options)
+    for a, b in zip(jvm, ref):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", ["J48", "JRip", "SMO", "Logistic"])
+def test_jvm_equals_rweka_many_classes(letter, name):
+    X, y = letter
+    jvm, ref = jvm_and_rweka(name, X, y, splits_for(len(y), 13)[:3], [])
+    for a, b in zip(jvm, ref):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_j48_unpruned_passes_minus_u():
+    """batch.R's "J48-unpruned" (no options) is J48 -U on the JVM path."""
+    import r_bridge
+    X, y = numeric_six(n=300, seed=8)
+    y = np.where(np.random.default_rng(9).random(300) < 0.25, (y + 1) % 6, y)   # noise: pruning matters
+    splits = splits_for(len(y), 14)
+    unpruned = r_bridge.predict_splits("J48-unpruned", X, y, splits, {}, ("RWeka",))
+    ref_u = r_bridge.predict_splits("J48", X, y, splits, {"options": ["-U"], "fast": False},
+                                    ("RWeka",))
+    ref_p = r_bridge.predict_splits("J48", X, y, splits, {"options": [], "fast": False},
+                                    ("RWeka",))
+    for a, b in zip(unpruned, ref_u):
+        np.testing.assert_array_equal(a, b)
+    assert any((a != b).any() for a, b in zip(unpruned, ref_p))
+
+
+def test_jvm_errors_name_the_fold():
+    import r_bridge
+    X, y = numeric_six()
+    splits = random_mx2(len(y), 2, m=2)
+    splits[2] = (np.flatnonzero(y == 0), splits[2][1])          # one class: SMO refuses
+    with pytest.raises(r_bridge.RLearnerError, match=r"'SMO'.*fold 3 of 4") as ei:
+        r_bridge.predict_splits("SMO", X, y, splits, {"options": []}, ("RWeka",))
+    assert ei.value.fold == 3
+    with pytest.raises(r_bridge.RLearnerError, match=r"fold 1.*NumberFormatException"):
+        r_bridge.predict_splits("J48", X, y, splits, {"options": ["-C", "x"]}, ("RWeka",))
