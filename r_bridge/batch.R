@@ -192,6 +192,8 @@ fit_kknn <- function(ds, tr, params) {
   train <- ds$df[tr, , drop = FALSE]
   train$y <- droplevels(train$y)
   lev <- levels(train$y)
+  if (length(lev) < 2L)       # one class in the training fold: kknn cannot fit; predict it
+    return(list(levels = lev, predict = function(ds2, te) rep.int(1L, length(te))))
   k <- as.integer(params[["k"]])
   kernel <- as.character(params[["kernel"]])
   list(levels = lev, predict = function(ds2, te) {

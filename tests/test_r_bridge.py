@@ -427,9 +427,6 @@ def test_r_error_carries_learner_fold_and_the_engines_design_and_repetition(iris
                              "repetition 17: glm is a 2-class learner")
 
 
-@pytest.mark.xfail(strict=True, reason="needs the fit_kknn change to r_bridge/batch.R "
-                                       "given in the trust helper's report (batch.R is owned "
-                                       "by the R-package helper); remove this mark with it")
 def test_kknn_on_a_training_fold_with_one_class_predicts_that_class(iris):
     """kknn::kknn fails on a one-class training set ("incorrect number of
     dimensions"); the defined behaviour (as the Python fallback's): every

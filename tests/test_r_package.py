@@ -68,13 +68,14 @@ def _env() -> dict:
     return env
 
 
-def test_r_package_ships_the_bridge_learners_byte_for_byte():
-    """One R implementation of each learner: R/inst/batch.R (what the R
-    package sources) is r_bridge/batch.R (what rpy2 sources)."""
-    shipped = (PKG / "inst" / "batch.R").read_bytes()
-    bridge = (REPO / "r_bridge" / "batch.R").read_bytes()
-    assert shipped == bridge, ("R/inst/batch.R differs from r_bridge/batch.R; "
-                               "run: cp r_bridge/batch.R R/inst/batch.R")
+@pytest.mark.parametrize("name", ["batch.R", "weka_jvm.R"])
+def test_r_package_ships_the_bridge_learners_byte_for_byte(name):
+    """One R implementation of each learner: R/inst/<file> (what the R
+    package sources) is r_bridge/<file> (what rpy2 sources)."""
+    shipped = (PKG / "inst" / name).read_bytes()
+    bridge = (REPO / "r_bridge" / name).read_bytes()
+    assert shipped == bridge, (f"R/inst/{name} differs from r_bridge/{name}; "
+                               f"run: cp r_bridge/{name} R/inst/{name}")
 
 
 @pytest.fixture(scope="module")

@@ -192,6 +192,8 @@ fit_kknn <- function(ds, tr, params) {
   train <- ds$df[tr, , drop = FALSE]
   train$y <- droplevels(train$y)
   lev <- levels(train$y)
+  if (length(lev) < 2L)       # one class in the training fold: kknn cannot fit; predict it
+    return(list(levels = lev, predict = function(ds2, te) rep.int(1L, length(te))))
   k <- as.integer(params[["k"]])
   kernel <- as.character(params[["kernel"]])
   list(levels = lev, predict = function(ds2, te) {
@@ -331,6 +333,23 @@ fitters <- list(
 )
 
 ## ------------------------------------------------------------------ entry points
+## The Weka learners' JVM path (r_bridge/weka_jvm.R, next to this file; found
+## through the sys.source()/source() call that reads this file): NULL when absent.
+weka_jvm <- local({
+  f <- NULL
+  for (fr in rev(sys.frames())) {
+    g <- get0("file", envir = fr, inherits = FALSE)
+    if (is.character(g) && length(g) == 1L && grepl("batch\\.R$", g)) { f <- g; break }
+  }
+  path <- if (is.null(f)) "" else file.path(dirname(normalizePath(f)), "weka_jvm.R")
+  if (nzchar(path) && file.exists(path)) {
+    e <- new.env()
+    e$here <- dirname(path)
+    sys.source(path, envir = e, keep.source = FALSE)
+    e
+  }
+})
+
 quiet <- function(expr) withCallingHandlers(expr,
   warning = function(w) invokeRestart("muffleWarning"),
   message = function(m) invokeRestart("muffleMessage"))
@@ -350,6 +369,8 @@ run_batch <- function(learner, key, idx, ntr, nte, params) {
   fitter <- fitters[[learner]]
   if (is.null(fitter)) return(list(ok = FALSE, fold = 0L, message = paste("unknown learner", learner), codes = integer()))
   ds <- get(key, envir = datasets, inherits = FALSE)
+  if (!is.null(weka_jvm) && weka_jvm$jvm_usable(learner, params))     # r_bridge/weka_jvm.R
+    return(weka_jvm$jvm_run_batch(learner, ds, idx, ntr, nte, params))
   ylev <- levels(ds$df$y)
   nf <- length(ntr)
   out <- vector("list", nf)

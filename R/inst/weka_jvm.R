@@ -1,0 +1,110 @@
+## r_bridge/weka_jvm.R -- the Weka learners' whole design inside the JVM.
+##
+## Sourced by batch.R (into its own environment, `here` set to this folder).
+## The data set goes to Java once, as a pybcv.WekaBatch object (java/src/),
+## kept in the data set's cache so that it lives and dies with the data set
+## in batch.R's FIFO.  A design is then ONE Java call: every fold is trained
+## and predicted inside the JVM, and only the predicted class codes come back.
+##
+## The Instances each fold sees are those of RWeka's own interface,
+## fun(y ~ ., data = train) with train$y <- droplevels(train$y), and the
+## options are RWeka's (the learner's control handlers applied), so the
+## predictions equal those of the standard path of batch.R (tested in
+## tests/test_weka_jvm.py).  "J48-unpruned" is J48 with -U.
+##
+## The compiled class lives in <repo>/build/java (scripts/setup.sh compiles
+## java/src against RWekajars' weka.jar).  When it is missing, or when
+## PYBCV_WEKA_JVM=0 or params$jvm or params$fast is FALSE (fast = FALSE asks
+## for RWeka's own interface), jvm_usable() is FALSE and batch.R keeps its own
+## path.
+
+jvm_learners <- c("J48", "J48-unpruned", "JRip", "SMO", "Logistic")
+jvm_state <- new.env(parent = emptyenv())
+
+jvm_build_dir <- function() file.path(dirname(here), "build", "java")
+
+## TRUE when the JVM path can run this learner with these parameters.
+jvm_usable <- function(learner, params) {
+  if (!(learner %in% jvm_learners) || isFALSE(params$jvm) || isFALSE(params$fast) ||
+      identical(Sys.getenv("PYBCV_WEKA_JVM"), "0")) return(FALSE)
+  if (is.null(jvm_state$ok)) {
+    jvm_state$ok <- tryCatch({
+      cls <- file.path(jvm_build_dir(), "pybcv", "WekaBatch.class")
+      if (!file.exists(cls)) stop("not built")
+      suppressPackageStartupMessages(loadNamespace("RWeka"))   # starts the JVM with weka.jar
+      rJava::.jaddClassPath(normalizePath(jvm_build_dir()))
+      !is.null(rJava::.jfindClass("pybcv/WekaBatch"))
+    }, error = function(e) FALSE)
+  }
+  isTRUE(jvm_state$ok)
+}
+
+## Weka options as RWeka passes them: the learner's control handlers applied
+## to the given options; J48-unpruned adds -U.
+jvm_options <- function(learner, params) {
+  fname <- if (learner == "J48-unpruned") "J48" else learner
+  opts <- as.character(params$options)
+  if (learner == "J48-unpruned" && !("-U" %in% opts)) opts <- c("-U", opts)
+  if (!length(opts)) return(character())
+  handlers <- environment(getExportedValue("RWeka", fname))$handlers
+  as.character(RWeka:::.compose_and_funcall(handlers$control, opts))
+}
+
+jvm_class_name <- function(learner) {
+  fname <- if (learner == "J48-unpruned") "J48" else learner
+  gsub("/", ".", RWeka:::get_Java_class(fname), fixed = TRUE)
+}
+
+## The data set as a pybcv.WekaBatch (built once per data set).
+jvm_dataset <- function(ds) {
+  obj <- ds$cache$weka_jvm
+  if (is.null(obj)) {
+    df <- ds$df
+    p <- ds$p
+    n <- nrow(df)
+    nlev <- integer(p)
+    levnames <- character()
+    x <- numeric(n * p)
+    for (j in seq_len(p)) {
+      col <- df[[j]]
+      if (is.factor(col)) {
+        nlev[j] <- nlevels(col)
+        levnames <- c(levnames, levels(col))
+        v <- as.double(unclass(col)) - 1
+      } else {
+        v <- as.double(col)
+      }
+      v[is.na(v)] <- NaN
+      x[(j - 1L) * n + seq_len(n)] <- v
+    }
+    obj <- rJava::.jnew("pybcv/WekaBatch", rJava::.jarray(x), as.integer(n),
+                        rJava::.jarray(nlev), rJava::.jarray(levnames),
+                        rJava::.jarray(as.integer(df$y) - 1L), rJava::.jarray(levels(df$y)))
+    assign("weka_jvm", obj, envir = ds$cache)
+  }
+  obj
+}
+
+## run_batch()'s contract (see batch.R): idx 1-based, fold by fold train then
+## test; returns list(ok, fold, message, codes) with 1-based codes into
+## levels(ds$df$y).
+jvm_run_batch <- function(learner, ds, idx, ntr, nte, params) {
+  res <- tryCatch({
+    obj <- jvm_dataset(ds)
+    opts <- jvm_options(learner, params)
+    codes <- rJava::.jcall(obj, "[I", "run", jvm_class_name(learner),
+                           rJava::.jarray(opts), rJava::.jarray(as.integer(idx) - 1L),
+                           rJava::.jarray(as.integer(ntr)), rJava::.jarray(as.integer(nte)))
+    if (is.null(codes)) {
+      list(ok = FALSE, fold = rJava::.jcall(obj, "I", "errorFold"),
+           message = rJava::.jcall(obj, "S", "errorMessage"), codes = integer())
+    } else if (any(codes < 0L)) {
+      f <- findInterval(which(codes < 0L)[1L] - 1L, cumsum(c(0L, nte)))
+      list(ok = FALSE, fold = as.integer(f), message = "the learner returned missing predictions",
+           codes = integer())
+    } else {
+      list(ok = TRUE, fold = 0L, message = "", codes = codes + 1L)
+    }
+  }, error = function(e) list(ok = FALSE, fold = 1L, message = conditionMessage(e), codes = integer()))
+  res
+}
