@@ -122,7 +122,7 @@ def test_bad_images(X, msg):
 @pytest.mark.parametrize("params, msg", [
     ({"rate": 1.0}, "rate"), ({"rate": -0.1}, "rate"), ({"epochs": 0}, "epochs"),
     ({"batch_size": 1.5}, "batch_size"), ({"optimizer": "rmsprop"}, "optimizer"),
-    ({"device": "tpu"}, "device"), ({"seed": -1}, "seed"), ({"lr": 0}, "lr"),
+    ({"device": "tpu"}, "device"), ({"backend": "r"}, "backend"), ({"seed": -1}, "seed"), ({"lr": 0}, "lr"),
 ])
 def test_bad_parameters(params, msg):
     X, y = np.zeros((20, 784), np.float32), np.arange(20) % 2

@@ -64,6 +64,7 @@ PAPER_EPOCHS = 250
 PAPER_BATCH_SIZE = 128
 OPTIMIZERS = ("adam", "sgd")
 DEVICES = ("cpu", "cuda")
+BACKENDS = ("auto", "python")     # PyTorch only: no R implementation
 PREDICT_CHUNK = 2000
 
 
@@ -207,6 +208,10 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) \
                 or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"learner {self._registry_name!r}: backend must be 'auto' or "
+                             f"'python' (PyTorch; there is no R implementation), "
+                             f"got {self.backend!r}")
         if not isinstance(self.stream, str):
             raise TypeError(f"stream must be a string, got {type(self.stream).__name__}")
         return self._device()
@@ -347,7 +352,8 @@ class CNN(_ConvNet):
 
     Parameters: ``epochs`` (paper 250), ``batch_size`` (paper 128), ``lr``
     and ``optimizer`` ("adam": Keras's defaults, or "sgd"), ``device``
-    ("cpu" or "cuda"), ``seed`` and ``stream`` (the fold's random stream, see
+    ("cpu" or "cuda"), ``backend`` ("auto" or "python": both run PyTorch;
+    accepted for the registry's uniform signature), ``seed`` and ``stream`` (the fold's random stream, see
     the module docstring), ``threads`` (torch intra-op threads during a fit;
     None keeps torch's setting), ``batch_folds`` (folds trained together).
 
@@ -362,7 +368,7 @@ class CNN(_ConvNet):
 
     def __init__(self, epochs=PAPER_EPOCHS, batch_size=PAPER_BATCH_SIZE, lr=0.001,
                  optimizer="adam", device="cpu", seed=0, stream="cnn", threads=1,
-                 batch_folds=1):
+                 batch_folds=1, backend="auto"):
         self.epochs = epochs
         self.batch_size = batch_size
         self.lr = lr
@@ -372,6 +378,7 @@ class CNN(_ConvNet):
         self.stream = stream
         self.threads = threads
         self.batch_folds = batch_folds
+        self.backend = backend
 
 
 class CNNDropout(_ConvNet):
@@ -386,7 +393,7 @@ class CNNDropout(_ConvNet):
 
     def __init__(self, rate=0.0, epochs=PAPER_EPOCHS, batch_size=PAPER_BATCH_SIZE, lr=0.001,
                  optimizer="adam", device="cpu", seed=0, stream="cnn-dropout", threads=1,
-                 batch_folds=1):
+                 batch_folds=1, backend="auto"):
         self.rate = rate
         self.epochs = epochs
         self.batch_size = batch_size
@@ -397,6 +404,7 @@ class CNNDropout(_ConvNet):
         self.stream = stream
         self.threads = threads
         self.batch_folds = batch_folds
+        self.backend = backend
 
     def _rate(self):
         return self.rate
