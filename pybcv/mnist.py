@@ -261,6 +261,28 @@ def summarize(out: str, alpha: float = 0.05, profile: str = "default") -> dict:
             "accuracy_b": float(np.mean([r["accuracy_b"] for r in rows]))}
 
 
+def markdown_table(out: str, alpha: float = 0.05, profile: str = "default") -> str:
+    """The MNIST column of the paper's Table 5 beside this run's rejection
+    rates, each with its binomial Monte Carlo standard error; for this run
+    also the exact (Clopper-Pearson) 95% interval, which stays informative
+    when few repetitions give a rate of 0."""
+    from scipy.stats import binomtest
+
+    from .paper import PAPER_REPS as PAPER_R, paper_se, table5
+    paper = table5("mnist")
+    res = summarize(out, alpha, profile)
+    R = res["reps"]
+    lines = [f"| test | paper (R = {PAPER_R['mnist']}) | here (R = {R}) | here, exact 95% CI |",
+             "|---|---:|---:|---:|"]
+    for k, v in res["rejection"].items():
+        pv = paper.get(k)
+        pcol = "-" if pv is None else f"{pv:.3f} ± {paper_se(pv, 'mnist'):.3f}"
+        ci = binomtest(int(round(v["rate"] * R)), R).proportion_ci(0.95, method="exact")
+        lines.append(f"| {TESTS[k].name} (`{k}`) | {pcol} | {v['rate']:.3f} ± {v['se']:.3f} "
+                     f"| [{ci.low:.3f}, {ci.high:.3f}] |")
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------ command line
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pybcv.mnist", description=__doc__.split("\n")[0])
@@ -279,6 +301,8 @@ def main(argv=None) -> int:
     m = sub.add_parser("summary", help="rejection rates of a folder")
     m.add_argument("out")
     m.add_argument("--profile", default="default")
+    m.add_argument("--markdown", action="store_true",
+                   help="the paper's MNIST column beside this run, as a markdown table")
     t = sub.add_parser("truth", help="true error rates (train on data sets, test on the population)")
     t.add_argument("--n", type=int, default=DEFAULT_N // 2)
     t.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
@@ -295,6 +319,9 @@ def main(argv=None) -> int:
                                  args.tests.split(","), args.seed, args.device,
                                  args.batch_folds, args.first_rep,
                                  progress=lambda s: print(s, flush=True))
+        elif args.cmd == "summary" and args.markdown:
+            print(markdown_table(args.out, profile=args.profile))
+            return 0
         elif args.cmd == "summary":
             res = summarize(args.out, profile=args.profile)
         else:
