@@ -184,3 +184,10 @@ def test_one_repetition_and_summary(tmp_path):
     with pytest.raises(ValueError, match="another configuration"):
         mnist.simulate_mnist(str(tmp_path), reps=1, n=100, epochs=2,
                              tests=["mcnemar_ho", "proportion_z"], progress=None)
+
+
+def test_registry_parameter_dicts_match_the_constructors():
+    from pybcv.learners.cnn import CNN_DROPOUT_PARAMS, CNN_PARAMS
+    assert CNN(**CNN_PARAMS).get_params() == {**CNN_PARAMS, "backend": "auto"}
+    assert CNNDropout(**CNN_DROPOUT_PARAMS).get_params() == {**CNN_DROPOUT_PARAMS,
+                                                            "backend": "auto"}
