@@ -241,7 +241,7 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
             torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = cudnn
 
     # -- one group of folds with equal training sizes, trained together
-    def _train(self, torch, dev, images, codes, n_out, folds, y):
+    def _train(self, torch, dev, images, codes, n_out, folds):
         """Trained parameters for ``folds`` (list of train index arrays of one size);
         stacked along a first axis when there are several."""
         G = len(folds)
@@ -318,7 +318,7 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
                 for s in range(0, len(fs), int(self.batch_folds)):
                     group = fs[s:s + int(self.batch_folds)]
                     trained = self._train(torch, dev, images, codes, len(classes),
-                                          [splits[f][0] for f in group], y)
+                                          [splits[f][0] for f in group])
                     for f, P in zip(group, trained):
                         te = splits[f][1]
                         out[f] = classes[self._predict_codes(torch, dev, P, images[te])]
@@ -332,7 +332,7 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
         classes, codes = label_codes(y, len(images))
         with self._settings() as torch:
             self.params_ = [p.cpu() for p in self._train(
-                torch, dev, images, codes, len(classes), [np.arange(len(images))], y)[0]]
+                torch, dev, images, codes, len(classes), [np.arange(len(images))])[0]]
         self.classes_ = classes
         self.backend_ = "python"
         return self
