@@ -1,0 +1,193 @@
+"""The MNIST learners (cnn, cnn-dropout) and data set at a tiny CPU scale
+(a few seconds in all): shapes, reproducibility, H0 equivalence, the
+stacked-folds path, input checks, the data set draws and one repetition."""
+import os
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pybcv.learners.cnn import CNN, CNNDropout, as_images, fold_seed_sequence  # noqa: E402
+from pybcv.partitions import DESIGNS  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def digits():
+    """200 images: the MNIST population's first ones when available, else
+    synthetic blobs of 10 classes (the learner tests do not need MNIST)."""
+    from pybcv import mnist
+    if os.path.exists(mnist.MNIST_NPZ):
+        d = mnist.mnist(seed=1, n=200)
+        return d.X, d.y
+    g = np.random.default_rng(1)
+    y = np.arange(200) % 10
+    X = g.random((200, 784)).astype(np.float32) * 0.2
+    X[np.arange(200), y * 70] += 1.0
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def splits():
+    sp = DESIGNS["bcv5x2"].splits(200, np.random.default_rng(0))
+    return sp[:3]
+
+
+@pytest.fixture(scope="module")
+def base_predictions(digits, splits):
+    X, y = digits
+    return CNN(epochs=1).predict_splits(X, y, splits)
+
+
+def test_shapes_and_labels(digits, splits, base_predictions):
+    X, y = digits
+    assert len(base_predictions) == len(splits)
+    for p, (_, te) in zip(base_predictions, splits):
+        assert p.shape == te.shape
+        assert p.dtype == y.dtype
+        assert set(np.unique(p)) <= set(range(10))
+
+
+def test_same_fold_same_seed_is_reproducible_in_any_order(digits, splits, base_predictions):
+    X, y = digits
+    again = CNN(epochs=1).predict_splits(X, y, splits[::-1])[::-1]
+    for a, b in zip(base_predictions, again):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_another_seed_gives_another_fit(digits, splits, base_predictions):
+    X, y = digits
+    other = CNN(epochs=1, seed=1).predict_splits(X, y, splits)
+    assert any(not np.array_equal(a, b) for a, b in zip(base_predictions, other))
+
+
+def test_dropout_zero_is_cnn_and_default_streams_differ(digits, splits, base_predictions):
+    X, y = digits
+    same = CNNDropout(rate=0.0, epochs=1, stream="cnn").predict_splits(X, y, splits)
+    for a, b in zip(base_predictions, same):
+        np.testing.assert_array_equal(a, b)
+    # H0 of the paper: the two learners start from different random weights
+    h0 = CNNDropout(rate=0.0, epochs=1).predict_splits(X, y, splits)
+    assert any(not np.array_equal(a, b) for a, b in zip(base_predictions, h0))
+    dropped = CNNDropout(rate=0.4, epochs=1, stream="cnn").predict_splits(X, y, splits)
+    assert any(not np.array_equal(a, b) for a, b in zip(base_predictions, dropped))
+
+
+def test_stacked_folds_equal_one_fold_at_a_time(digits, splits):
+    X, y = digits
+    one = CNNDropout(rate=0.3, epochs=1).predict_splits(X, y, splits)
+    stacked = CNNDropout(rate=0.3, epochs=1, batch_folds=3).predict_splits(X, y, splits)
+    # the same draws and arithmetic up to the summation order of grouped
+    # convolutions: labels agree (exactly, on the machines measured)
+    agree = np.mean(np.concatenate([a == b for a, b in zip(one, stacked)]))
+    assert agree >= 0.99
+
+
+def test_fit_predict_equals_a_split_on_all_rows(digits):
+    X, y = digits
+    tr = np.arange(150)
+    m = CNN(epochs=1).fit(X[tr], y[tr])
+    p = CNN(epochs=1).predict_splits(X, y, [(tr, np.arange(150, 200))])[0]
+    np.testing.assert_array_equal(m.predict(X[150:]), p)
+    assert m.backend_ == "python"
+
+
+def test_sklearn_protocol():
+    from sklearn.base import clone
+    m = CNNDropout(rate=0.2, epochs=3)
+    c = clone(m)
+    assert c.get_params() == m.get_params()
+    assert c.set_params(rate=0.1).rate == 0.1
+    assert set(CNN().get_params()) == set(CNNDropout().get_params()) - {"rate"}
+
+
+def test_fold_stream_depends_on_training_set_and_stream():
+    a = fold_seed_sequence(0, "cnn", np.arange(5), np.zeros(5)).generate_state(2)
+    b = fold_seed_sequence(0, "cnn", np.arange(1, 6), np.zeros(5)).generate_state(2)
+    c = fold_seed_sequence(0, "cnn-dropout", np.arange(5), np.zeros(5)).generate_state(2)
+    assert not np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("X, msg", [
+    (np.zeros((4, 783)), "shape"),
+    (np.zeros((4, 28, 27)), "shape"),
+    (np.full((4, 784), np.nan), "NaN"),
+    (np.array([["a"] * 784] * 4), "numeric"),
+])
+def test_bad_images(X, msg):
+    with pytest.raises((ValueError, TypeError), match=msg):
+        as_images(X)
+
+
+@pytest.mark.parametrize("params, msg", [
+    ({"rate": 1.0}, "rate"), ({"rate": -0.1}, "rate"), ({"epochs": 0}, "epochs"),
+    ({"batch_size": 1.5}, "batch_size"), ({"optimizer": "rmsprop"}, "optimizer"),
+    ({"device": "tpu"}, "device"), ({"backend": "r"}, "backend"), ({"seed": -1}, "seed"), ({"lr": 0}, "lr"),
+])
+def test_bad_parameters(params, msg):
+    X, y = np.zeros((20, 784), np.float32), np.arange(20) % 2
+    with pytest.raises(ValueError, match=msg):
+        CNNDropout(**params).predict_splits(X, y, [(np.arange(10), np.arange(10, 20))])
+
+
+def test_bad_labels_and_cuda():
+    X = np.zeros((20, 784), np.float32)
+    with pytest.raises(ValueError, match="2 classes"):
+        CNN(epochs=1).fit(X, np.zeros(20))
+    with pytest.raises(ValueError, match="one label per image"):
+        CNN(epochs=1).fit(X, np.arange(19) % 2)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="cuda"):
+            CNN(device="cuda").fit(X, np.arange(20) % 2)
+
+
+def test_predict_before_fit():
+    with pytest.raises(Exception, match="not fitted"):
+        CNN().predict(np.zeros((1, 784)))
+
+
+# ------------------------------------------------------------------ the data set
+needs_mnist = pytest.mark.skipif(not os.path.exists(
+    __import__("pybcv.mnist", fromlist=["x"]).MNIST_NPZ), reason="MNIST file absent")
+
+
+@needs_mnist
+def test_mnist_draws_without_replacement():
+    from pybcv import mnist, seeds
+    Xp, yp = mnist.population_raw()
+    assert Xp.shape == (60000, 28, 28) and len(yp) == 60000
+    d = mnist.mnist(seeds.data_seq(0, 3), n=500)
+    assert d.X.shape == (500, 784) and d.X.dtype == np.float32
+    assert 0.0 <= d.X.min() and d.X.max() <= 1.0
+    idx = np.random.Generator(np.random.PCG64(seeds.data_seq(0, 3))).choice(
+        60000, 500, replace=False)
+    assert len(np.unique(idx)) == 500
+    np.testing.assert_array_equal(d.X, Xp[idx].reshape(500, -1) / np.float32(255))
+    np.testing.assert_array_equal(d.y, yp[idx])
+    other = mnist.mnist(seeds.data_seq(0, 4), n=500)
+    assert not np.array_equal(d.y, other.y)
+    with pytest.raises(ValueError, match="n must be"):
+        mnist.mnist(0, n=60001)
+
+
+@needs_mnist
+def test_one_repetition_and_summary(tmp_path):
+    from pybcv import mnist
+    res = mnist.simulate_mnist(str(tmp_path), reps=1, n=100, epochs=1,
+                               tests=["mcnemar_ho", "proportion_z"], progress=None)
+    row = mnist.load_rows(str(tmp_path))[0]
+    C = np.array(row["tables"]["holdout"])
+    assert C.shape == (1, 2, 2) and C.sum() == DESIGNS["holdout"].sizes(100)[1][0]
+    assert res["reps"] == 1 and set(res["rejection"]) == {"mcnemar_ho", "proportion_z"}
+    again = mnist.simulate_rep(0, n=100, epochs=1, tests=["mcnemar_ho", "proportion_z"])
+    assert again["tables"] == row["tables"]
+    with pytest.raises(ValueError, match="another configuration"):
+        mnist.simulate_mnist(str(tmp_path), reps=1, n=100, epochs=2,
+                             tests=["mcnemar_ho", "proportion_z"], progress=None)
+
+
+def test_registry_parameter_dicts_match_the_constructors():
+    from pybcv.learners.cnn import CNN_DROPOUT_PARAMS, CNN_PARAMS
+    assert CNN(**CNN_PARAMS).get_params() == {**CNN_PARAMS, "backend": "auto"}
+    assert CNNDropout(**CNN_DROPOUT_PARAMS).get_params() == {**CNN_DROPOUT_PARAMS,
+                                                            "backend": "auto"}
