@@ -32,6 +32,8 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from .experiments import EXPERIMENTS
+
 LETTER_CSV = os.environ.get("PYBCV_LETTER_CSV", "/work/shared/data/uci/letter.csv.gz")
 # UCI column order of the letter data (= mlbench LetterRecognition's order)
 LETTER_COLUMNS = ("x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
@@ -231,10 +233,17 @@ def letter(seed=0, n: int = 300) -> Dataset:
 
 
 # ------------------------------------------------------------------ registry
-GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter}
-DEFAULT_N = {"epsilon": 300, "exp6": 300, "simple": 1000, "letter": 300}
-# the data set's own parameter (CLI --param): simple's delta, epsilon's eps
-DATA_PARAM = {"simple": "delta", "epsilon": "eps"}
+def mnist(seed=0, n: int = 1000) -> Dataset:
+    """n MNIST training images drawn without replacement (:mod:`pybcv.mnist`)."""
+    from .mnist import mnist as draw
+    return draw(seed, n)
+
+
+GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist}
+# read from the experiments' records: the default size, and the data set's own
+# parameter (CLI --param: simple's delta, epsilon's eps)
+DEFAULT_N = {k: e.n for k, e in EXPERIMENTS.items()}
+DATA_PARAM = {k: e.varied for k, e in EXPERIMENTS.items() if e.varies == "data"}
 
 
 def make_dataset(name: str, seed=0, n: Optional[int] = None, **params) -> Dataset:
@@ -252,6 +261,9 @@ def population(name: str):
         return exp6_grid()
     if key == "letter":
         return letter_population()
+    if key == "mnist":
+        from .mnist import population as mnist_population
+        return mnist_population()
     raise ValueError(f"data set {name!r} has no finite population")
 
 

@@ -101,6 +101,12 @@ EXPERIMENTS: Dict[str, Experiment] = {e.dataset: e for e in [
                "UCI letter (16 predictors, 26 classes): CART tree vs the upsilon-distorted 1-NN",
                lambdas=LAMBDAS, value_at_lambda_1=1.0,
                truth_grid=(1.0, 3.0, 8.0, 16.0, 25.0, 30.0, 35.0, 50.0)),
+    Experiment("mnist", 1000, {"name": "cnn", "epochs": 5},
+               {"name": "cnn-dropout", "rate": 0.0, "epochs": 5}, "rate", "learner_b", 0.0,
+               "MNIST: the CNN vs the same CNN with dropout rate gamma; gamma = 0 is H0 "
+               "(the paper: n = 10,000, 250 epochs; here reduced to fit a CPU, "
+               "docs/replication/mnist/README.md)",
+               power_grid=(0.0, 0.1, 0.2, 0.3, 0.4)),
 ]}
 
 #: The data set of ``pybcv compare`` without ``--csv`` (a demonstration).

@@ -19,6 +19,8 @@ from pybcv.learners import (LEARNERS, GLMClassifier, NamedLearner, SklearnLearne
 
 NAMES = ["J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn", "tree", "glm",
          "majority", "mean", "fnn-weighted", "fnn-distorted"]
+# the MNIST CNNs take images; their protocol tests live in tests/test_mnist.py
+IMAGE_NAMES = ["cnn", "cnn-dropout"]
 
 
 def halves(n, reps, seed):
@@ -41,12 +43,13 @@ def X_for(name, X):
 
 # --------------------------------------------------------------------- registry
 def test_registry_has_the_papers_learners():
-    assert sorted(LEARNERS) == sorted(NAMES)
+    assert sorted(LEARNERS) == sorted(NAMES + IMAGE_NAMES)
     for name, spec in LEARNERS.items():
         assert spec.name == name and spec.description and spec.r_implementation
         assert isinstance(spec.params, dict)
         est = make_learner(name, backend="python")
-        assert isinstance(est, NamedLearner) and est.name == name
+        assert est.name == name
+        assert isinstance(est, NamedLearner) or name.startswith("cnn")   # PyTorch only
         assert set(spec.params) <= set(est.get_params())
     assert make_learner("J48-unpruned").get_params()["unpruned"] is True
     assert LEARNERS["J48"].r_packages == ("RWeka",)
@@ -172,7 +175,7 @@ def test_fnn_weighted_distance_and_ties():
 
 
 def test_fnn_distorted_groups():
-    from pybcv.learners.python import LETTER_GROUPS
+    from pybcv.learners.fallbacks import LETTER_GROUPS
     assert sorted(sum(map(list, LETTER_GROUPS), [])) == list(range(16))
     assert [g[0] + 1 for g in LETTER_GROUPS] == [1, 2, 5]
     # moving along a C1 column costs upsilon, along C3 1/upsilon
@@ -417,7 +420,7 @@ def test_x_and_y_of_different_lengths_are_an_error(name, backend):
 
 
 def test_batched_2x2_solve_equals_lapack_and_handles_singular_systems():
-    from pybcv.learners.python import _solve_batched
+    from pybcv.learners.fallbacks import _solve_batched
     rng = np.random.default_rng(12)
     A = rng.normal(size=(50, 2, 3))
     H = A @ A.transpose(0, 2, 1)
@@ -526,3 +529,7 @@ def test_sklearn_regressor_as_learner_is_refused():
     with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of 2: "
                                               r"predicted .*not a label"):
         as_learner(LinearRegression()).predict_splits(X, y, halves(60, 1, seed=1))
+def test_old_module_name_is_the_fallbacks_module():
+    import pybcv.learners.fallbacks as f
+    import pybcv.learners.python as p
+    assert p is f

@@ -222,14 +222,8 @@ pybcv_learners <- function() as.character(unlist(py_call("learner_names")))
 #' command line read the same defaults.  Learner specs from a record can be
 #' passed to [compare_learners()].
 #'
-#' @return A named list of records (lists), one per data set; an error when
-#'   the pybcv in use has no `pybcv.experiments` yet.
+#' @return A named list of records (lists), one per data set.
 #' @export
 #' @examples
 #' if (pybcv_available()) try(names(pybcv_experiments()))
-pybcv_experiments <- function() {
-  v <- py_call("experiments")
-  if (!length(v))
-    stop("the pybcv in use (", pybcv_python()$file, ") has no pybcv.experiments yet", call. = FALSE)
-  v
-}
+pybcv_experiments <- function() py_call("experiments")

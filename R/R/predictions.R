@@ -52,7 +52,7 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   n_test <- rowSums(inp$tables)
   n_all <- if (!is.null(truth) && !is.list(truth)) length(truth) else NA_integer_
   if (!is.null(folds) && !is.na(n_all)) {
-    for (w in as.character(unlist(py_call("check_folds", lapply(folds, as.integer), py_int(n_all, "n"),
+    for (w in as.character(unlist(py_call("check_folds", unname(lapply(folds, as.integer)), py_int(n_all, "n"),
                                           design))))
       warning("folds: ", w, call. = FALSE)
   }

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import fallbacks as _py
+from . import cnn as _cnn
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .predictions import check_predictions
 from .rlearners import RClassifier
@@ -365,6 +366,11 @@ LEARNERS = {s.name: s for s in [
                 "sum_k u^(2-k) sum_{l in C_k} (x_l - x_l')^2",
                 "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted,
                 {"upsilon": 1.0}, ()),
+    LearnerSpec("cnn", "the MNIST CNN: conv32 5x5-pool-conv64 5x5-pool-dense500-softmax "
+                "(PyTorch)", "none: PyTorch only", _cnn.CNN, _cnn.CNN, _cnn.CNN_PARAMS, ()),
+    LearnerSpec("cnn-dropout", "the MNIST CNN with dropout rate gamma before the dense layer "
+                "(PyTorch)", "none: PyTorch only", _cnn.CNNDropout, _cnn.CNNDropout,
+                _cnn.CNN_DROPOUT_PARAMS, ()),
 ]}
 
 

@@ -55,7 +55,7 @@ import zlib
 import numpy as np
 
 from ..seeds import stable_id
-from .python import BaseEstimator, ClassifierMixin, _check_splits, _not_fitted
+from .fallbacks import BaseEstimator, ClassifierMixin, _check_splits, _not_fitted
 
 IMAGE_SHAPE = (28, 28)
 N_PIXELS = 28 * 28
@@ -187,10 +187,19 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
 
     _registry_name = None
 
+    @property
+    def name(self):
+        """The registry name (``pybcv.learners.LEARNERS``)."""
+        return self._registry_name
+
     def _rate(self):
         return 0.0
 
     # -- checks
+    def _validate(self):
+        """The registry's check before any fit (``make_learner``)."""
+        self._check_params()
+
     def _check_params(self):
         rate = self._rate()
         if not isinstance(rate, (int, float, np.floating, np.integer)) or not 0 <= rate < 1:

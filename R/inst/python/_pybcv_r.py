@@ -281,36 +281,23 @@ def learner_names():
 
 def check_folds(test_sets, n, design):
     """Warnings from ``pybcv.partitions.check_design`` (a ValueError when the
-    folds cannot be that design); [] when pybcv has no check_design yet."""
+    folds cannot be that design)."""
     try:
-        from pybcv import partitions
-        check = getattr(partitions, "check_design", None)
-        if check is None:
-            return {"ok": True, "value": []}
+        from pybcv.partitions import check_design
+        if isinstance(test_sets, dict):  # a named R list
+            test_sets = list(test_sets.values())
         sets = [np.asarray(t, dtype=np.int64) - 1 for t in test_sets]
-        return {"ok": True, "value": [str(w) for w in check(sets, int(n), design)]}
+        return {"ok": True, "value": [str(w) for w in check_design(sets, int(n), design)]}
     except Exception as e:
         return _fail(e)
 
 
 def experiments():
-    """``pybcv.experiments.EXPERIMENTS`` as plain dicts ({} when this pybcv
-    has no such module yet)."""
+    """``pybcv.experiments.EXPERIMENTS`` as plain dicts."""
     try:
-        try:
-            from pybcv.experiments import EXPERIMENTS
-        except ImportError:
-            return {"ok": True, "value": {}}
         import dataclasses
-        out = {}
-        for name, rec in EXPERIMENTS.items():
-            if dataclasses.is_dataclass(rec):
-                d = dataclasses.asdict(rec)
-            elif isinstance(rec, dict):
-                d = dict(rec)
-            else:
-                d = {k: v for k, v in vars(rec).items() if not k.startswith("_")}
-            out[str(name)] = _plain(d)
+        from pybcv.experiments import EXPERIMENTS
+        out = {str(name): _plain(dataclasses.asdict(rec)) for name, rec in EXPERIMENTS.items()}
         return {"ok": True, "value": out}
     except Exception as e:
         return _fail(e)
