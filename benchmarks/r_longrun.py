@@ -4,7 +4,7 @@ Each iteration does what one simulation repetition does: draws a new EXP6
 data set (n = 300, 2 numeric predictors, 6 classes) and runs J48-unpruned
 (backend "r") ``predict_splits`` over several partition designs (one R call
 per design); with --sim one iteration is one repetition of the real EXP6
-table5 simulation (J48-unpruned vs fnn-weighted, engine._rep_learners).
+table5 simulation (J48-unpruned vs fnn-weighted, engine.repetition.run_repetition).
 
 Every ``--every`` iterations it prints: wall s/iter and fits/s; JVM heap
 used / committed / max (MB); cumulative JVM GC count and seconds; R's Ncells /
@@ -95,7 +95,7 @@ def main():
                          "R collect garbage, and release Java objects, less often)")
     ap.add_argument("--sim", action="store_true",
                     help="one iteration = one repetition of the real EXP6 table5 simulation "
-                         "(J48-unpruned vs fnn-weighted omega=0.29, both R, engine._rep_learners)")
+                         "(J48-unpruned vs fnn-weighted omega=0.29, both R, engine.repetition.run_repetition)")
     a = ap.parse_args()
 
     import r_bridge
@@ -106,15 +106,16 @@ def main():
     digest = hashlib.sha256()
 
     if a.sim:
-        from pybcv.engine import core
-        cfg = core.RunConfig(dataset="exp6", tests="table5", seed=3, backend="r")
+        from pybcv.engine import RunConfig
+        from pybcv.engine.repetition import run_repetition
+        cfg = RunConfig(dataset="exp6", tests="table5", seed=3, backend="r")
         fits_per_iter = sum(len(DESIGNS[d].splits(cfg.n, 0)) for _, d in cfg.units())
 
     def run(i):
         if a.sim:
-            out = core._rep_learners(cfg, i)
+            out = run_repetition(cfg, i)
             if a.digest:
-                for t in out["tables"].values():
+                for t in out.tables.values():
                     digest.update(np.ascontiguousarray(t).tobytes())
             return
         ds = make_dataset("exp6", seed=1000 + i, n=300)

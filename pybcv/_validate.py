@@ -27,7 +27,7 @@ def check_labels(y) -> np.ndarray:
     return y
 
 
-class LearnerContext:
+class LearnerContext(Exception):
     """Mixin of the errors raised while a learner runs (R errors, predictions
     that are not labels): where it happened, for the message.
 

@@ -1,4 +1,4 @@
-"""Command line: ``pybcv compare | test | folds | simulate | report | truth``.
+"""Command line: ``pybcv compare | test | folds | simulate | report | truth | rq1``.
 
 Every argument is checked before any work: a bad one (``--alpha 1.5``,
 ``--seed -1``, ``--n 1``, an unknown learner, test or design, an unreachable
@@ -108,7 +108,7 @@ def _learner(arg: Optional[str], option: str):
     learner is built with the Python backend, which starts no R)."""
     if arg is None:
         return None
-    from .engine.fold_tables import spec_dict
+    from .engine.fitting import spec_dict
     from .learners import LEARNERS, make_learner
     try:
         spec = spec_dict(arg)
@@ -195,28 +195,22 @@ def _check_scheduler(address: Optional[str]):
                          f"({e.strerror or e})") from None
 
 
-def _load_csv(path: str, target: str, sep: str):
+def _load_csv(a):
+    """The --csv data of ``compare``: every violation of the input contract
+    (``pybcv.datasets.load_csv``) is a usage error naming column and line."""
     from . import datasets as D
-    import inspect
+    markers = [m for m in (a.na_values or "").split(",") if m != ""] if a.na_values else []
     try:
-        if "sep" in inspect.signature(D.load_csv).parameters:
-            return D.load_csv(path, target, sep=sep)
-        if sep == ",":
-            return D.load_csv(path, target)
-        # until trust lands (load_csv(sep=...)): rewrite as a comma-separated file
-        import tempfile
-        import pandas as pd
-        if not os.path.exists(path):
-            raise D.DataError(f"data file not found: {path}")
-        df = pd.read_csv(path, sep=sep)
-        with tempfile.TemporaryDirectory() as tmp:
-            p = os.path.join(tmp, os.path.basename(path))
-            df.to_csv(p, index=False)
-            data = D.load_csv(p, target)
-        data.params["path"] = path
-        return data
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            data = D.load_csv(a.csv, a.target, sep=a.sep, na_values=markers,
+                              drop_missing=a.drop_missing)
     except D.DataError as e:
         raise UsageError(f"--csv: {e}") from None
+    for w in caught:
+        if issubclass(w.category, UserWarning) and not (a.quiet or a.json):
+            print(f"pybcv: note: {w.message}", file=sys.stderr)
+    return data
 
 
 def _backend_note(backends) -> str:
@@ -265,7 +259,7 @@ def cmd_compare(a) -> int:
     if a.csv:
         if a.n is not None:
             raise UsageError("--n sets the size of the built-in EXP6 data; it does not apply to --csv")
-        data = _load_csv(a.csv, a.target, a.sep)
+        data = _load_csv(a)
         src = f"{a.csv} (target {a.target!r}, n = {data.n})"
     else:
         n = a.n if a.n is not None else EXPERIMENTS["exp6"].n
@@ -494,8 +488,27 @@ def cmd_simulate(a) -> int:
             cov = row["ci_coverage"]
             print(f"{row['test']:<22} {row['rejection_rate']:>12.3f}  {row['mc_se']:>6.3f}"
                   + (("  " + ("-" if math.isnan(cov) else f"{cov:.3f}")) if truth is not None else ""))
+        _print_failures(res.failures)
     print(f"wrote {written}", file=sys.stderr)
     return 0
+
+
+def _print_failures(failures, shown: int = 5):
+    """The repetitions whose learner failed (stored, left out of every rate)."""
+    if not failures:
+        return
+    print(f"{len(failures)} repetition(s) failed and are left out of the rates above "
+          f"(stored; listed by `pybcv report`):", file=sys.stderr)
+    for f in failures[:shown]:
+        print(f"  {f['message']}", file=sys.stderr)
+    if len(failures) > shown:
+        print(f"  ... and {len(failures) - shown} more", file=sys.stderr)
+
+
+# ------------------------------------------------------------------ rq1
+def cmd_rq1(a) -> int:     # reached only through build_parser().parse_args
+    from . import rq1
+    return rq1.main(a.rest)
 
 
 # ------------------------------------------------------------------ report
@@ -568,6 +581,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
     c.add_argument("--target", default="class", help="class column of --csv (default: class)")
     c.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
+    c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
+                   "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
+                   "naming its column and line unless --drop-missing")
+    c.add_argument("--drop-missing", action="store_true",
+                   help="drop the records of --csv that hold a missing value (reported)")
     c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5")
     c.add_argument("--b", help=f"learner B (default {spec(cd['learner_b'])})")
     c.add_argument("--learners", help="k learners, comma separated: every pair is tested, "
@@ -647,10 +665,36 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--out", help="write the result as JSON")
     u.add_argument("--quiet", action="store_true")
     u.set_defaults(fn=cmd_truth)
+
+    q = sub.add_parser("rq1", add_help=False, help="the paper's RQ1 on the UCI data sets "
+                       "(pybcv rq1 run|report ...; pybcv rq1 --help)")
+    q.add_argument("rest", nargs=argparse.REMAINDER)
+    q.set_defaults(fn=cmd_rq1)
     return p
 
 
+def _known_errors() -> tuple:
+    """Errors whose message names the problem in full (no traceback hint)."""
+    from ._validate import LearnerContext
+    from .datasets import DataError
+    from .engine.store import StoreError
+    known = [LearnerContext, DataError, StoreError]
+    try:
+        from r_bridge import RUnavailableError
+        known.append(RUnavailableError)
+    except ImportError:
+        pass
+    return tuple(known)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["rq1"]:          # its own parser (pybcv.rq1): options pass through
+        from . import rq1
+        try:
+            return rq1.main(argv[1:])
+        except SystemExit as e:      # --help (0) or a bad argument (2)
+            return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)
@@ -679,10 +723,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             raise
         return _fail(str(e))
     except Exception as e:
-        # a learner that crashes, R or Java missing, data a learner cannot use:
-        # the message names the learner, the fold and the partition design
         if developer:
             raise
+        if isinstance(e, _known_errors()):
+            # a learner that fails on the data (R, Java, predictions that are not
+            # labels), a damaged results file, R missing: the message says it all
+            print(f"pybcv: error: {e}", file=sys.stderr)
+            return EXIT_RUNTIME
+        # anything else: the message, and where to look further
         notes = " ".join(getattr(e, "__notes__", []))
         print(f"pybcv: error: {e}{' ' + notes if notes else ''}\n"
               f"(set PYBCV_TRACEBACK=1 to see the traceback)", file=sys.stderr)

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import seeds
 from .experiments import COMPARE_DEFAULTS
-from .engine.fold_tables import (CountingLearner, as_learner, learner_free_tables, learner_label,
+from .engine.fitting import (CountingLearner, as_learner, learner_free_tables, learner_label,
                                  predict_designs, tables_from_design_predictions)
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS, check_design, design_folds

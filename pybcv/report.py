@@ -55,6 +55,18 @@ def _fmt_param(cfg) -> str:
     return ", ".join(bits)
 
 
+def _failure_lines(failures, shown: int = 5) -> List[str]:
+    """Markdown lines listing the repetitions whose learner failed (left out
+    of every rate); none when all ran."""
+    if not failures:
+        return []
+    lines = [f"- **{len(failures)} repetition(s) failed** and are left out of the rates:"]
+    lines += [f"  - {f['message']}" for f in failures[:shown]]
+    if len(failures) > shown:
+        lines.append(f"  - ... and {len(failures) - shown} more")
+    return lines
+
+
 def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     from .engine import load_result
     res = load_result(d, profile=profile)
@@ -73,7 +85,7 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
              f"- option profile: **{cfg.profile}** {json.dumps(PROFILES[cfg.profile])}",
              f"- backend that ran: {', '.join(res.backends)}; fits per repetition: "
              f"A {res.fits_per_rep[0]:.0f}, B {res.fits_per_rep[1]:.0f}; "
-             f"{res.seconds_per_rep:.3f} s per repetition", "",
+             f"{res.seconds_per_rep:.3f} s per repetition", *_failure_lines(res.failures), "",
              "| test | ours | MC SE | paper | paper SE | z | |" + (" 95% CI coverage |" if cov else ""),
              "|---|---:|---:|---:|---:|---:|---|" + ("---:|" if cov else "")]
     flags = {}
@@ -120,7 +132,8 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     reps = [len(r.reps) for _, r in runs]
     lines = [f"### {cfg.dataset}: power curve along {pname} ({d})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
-             f"{_fmt_param(cfg).split('(')[0]} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}", ""]
+             f"{_fmt_param(cfg).split('(')[0]} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
+             *_failure_lines([f for _, r in runs for f in r.failures]), ""]
     lams = [lam_of(x) for x in xs]
     if all(lv is not None for lv in lams):         # columns along lambda, as the paper plots them
         order = sorted(range(len(xs)), key=lambda i: lams[i])

@@ -556,6 +556,18 @@ def report(out: str, dest: str):
 
 
 # ----------------------------------------------------------------- command line
+def _at_least(minimum):
+    def parse(text):
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {v}")
+        return v
+    return parse
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="pybcv rq1", description="The paper's RQ1: the "
                                  "distribution of rho1 and rho2 on UCI data sets.")
@@ -563,16 +575,16 @@ def main(argv=None) -> int:
     a = sub.add_parser("run", help="run or resume the experiment, then write the report")
     a.add_argument("--data", required=True, help="folder with <dataset>.csv.gz files")
     a.add_argument("--out", required=True, help="output folder (store/ inside; resumable)")
-    a.add_argument("--reps", type=int, default=1000)
-    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--reps", type=_at_least(1), default=1000)
+    a.add_argument("--seed", type=_at_least(0), default=0)
     a.add_argument("--datasets", default=",".join(DATASETS),
                    help="comma-separated data set names (default: all 21)")
-    a.add_argument("--n-sample", type=int, default=N_SAMPLE)
+    a.add_argument("--n-sample", type=_at_least(4), default=N_SAMPLE)
     a.add_argument("--backend", default="r", choices=["r", "auto", "python"])
-    a.add_argument("--jobs", type=int, default=1)
+    a.add_argument("--jobs", type=_at_least(1), default=1)
     a.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
-    a.add_argument("--chunk", type=int, default=5, help="repetitions per work unit")
-    a.add_argument("--max-reps-this-call", type=int, default=None)
+    a.add_argument("--chunk", type=_at_least(1), default=5, help="repetitions per work unit")
+    a.add_argument("--max-reps-this-call", type=_at_least(1), default=None)
     a.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
                    "(default: --out)")
     a.add_argument("--progress", action="store_true")
@@ -593,6 +605,10 @@ def main(argv=None) -> int:
     except (ValueError, TypeError, OSError) as e:
         print(f"pybcv rq1: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("pybcv rq1: interrupted (finished repetitions are stored; the same command "
+              "resumes)", file=sys.stderr)
+        return 130
     return 0
 
 

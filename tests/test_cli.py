@@ -353,3 +353,26 @@ def test_predictions_that_are_not_the_design_are_refused(tmp_path, capsys):
 def test_python_dash_m(tmp_path):
     r = pybcv("simulate", "--dataset", "epsilon", "--reps", "20", "--out", str(tmp_path / "e"), "--quiet")
     assert r.returncode == 0 and os.path.exists(tmp_path / "e" / "summary.csv")
+
+
+def test_compare_csv_missing_values_error_or_dropped(tmp_path, capsys):
+    p = tmp_path / "m.csv"
+    lines = open(_csv(tmp_path)).read().splitlines()
+    lines[5] = lines[5].replace(lines[5].split(",")[1], "-999", 1)   # f2 of file line 6
+    lines[9] = lines[9].replace(lines[9].split(",")[0], "?", 1)      # f1 of file line 10
+    p.write_text("\n".join(lines) + "\n")
+    base = ["compare", "--csv", str(p), "--a", "glm", "--b", "majority", "--backend", "python"]
+    rc, out, err = run(capsys, *base, "--quiet")
+    assert rc == 2 and out == "" and "f1" in err and "line 10" in err
+    rc, out, err = run(capsys, *base, "--na-values", "-999", "--drop-missing", "--json")
+    assert rc == 0
+    assert json.loads(out)["comparison"]["data"].endswith("n = 78)")     # lines 6 and 10 dropped
+    rc, out, err = run(capsys, *base, "--drop-missing")
+    assert rc == 0 and "n = 79" in out and "pybcv: note:" in err and "10" in err
+
+
+def test_rq1_is_a_subcommand(capsys, tmp_path):
+    rc, out, _ = run(capsys, "rq1", "--help")
+    assert rc == 0 and "rho1 and rho2" in out
+    rc, _, err = run(capsys, "rq1", "run", "--data", str(tmp_path), "--out", str(tmp_path), "--reps", "0")
+    assert rc == 2 and "--reps: must be >= 1" in err

@@ -471,7 +471,7 @@ def test_parse_spec_reads_and_checks_every_parameter():
 
 
 def test_engine_spec_parser_and_learners_parse_spec_agree_on_valid_specs():
-    from pybcv.engine.core import learner_spec
+    from pybcv.engine import learner_spec
     from pybcv.learners import parse_spec
     for s in ["fnn-weighted:omega=0.29", "kknn:k=7", "J48-unpruned", "J48:options=-M 5",
               {"name": "fnn-distorted", "upsilon": 30.09}]:

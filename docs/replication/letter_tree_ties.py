@@ -16,8 +16,10 @@ import warnings
 
 import numpy as np
 
-from pybcv.engine import fast, seeds
-from pybcv.engine.core import RunConfig, make
+from pybcv.engine import RunConfig
+from pybcv.engine.fitting import learner_from_spec as make
+from pybcv.outcomes import tables_from_predictions
+from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS
 
 warnings.simplefilter("ignore")
@@ -43,12 +45,12 @@ tree_two_ways <- function(X, y, tr, te, seed) {
 """)
 f = ro.globalenv["tree_two_ways"]
 fnn = make({"name": "fnn-distorted", "upsilon": 30.09}, "python")
-ntr, nte = fast.DESIGNS["cv10"].sizes(300)
+ntr, nte = DESIGNS["cv10"].sizes(300)
 out = {"first": [], "random": []}
 ties = 0
 for r in range(reps):
     d = cfg.dataset_for(r)
-    sp = fast.splits("cv10", d.n, cfg.unit_rng(r, "cv10"))
+    sp = DESIGNS["cv10"].splits(d.n, cfg.unit_rng(r, "cv10"))
     pb = fnn.predict_splits(d.X, d.y, sp)
     pa = {"first": [], "random": []}
     with (ro.default_converter + numpy2ri.converter).context():
@@ -58,7 +60,7 @@ for r in range(reps):
             pa["random"].append(np.asarray(res["random"], dtype=str))
             ties += int(np.asarray(res["ties"]).ravel()[0])
     for how in out:
-        out[how].append(fast.tables_from_predictions(d.y, pa[how], pb, sp))
+        out[how].append(tables_from_predictions(d.y, pa[how], pb, sp))
     if (r + 1) % 100 == 0:
         print(f"{r + 1} reps", file=sys.stderr, flush=True)
 print(f"letter, {reps} repetitions; test records whose tree class probabilities tie: "

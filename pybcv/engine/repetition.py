@@ -1,9 +1,14 @@
 """One repetition of a simulation: draw the data, draw every design's
 partition, fit A and B once per fold of the union of designs, count the fold
-tables (:mod:`pybcv.engine.fold_tables`), score every selected test.
+tables (:mod:`pybcv.engine.fitting`), score every selected test.
 
 :func:`run_chunk` is a worker's unit of work (a list of repetitions); it
-returns one :class:`Repetition` record per repetition.
+returns one :class:`Repetition` record per repetition.  A learner that fails
+on a repetition's data (an error inside R or Java, predictions that are not
+class labels) gives a record with ``failure`` set and no results -- never a
+number -- naming the learner, the design, the fold and the repetition; the
+store keeps it so that a resumed run does not hit it again, and the reports
+list it.
 """
 from __future__ import annotations
 
@@ -13,8 +18,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .._validate import LearnerContext
 from .config import RunConfig, intervals, score
-from .fold_tables import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
+from .fitting import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
     learner_from_spec
 
 
@@ -34,6 +40,15 @@ class Repetition:
     backend: str = "none"
     tables: Optional[Dict[str, np.ndarray]] = None
     intervals: Optional[Dict[str, Tuple[float, float]]] = None
+    failure: Optional[dict] = None
+
+    @classmethod
+    def failed(cls, r: int, err: LearnerContext, seconds: float) -> "Repetition":
+        """The record of repetition ``r`` whose learner raised ``err``."""
+        err.set_context(repetition=r)
+        return cls(int(r), {}, seconds, failure={
+            "message": str(err), "learner": None if err.learner is None else str(err.learner),
+            "design": err.design, "fold": err.fold})
 
     def as_row(self) -> dict:
         """The dict that :meth:`pybcv.engine.store.Store.write` stores."""
@@ -47,7 +62,14 @@ def run_chunk(cfg: RunConfig | dict, reps: Sequence[int]) -> List[Repetition]:
         cfg = RunConfig(**cfg)
     if cfg.learner_free:
         return run_learner_free(cfg, reps)
-    return [run_repetition(cfg, r) for r in reps]
+    out = []
+    for r in reps:
+        t0 = time.perf_counter()
+        try:
+            out.append(run_repetition(cfg, r))
+        except LearnerContext as e:
+            out.append(Repetition.failed(r, e, time.perf_counter() - t0))
+    return out
 
 
 def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:

@@ -32,7 +32,10 @@ class SimulationResult:
     """Per-repetition statistics and p-values of a run, with its summary.
 
     ``interval``: {test: (low[R], high[R])}, the 95% confidence intervals of
-    mu_A - mu_B where the statistics provide them (for the CI coverage)."""
+    mu_A - mu_B where the statistics provide them (for the CI coverage).
+    ``failures``: repetitions whose learner failed (dicts with rep, learner,
+    design, fold, message); they have no results and are left out of every
+    rate, and :meth:`summary` counts them (``failed_reps``)."""
     config: RunConfig
     reps: np.ndarray
     statistic: Dict[str, np.ndarray]
@@ -42,6 +45,7 @@ class SimulationResult:
     backends: Tuple[str, ...] = ()
     out: Optional[str] = None
     interval: Dict[str, Tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    failures: List[dict] = field(default_factory=list)
 
     def rejection_rate(self, alpha: float = ALPHA) -> Dict[str, float]:
         return {k: float(np.mean(self.pvalue[k] < alpha)) for k in self.config.tests}
@@ -73,7 +77,7 @@ class SimulationResult:
             rows.append({"test": k, "name": TESTS[k].name, "family": TESTS[k].family,
                          "rejection_rate": rate,
                          "mc_se": math.sqrt(rate * (1 - rate) / R) if R else float("nan"),
-                         "reps": R, "alpha": alpha,
+                         "reps": R, "failed_reps": len(self.failures), "alpha": alpha,
                          "mean_statistic": float(np.nanmean(np.where(np.isfinite(stat), stat, np.nan)))
                          if R else float("nan"),
                          "ci_coverage": cov.get(k, float("nan")),
@@ -90,6 +94,7 @@ class SimulationResult:
         """One machine-readable object: the configuration and per-test rates."""
         s = self.summary(alpha)
         return {"config": self.config.identity(), "reps": int(len(self.reps)), "alpha": alpha,
+                "failures": list(self.failures),
                 "fits_per_rep": list(self.fits_per_rep), "backends": list(self.backends),
                 "tests": {row["test"]: {"rejection_rate": row["rejection_rate"],
                                         "mc_se": row["mc_se"],
@@ -150,7 +155,7 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
             raise PermissionError(f"output folder is not writable: {out}")
         store = Store(out)
         store.init_config(cfg.identity(), resume, reps)
-        done = store.done()
+        done = store.settled()          # finished, or recorded as failed
     todo = [r for r in range(reps) if r not in done]
     if stop_after is not None:
         todo = todo[:stop_after]
@@ -163,7 +168,14 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
 
     def keep(records: List[Repetition]):
         if store is not None:
-            store.write([rec.as_row() for rec in records])
+            ok = [rec.as_row() for rec in records if rec.failure is None]
+            if ok:
+                store.write(ok)
+            for rec in records:
+                if rec.failure is not None:
+                    f = rec.failure
+                    store.record_failure(rec.rep, f["message"], learner=f["learner"],
+                                         design=f["design"], fold=f["fold"])
         else:
             finished.extend(records)
         bar.update(len(records))
@@ -184,7 +196,9 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
         write_summary(res, out)
         return res
     finished.sort(key=lambda rec: rec.rep)
-    return _result_of(cfg, finished)
+    res = _result_of(cfg, [rec for rec in finished if rec.failure is None])
+    res.failures = [{"rep": rec.rep, **rec.failure} for rec in finished if rec.failure is not None]
+    return res
 
 
 def _run_joblib(cfg_dict, chunks, keep, jobs):
@@ -266,7 +280,9 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
 
         def tables():
             return store.tables()[1]
-        return _result_from_parts(cfg, reps, res, info, tables, out, profile)
+        result = _result_from_parts(cfg, reps, res, info, tables, out, profile)
+        result.failures = store.failures()
+        return result
     finally:
         if own:
             store.close()

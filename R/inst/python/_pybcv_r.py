@@ -234,17 +234,9 @@ def designs_batch(designs, n, seed):
 
 
 def _parse_spec(spec):
-    """A learner spec string -> {"name": ..., **params}, by the learners'
-    own parser (``pybcv.learners.parse_spec``) or the engine's."""
-    try:
-        from pybcv.learners import parse_spec
-    except ImportError:
-        from pybcv.engine.core import learner_spec as parse_spec
-    d = parse_spec(spec)
-    if not isinstance(d, dict):      # a (name, params) pair
-        name, params = d
-        d = {"name": name, **dict(params or {})}
-    return dict(d)
+    """A learner spec string -> {"name": ..., **params} (``pybcv.learners.parse_spec``)."""
+    from pybcv.learners import parse_spec
+    return dict(parse_spec(spec))
 
 
 def r_learner(spec):

@@ -3,7 +3,7 @@
 Learner runs (letter, EXP6, simple) stored their fold tables in
 ``runs/<run>/run.npz`` (:mod:`pybcv.archive`); the learner-free epsilon run stored none, so its
 tables are recomputed exactly as the engine does (same seeds, same code path as
-``pybcv.engine.core._chunk_losses``).
+``pybcv.engine.repetition.run_learner_free``).
 
 Returns ``{column: {design: (R, F, 2, 2) int array}}``; a table is
 ``[[n00, n01], [n10, n11]]`` (n01 = A wrong, B right).
@@ -14,8 +14,8 @@ import os
 
 import numpy as np
 
-from pybcv.engine import fast
-from pybcv.engine.core import RunConfig
+from pybcv.fold_tables import tables_batch
+from pybcv.engine import RunConfig
 from pybcv.archive import read_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,7 +45,7 @@ def load(column: str):
     for i, r in enumerate(reps):
         d = cfg.dataset_for(int(r))
         codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
-    tabs = {u: fast.tables_batch(des, codes, [cfg.unit_rng(int(r), u) for r in reps])
+    tabs = {u: tables_batch(des, codes, [cfg.unit_rng(int(r), u) for r in reps])
             for u, des in cfg.units()}
     return cfg, reps, tabs
 

@@ -33,8 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, ROOT)
 
-from pybcv.engine import fast  # noqa: E402
-from pybcv.engine.core import RunConfig  # noqa: E402
+from pybcv.fold_tables import tables_batch  # noqa: E402
+from pybcv.engine import RunConfig  # noqa: E402
 from pybcv.engine.store import Store  # noqa: E402
 from pybcv.partitions import DESIGNS  # noqa: E402
 from pybcv.stats import TESTS  # noqa: E402
@@ -56,7 +56,7 @@ def bcv_tables(folder):
             reps, _ = st.results()
             codes = np.stack([2 * cfg.dataset_for(r).loss_a.astype(np.int64)
                               + cfg.dataset_for(r).loss_b for r in reps])
-            T = fast.tables_batch("bcv5x2", codes, [cfg.unit_rng(int(r), "bcv5x2") for r in reps])
+            T = tables_batch("bcv5x2", codes, [cfg.unit_rng(int(r), "bcv5x2") for r in reps])
         else:
             _, tabs = st.tables()
             T = tabs["bcv5x2"]

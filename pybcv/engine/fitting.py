@@ -1,5 +1,7 @@
-"""Fold tables of the union of designs: the one place where the engine
-turns partitions and predictions (or fixed losses) into contingency tables.
+"""Fitting the learners on the union of designs: the one place where the
+engine turns partitions and predictions (or fixed losses) into contingency
+tables (the counting itself is :mod:`pybcv.outcomes` and
+:func:`pybcv.fold_tables.tables_batch`).
 
 Used by the simulation (:mod:`pybcv.engine.repetition`) and by every one-off
 comparison (:mod:`pybcv.comparison`):
@@ -33,29 +35,8 @@ import numpy as np
 from ..outcomes import tables_from_predictions
 from ..partitions import DESIGNS
 
-try:
-    from ..learners import parse_spec
-except ImportError:  # until trust lands: pybcv.learners.parse_spec
-    def parse_spec(spec):
-        """A learner spec dict ``{"name": ..., **params}`` from a name,
-        ``"name:param=value,..."`` (values read as JSON when they parse) or a dict."""
-        if isinstance(spec, dict):
-            if "name" not in spec:
-                raise ValueError(f"learner spec needs a 'name': {spec!r}")
-            return dict(spec)
-        if isinstance(spec, str):
-            name, _, rest = spec.partition(":")
-            out: Dict[str, Any] = {"name": name.strip()}
-            for item in filter(None, (s.strip() for s in rest.split(","))):
-                key, eq, value = item.partition("=")
-                if not eq:
-                    raise ValueError(f"learner parameter {item!r}: write name:param=value")
-                try:
-                    out[key.strip()] = json.loads(value)
-                except ValueError:
-                    out[key.strip()] = value.strip()
-            return out
-        raise TypeError(f"learner must be a name or a spec dict, got {type(spec).__name__}")
+from .._validate import LearnerContext
+from ..learners import parse_spec
 
 
 def spec_dict(spec) -> dict:
@@ -69,11 +50,7 @@ def spec_dict(spec) -> dict:
         if "name" not in spec:
             raise ValueError(f"learner spec needs a 'name': {spec!r}")
         return dict(spec)
-    out = parse_spec(spec)
-    if isinstance(out, tuple):           # a (name, params) pair
-        name, params = out
-        return {"name": name, **dict(params)}
-    return dict(out)
+    return parse_spec(spec)
 
 
 _LEARNERS_OF_PROCESS: Dict[str, Any] = {}
@@ -155,6 +132,8 @@ def predict_designs(learner, X, y, splits: Mapping[str, list], one_batch: bool =
 def _predict_one_design(learner, X, y, splits, name):
     try:
         return learner.predict_splits(X, y, splits)
+    except LearnerContext as e:          # an R/Java fault or a prediction that is no label
+        raise e.set_context(design=name)
     except Exception as e:
         e.add_note(f"(partition design {name!r})")
         raise
@@ -191,7 +170,7 @@ def learner_free_tables(loss_codes: np.ndarray, designs: Mapping[str, str],
     ``loss_codes``: (R, n) array of ``2 * loss_a + loss_b``; ``designs``:
     {unit: design key}; ``generators``: {unit: R Generators, one per
     repetition}.  A fold's table needs only its test indices."""
-    from .fast import tables_batch
+    from ..fold_tables import tables_batch
     return {u: tables_batch(d, loss_codes, generators[u]) for u, d in designs.items()}
 
 
