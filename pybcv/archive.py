@@ -167,13 +167,15 @@ def _write_npz(path: str, members: Dict[str, np.ndarray]):
 
 def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence[float], Sequence[float]]],
               tables: Optional[Dict[str, np.ndarray]], rep_info: Sequence[RepInfo],
-              reps_target: Optional[int] = None) -> str:
+              reps_target: Optional[int] = None, failures: Sequence[dict] = ()) -> str:
     """Write ``folder/run.npz``; returns its path.
 
     ``reps`` (R,) ascending repetition numbers; ``results`` {test: (statistic[R],
     pvalue[R])}; ``tables`` {design: (R, F, 2, 2) counts} or empty/None (a
     learner-free run); ``rep_info`` one (rep, seconds, fits_a, fits_b, backend)
-    per repetition, in the order of ``reps``.
+    per repetition, in the order of ``reps``; ``failures`` the repetitions
+    whose learner failed (dicts with rep, learner, design, fold, message, as
+    :meth:`pybcv.engine.store.Store.failures` gives them).
     """
     if not isinstance(config, dict):
         raise TypeError(f"config must be a dict (the run's identity), got {type(config).__name__}")
@@ -210,6 +212,8 @@ def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence
         members["tables/" + design], table_meta[design] = _pack_tables(design, T)
     meta = {"format": FORMAT, "config": config, "reps_target": reps_target, "tests": tests,
             "backends": backends, "tables": table_meta}
+    if failures:                      # absent when none: a run without failures keeps its bytes
+        meta["failures"] = [dict(f) for f in failures]
     code = {b: i for i, b in enumerate(backends)}
     members = {"meta": np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8),
                "reps": reps, "statistic": stat, "pvalue": pval,
@@ -252,7 +256,8 @@ def read_run(folder: str) -> dict:
     """The archived run of ``folder`` as a dict: ``config`` (dict), ``reps``
     (int64 array), ``results`` {test: (statistic, pvalue) float64 arrays},
     ``tables`` {design: (R, F, 2, 2) int32 array} ({} for a learner-free run),
-    ``rep_info`` [(rep, seconds, fits_a, fits_b, backend)], plus ``reps_target``.
+    ``rep_info`` [(rep, seconds, fits_a, fits_b, backend)], ``failures``
+    (recorded learner failures), plus ``reps_target``.
     These equal, bit for bit, what :class:`pybcv.engine.store.Store` returns
     from the ``results.sqlite`` the archive was made from."""
     path = os.path.join(folder, FILE_NAME)
@@ -269,7 +274,8 @@ def read_run(folder: str) -> dict:
                 for r, s, a, b, c in zip(reps, seconds, fits[0], fits[1], backend)]
     return {"config": meta["config"], "reps": reps,
             "results": {k: (stat[i], pval[i]) for i, k in enumerate(meta["tests"])},
-            "tables": tables, "rep_info": rep_info, "reps_target": meta["reps_target"]}
+            "tables": tables, "rep_info": rep_info, "reps_target": meta["reps_target"],
+            "failures": list(meta.get("failures", []))}
 
 
 class ArchivedStore:
@@ -305,6 +311,9 @@ class ArchivedStore:
     def n_done(self) -> int:
         return len(self._run["reps"])
 
+    def failures(self) -> List[dict]:
+        return list(self._run["failures"])
+
     def close(self):
         pass
 
@@ -328,6 +337,7 @@ def read_sqlite(folder: str) -> dict:
                 raise ValueError(f"{src}: no stored configuration")
             reps, results = st.results()
             rep_info = [tuple(x) for x in st.rep_info()]
+            failures = st.failures()
             target = st.get_meta("reps_target")
             try:
                 t_reps, tables = st.tables()
@@ -340,7 +350,8 @@ def read_sqlite(folder: str) -> dict:
     if not np.array_equal(t_reps, reps):
         raise ValueError(f"{src}: repetitions with tables differ from those with results")
     return {"config": config, "reps": reps, "results": results, "tables": tables,
-            "rep_info": rep_info, "reps_target": None if target is None else int(target)}
+            "rep_info": rep_info, "reps_target": None if target is None else int(target),
+            "failures": failures}
 
 
 def _same_floats(a: np.ndarray, b: np.ndarray) -> bool:
@@ -372,6 +383,8 @@ def differences(a: dict, b: dict) -> List[str]:
             x[0] != y[0] or not _same_floats(x[1], y[1]) or tuple(x[2:]) != tuple(y[2:])
             for x, y in zip(a["rep_info"], b["rep_info"])):
         out.append("rep_info")
+    if a.get("failures", []) != b.get("failures", []):
+        out.append("failures")
     return out
 
 
@@ -383,7 +396,7 @@ def from_sqlite(sqlite_folder: str, out_folder: Optional[str] = None) -> str:
     src = read_sqlite(sqlite_folder)
     out_folder = sqlite_folder if out_folder is None else out_folder
     path = write_run(out_folder, src["config"], src["reps"], src["results"], src["tables"],
-                     src["rep_info"], reps_target=src["reps_target"])
+                     src["rep_info"], reps_target=src["reps_target"], failures=src["failures"])
     diff = differences(src, read_run(out_folder))
     if diff:
         raise ValueError(f"{path} does not reproduce {sqlite_folder}/{SQLITE_NAME}: {', '.join(diff)}")

@@ -691,10 +691,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["rq1"]:          # its own parser (pybcv.rq1): options pass through
         from . import rq1
-        try:
-            return rq1.main(argv[1:])
-        except SystemExit as e:      # --help (0) or a bad argument (2)
-            return e.code if isinstance(e.code, int) else EXIT_USAGE
+        return rq1.main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)

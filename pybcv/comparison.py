@@ -36,19 +36,9 @@ PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marke
 
 
 # ------------------------------------------------------------------ selections
-def select_tests(tests) -> List[str]:
-    """Test keys of a selection: ``"all"`` (17), ``"table5"`` (14), a design key
-    (the tests of that design, e.g. ``"bcv5x2"``) or keys (list or comma string).
-
-    >>> select_tests("bcv5x2")
-    ['calibrated_f_5x2bcv', 'mcnemar_5x2bcv']
-    """
-    if isinstance(tests, str) and tests in DESIGNS:
-        keys = [k for k in TESTS if TESTS[k].design == tests]
-        if not keys:
-            raise ValueError(f"design {tests!r} has no test")
-        return keys
-    return resolve_tests(tests)
+#: Test keys of a selection (``"all"``, ``"table5"``, a design key or keys):
+#: :func:`pybcv.stats.resolve_tests`.
+select_tests = resolve_tests
 
 
 def _paper_first(keys):
@@ -112,8 +102,8 @@ class Comparison:
     the error rates pooled over the folds of ``error_design`` (the 5x2 BCV
     when it ran); ``averaged_table`` / ``effective_table`` / ``bcv_t``: the 5x2
     BCV tables ([YWSL] section "The 5x2 BCV McNemar's test"), None when that
-    design did not run.  ``print(cmp)`` gives a short summary;
-    :meth:`to_frame` one row per test."""
+    design did not run.  ``cmp[key]`` is one test's result; ``print(cmp)``
+    gives a short summary; :meth:`to_frame` one row per test."""
     results: Dict[str, Any]
     tables: Dict[str, np.ndarray]
     n: int
@@ -125,6 +115,14 @@ class Comparison:
     alpha: float = 0.05
     warnings: List[str] = field(default_factory=list)
     fits: Tuple[int, int] = (0, 0)
+
+    def __getitem__(self, test: str):
+        """The result of one test: ``cmp["mcnemar_5x2bcv"]``."""
+        try:
+            return self.results[test]
+        except KeyError:
+            raise KeyError(f"test {test!r} did not run in this comparison; ran: "
+                           f"{', '.join(self.results)}") from None
 
     # -- the design's tables
     @property

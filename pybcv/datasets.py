@@ -19,8 +19,8 @@ calls these functions through reticulate).
 EXP6 overlap rule.  The paper's six class rules overlap on 166 of the 22,801
 grid points (Y1/Y5 and Y3/Y6, only where 2.93 < x1 < 5.07) and leave no point
 unclassified.  A point gets the **first** matching rule in the paper's order
-Y1, Y2, ..., Y6 (TESTS_SPEC §9.1; the choice moves true error rates by at
-most 0.08 points).  Class Y2 has 67 grid points.
+Y1, Y2, ..., Y6 (``docs/conventions.md``, "The simulated data sets"; the
+choice moves true error rates by at most 0.08 points).  Class Y2 has 67 grid points.
 """
 from __future__ import annotations
 
@@ -34,7 +34,19 @@ import numpy as np
 
 from .experiments import EXPERIMENTS
 
-LETTER_CSV = os.environ.get("PYBCV_LETTER_CSV", "/work/shared/data/uci/letter.csv.gz")
+def data_dir() -> str:
+    """The folder of the offline data (``uci/``, ``mnist/``): the environment
+    variable ``PYBCV_DATA``, else ``shared/data`` beside the checkout, else
+    ``/work/shared/data``."""
+    env = os.environ.get("PYBCV_DATA")
+    if env:
+        return env
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    beside = os.path.join(os.path.dirname(checkout), "shared", "data")
+    return beside if os.path.isdir(beside) else "/work/shared/data"
+
+
+LETTER_CSV = os.environ.get("PYBCV_LETTER_CSV", os.path.join(data_dir(), "uci", "letter.csv.gz"))
 # UCI column order of the letter data (= mlbench LetterRecognition's order)
 LETTER_COLUMNS = ("x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
                   "y2bar", "xybar", "x2ybr", "xy2br", "x_ege", "xegvy", "y_ege", "yegvx")

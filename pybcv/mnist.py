@@ -36,13 +36,13 @@ from typing import Dict, Optional, Sequence
 import numpy as np
 
 from . import seeds
-from .datasets import Dataset, as_rng
+from .datasets import Dataset, as_rng, data_dir
 from .learners.cnn import CNN, CNNDropout
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 
-MNIST_NPZ = os.environ.get("PYBCV_MNIST_NPZ", "/work/shared/data/mnist/mnist.npz")
+MNIST_NPZ = os.environ.get("PYBCV_MNIST_NPZ", os.path.join(data_dir(), "mnist", "mnist.npz"))
 POPULATION_SIZE = 60000
 PAPER_N = 10000
 PAPER_EPOCHS = 250

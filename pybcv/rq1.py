@@ -72,6 +72,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from .datasets import data_dir
 from .seeds import stable_id
 
 LEARNERS = ("majority", "mean", "Logistic", "SMO", "JRip", "J48", "kknn")
@@ -573,7 +574,9 @@ def main(argv=None) -> int:
                                  "distribution of rho1 and rho2 on UCI data sets.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("run", help="run or resume the experiment, then write the report")
-    a.add_argument("--data", required=True, help="folder with <dataset>.csv.gz files")
+    a.add_argument("--data", default=os.path.join(data_dir(), "uci"),
+                   help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
+                   "$PYBCV_DATA/uci)")
     a.add_argument("--out", required=True, help="output folder (store/ inside; resumable)")
     a.add_argument("--reps", type=_at_least(1), default=1000)
     a.add_argument("--seed", type=_at_least(0), default=0)
@@ -591,7 +594,10 @@ def main(argv=None) -> int:
     b = sub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from a store")
     b.add_argument("--out", required=True)
     b.add_argument("--report", default=None)
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:          # --help (0) or a bad argument (2): a code, not an exit
+        return e.code if isinstance(e.code, int) else 2
     try:
         if args.cmd == "run":
             done = run(args.data, args.out, reps=args.reps, seed=args.seed,

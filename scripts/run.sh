@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up (idempotent) and run the main job on its embedded default:
 # `pybcv compare` -- J48-unpruned against FNN (weighted) on an EXP6 data set
-# of 300 records, with all 17 tests.  Extra arguments go to `pybcv compare`.
+# of 300 records, with the 5x2 BCV tests (`--tests all`: all 17).  Extra
+# arguments go to `pybcv compare`.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"

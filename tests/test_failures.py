@@ -105,3 +105,13 @@ def test_the_report_lists_the_failures(tmp_path, failing_glm):
     text = build_report([out])
     assert "**1 repetition(s) failed** and are left out of the rates:" in text
     assert "repetition 2" in text and "repetitions: **3**" in text
+
+
+def test_an_archived_run_keeps_its_failures(tmp_path, failing_glm):
+    from pybcv import archive
+    out = str(tmp_path / "run")
+    simulate(failing_glm, 4, out=out)
+    arch = str(tmp_path / "arch")
+    archive.from_sqlite(out, arch)              # checks the archive bit for bit, failures included
+    res = load_result(arch)
+    assert [f["rep"] for f in res.failures] == [FAILING_REP] and res.reps.tolist() == [0, 1, 3]

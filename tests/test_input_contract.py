@@ -181,7 +181,7 @@ def test_compare_refuses_a_regressor_and_probabilities_naming_learner_and_fold()
     rng = np.random.default_rng(0)
     X = rng.normal(size=(200, 2))
     y = (X[:, 0] > 0).astype(int)
-    with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of \d+: "
+    with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of \d+, design 'bcv5x2': "
                                               r"predicted .* not a label of y"):
         compare(X, y, LinearRegression(), "majority", tests=["mcnemar_5x2bcv"], backend="python")
 
@@ -189,7 +189,7 @@ def test_compare_refuses_a_regressor_and_probabilities_naming_learner_and_fold()
         def predict_splits(self, X, y, splits):
             return [np.full(len(te), 0.5) for _, te in splits]
 
-    with pytest.raises(PredictionError, match=r"learner 'Probabilities', fold 1 of \d+: "
+    with pytest.raises(PredictionError, match=r"learner 'Probabilities', fold 1 of \d+, design 'bcv5x2': "
                                               r"predicted 0.5"):
         compare(X, y, "majority", Probabilities(), tests=["mcnemar_5x2bcv"], backend="python")
 

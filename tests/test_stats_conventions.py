@@ -27,3 +27,30 @@ def test_no_outside_spec_citations():
         text = f.read_text()
         for bad in ("TESTS_SPEC", "§", "rule D", "[YWSL]"):
             assert bad not in text, f"{f.name} cites {bad!r}"
+
+
+def _project_text_files():
+    """The project's own text: code, R code, documentation (not the tests,
+    which name the forbidden strings)."""
+    for pattern in ("pybcv/**/*.py", "r_bridge/**/*.py", "r_bridge/*.R", "R/R/*.R", "R/*.md",
+                    "docs/**/*.md", "docs/**/*.py", "benchmarks/*.py", "benchmarks/*.md",
+                    "scripts/*", "*.md"):
+        for f in ROOT.glob(pattern):
+            if f.is_file() and ".venv" not in f.parts:
+                yield f
+
+
+def test_the_project_cites_nothing_outside_the_repository():
+    files = list(_project_text_files())
+    assert len(files) > 50
+    for f in files:
+        text = f.read_text(errors="replace")
+        for bad in ("TESTS_SPEC", "shared/paper", "STYLE.md", "rule D"):
+            assert bad not in text, f"{f.relative_to(ROOT)} cites {bad!r} (cite docs/conventions.md)"
+    cited = set()
+    for f in files:
+        for m in re.finditer(r'conventions\.md`?[,:]?\s*(?:section\s*)?"([^"]+)"', f.read_text(errors="replace")):
+            cited.add(" ".join(m.group(1).split()))
+    headings = set(re.findall(r"^## (.+)$", (ROOT / "docs" / "conventions.md").read_text(), flags=re.M))
+    assert "The simulated data sets" in cited
+    assert cited <= headings, f"cited but not in docs/conventions.md: {cited - headings}"

@@ -19,7 +19,7 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   if (!is.list(options) || (length(options) && (is.null(names(options)) || any(!nzchar(names(options))))))
     stop("options must be a named list: test key -> list of options", call. = FALSE)
   if (!is.character(tests) || !length(tests) || anyNA(tests))
-    stop("tests must be \"all\", \"table5\" or test keys", call. = FALSE)
+    stop("tests must be a design name (\"bcv5x2\"), \"all\", \"table5\" or test keys", call. = FALSE)
   if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
   pybcv_helper()
   data <- as.data.frame(data)        # a tibble or data.table as a plain data frame
@@ -130,8 +130,10 @@ results_frame <- function(htests, alpha) {
 #'   row names are the record numbers).
 #' @param data A data frame (e.g. from [utils::read.csv()]).
 #' @param target The name of the class column.
-#' @param tests `"all"` (17 tests), `"table5"` (the paper's 14) or a vector
-#'   of test keys (see [pybcv_tests()]).
+#' @param tests A design name (default `"bcv5x2"`: the 5x2 BCV McNemar and
+#'   calibrated F tests, 10 fits per learner, as in Python), `"all"` (17
+#'   tests), `"table5"` (the paper's 14) or a vector of test keys (see
+#'   [pybcv_tests()]).
 #' @param seed A non-negative whole number; 0 by default, as in Python.
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings
@@ -159,7 +161,7 @@ results_frame <- function(htests, alpha) {
 #'   res$htests$mcnemar_5x2bcv
 #'   as.data.frame(res)
 #' }
-compare_learners <- function(a, b, data, target, tests = "all", seed = 0, alpha = 0.05,
+compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                              profile = c("default", "paper"), options = list(),
                              conf.level = 0.95, verbose = FALSE) {
   profile <- choice(profile, c("default", "paper"), "profile")
@@ -196,7 +198,7 @@ compare_learners <- function(a, b, data, target, tests = "all", seed = 0, alpha 
 #'                        tests = "mcnemar_5x2bcv")
 #'   as.data.frame(many)
 #' }
-compare_many <- function(learners, data, target, tests = "all", seed = 0, alpha = 0.05,
+compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                          profile = c("default", "paper"), options = list(), conf.level = 0.95) {
   profile <- choice(profile, c("default", "paper"), "profile")
   data_name <- dname(substitute(data))

@@ -261,9 +261,11 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
     if store is None and not os.path.exists(os.path.join(out, "results.sqlite")) \
             and arch is not None and arch.is_run(out):
         run = arch.read_run(out)
-        return _result_from_parts(RunConfig(**run["config"]) if cfg is None else cfg,
-                                  np.asarray(run["reps"]), run["results"], run["rep_info"],
-                                  lambda: run["tables"], out, profile)
+        result = _result_from_parts(RunConfig(**run["config"]) if cfg is None else cfg,
+                                    np.asarray(run["reps"]), run["results"], run["rep_info"],
+                                    lambda: run["tables"], out, profile)
+        result.failures = run["failures"]
+        return result
     own = store is None
     if own:
         if not os.path.exists(os.path.join(out, "results.sqlite")):

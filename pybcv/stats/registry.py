@@ -438,11 +438,20 @@ def get_test(key: str) -> TestSpec:
 
 
 def resolve_tests(keys="all"):
-    """'all' -> the 17 keys; 'table5' -> the paper's 14; else a list/comma string of keys."""
+    """Test keys of a selection: ``"all"`` (the 17), ``"table5"`` (the
+    paper's 14), a design key (the tests of that design: ``"bcv5x2"`` gives
+    the 5x2 BCV McNemar and calibrated F tests) or keys (a list or a comma
+    string); ValueError naming the known keys otherwise.
+
+    >>> resolve_tests("bcv5x2")
+    ['calibrated_f_5x2bcv', 'mcnemar_5x2bcv']
+    """
     if keys is None or (isinstance(keys, str) and keys == "all"):
         return list(TESTS)
     if isinstance(keys, str) and keys == "table5":
         return list(TABLE5_TESTS)
+    if isinstance(keys, str) and keys in {t.design for t in TESTS.values()}:
+        return [k for k, t in TESTS.items() if t.design == keys]
     if isinstance(keys, str):
         keys = [k.strip() for k in keys.split(",") if k.strip()]
     out = []

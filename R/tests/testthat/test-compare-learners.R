@@ -125,6 +125,12 @@ test_that("the package's learners are r_bridge's batch.R, byte for byte", {
 
 test_that("compare_learners uses seed 0 by default, as Python does", {
   need_python()
+  py <- reticulate::import("pybcv.experiments")$COMPARE_DEFAULTS
+  for (f in list(compare_learners, compare_many)) {
+    expect_identical(formals(f)$seed, as.numeric(py$seed))
+    expect_identical(formals(f)$tests, py$tests)
+    expect_identical(formals(f)$alpha, py$alpha)
+  }
   expect_identical(formals(compare_learners)$seed, 0)
   f <- function(train, test) rep("setosa", nrow(test))
   r0 <- compare_learners("majority", f, iris, "Species", tests = "kfold_t")
