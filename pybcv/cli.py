@@ -535,8 +535,12 @@ def cmd_report(a) -> int:
 def cmd_truth(a) -> int:
     from .engine.truth import TUNING, tune
     ds = a.dataset.lower()
+    if ds == "mnist":
+        return _truth_mnist(a)
     if ds not in TUNING:
-        raise UsageError(f"--dataset: true-error tuning is defined for {', '.join(TUNING)}; got {a.dataset!r}")
+        raise UsageError(f"--dataset: true-error tuning is defined for {', '.join([*TUNING, 'mnist'])}; "
+                         f"got {a.dataset!r}")
+    a.sets = 100 if a.sets is None else a.sets
     if a.sets < 2:
         raise UsageError("--sets must be at least 2")
     grid = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS[ds].truth_grid)
@@ -554,6 +558,34 @@ def cmd_truth(a) -> int:
         print(f"  {res['param']} = {g:g}: mu_B = {m:.4f}")
     for t in res["targets"]:
         print(f"  lambda = {t['lambda']:.1f}: target {t['mu_target']:.4f} -> {res['param']} = {t[res['param']]:.4f}")
+    return 0
+
+
+def _truth_mnist(a) -> int:
+    """True error rates of the MNIST CNNs as the paper computes them (train on
+    --sets data sets, error on the population), at the reduced defaults of
+    :mod:`pybcv.mnist`; --grid: B's dropout rates."""
+    from . import mnist
+    sets = mnist.TRUTH_DATA_SETS if a.sets is None else a.sets
+    if sets < 2:
+        raise UsageError("--sets must be at least 2")
+    rates = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS["mnist"].power_grid)
+    if any(not 0 <= g < 1 for g in rates):
+        raise UsageError(f"--grid: dropout rates must lie in [0, 1), got {a.grid!r}")
+    if a.out:
+        _output_file(a.out)
+    epochs = EXPERIMENTS["mnist"].learner_a.get("epochs", mnist.DEFAULT_EPOCHS)
+    n = a.train_n if a.train_n is not None else EXPERIMENTS["mnist"].n // 2
+    res = mnist.true_errors(n, epochs, rates, sets, a.seed, eval_size=a.eval_size,
+                            progress=None if a.quiet else (lambda s: print(s, file=sys.stderr)))
+    text = json.dumps(res, indent=1)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(text + "\n")
+    print(f"mnist: true errors over {sets} data sets of {n} images, {epochs} epochs, "
+          f"evaluated on {res['eval_size']} images")
+    for k, v in res["errors"].items():
+        print(f"  {k}: {v['error']:.4f} (SE {v['se']:.4f})")
     return 0
 
 
@@ -653,11 +685,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--title", default="pybcv replication report")
     r.set_defaults(fn=cmd_report)
 
-    u = sub.add_parser("truth", help="true error rates and the FNN parameter (exp6, letter)")
-    u.add_argument("--dataset", required=True)
+    u = sub.add_parser("truth", help="true error rates: the FNN parameter (exp6, letter), "
+                       "the CNNs (mnist)")
+    u.add_argument("--dataset", required=True, help="exp6, letter or mnist")
     u.add_argument("--grid", help="values of B's parameter, comma separated (default: the experiment's)")
-    u.add_argument("--sets", type=int, default=100, help="training data sets (paper: 1000)")
-    u.add_argument("--train-n", type=_n, help="training-set size (default: the data set's n)")
+    u.add_argument("--sets", type=int, help="training data sets (default 100; mnist 3; paper: 1000, "
+                   "mnist 100)")
+    u.add_argument("--train-n", type=_n, help="training-set size (default: the data set's n; "
+                   "mnist: n/2, a 5x2 fold)")
+    u.add_argument("--eval-size", type=_n, help="mnist: score on this many population images "
+                   "(a fixed random subset; default all 60,000)")
     u.add_argument("--seed", type=_seed, default=0)
     u.add_argument("--backend", default="auto", choices=backends)
     u.add_argument("--backend-b", choices=backends,

@@ -219,3 +219,27 @@ def test_simulate_reproduces_the_committed_repetition_0(tmp_path):
     res = load_result(out)
     for k, (s, p) in ref["results"].items():
         assert (res.statistic[k][0], res.pvalue[k][0]) == (s, p), k
+
+
+def test_pybcv_truth_mnist_routes_to_the_true_error_procedure(monkeypatch, capsys):
+    """``pybcv truth --dataset mnist`` trains on data sets and scores on the
+    population (:func:`pybcv.mnist.true_errors`), with the record's epochs,
+    n/2 training images and the power grid's rates by default."""
+    from pybcv import mnist as M
+    from pybcv.cli import main
+    seen = {}
+
+    def fake(n, epochs, rates, data_sets, seed, eval_size=None, progress=None):
+        seen.update(n=n, epochs=epochs, rates=list(rates), data_sets=data_sets, seed=seed,
+                    eval_size=eval_size)
+        return {"eval_size": eval_size or 60000,
+                "errors": {"cnn": {"error": 0.17, "se": 0.01, "errors": [0.16, 0.18]}}}
+    monkeypatch.setattr(M, "true_errors", fake)
+    assert main(["truth", "--dataset", "mnist", "--quiet"]) == 0
+    assert seen == {"n": 500, "epochs": 5, "rates": [0.0, 0.1, 0.2, 0.3, 0.4], "data_sets": 3,
+                    "seed": 0, "eval_size": None}
+    assert "cnn: 0.1700 (SE 0.0100)" in capsys.readouterr().out
+    assert main(["truth", "--dataset", "mnist", "--grid", "0,0.5", "--sets", "4", "--train-n", "200",
+                 "--eval-size", "1000", "--seed", "2", "--quiet"]) == 0
+    assert seen == {"n": 200, "epochs": 5, "rates": [0.0, 0.5], "data_sets": 4, "seed": 2,
+                    "eval_size": 1000}
