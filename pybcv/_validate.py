@@ -1,7 +1,26 @@
-"""Input checks shared by the Python learners and the R bridge (numpy only)."""
+"""Input checks shared by the Python learners, the R bridge and the command
+lines (numpy only)."""
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
+
+
+def int_at_least(minimum: int, what: str = ""):
+    """An argparse ``type``: an integer >= ``minimum``, else an error that
+    says what was expected (``what``, default "an integer >= minimum")."""
+    what = what or f"an integer >= {minimum}"
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
+        return v
+    return parse
 
 
 def nonfinite_message(a, j) -> str:

@@ -23,6 +23,7 @@ import warnings
 from typing import List, Optional
 from urllib.parse import urlparse
 
+from ._validate import int_at_least
 from .experiments import COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
 
 EXIT_USAGE = 2
@@ -52,21 +53,9 @@ def _alpha(s: str) -> float:
     return v
 
 
-def _int_at_least(minimum: int, what: str):
-    def parse(s: str) -> int:
-        try:
-            v = int(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {what}, got {s!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"must be {what}, got {s}")
-        return v
-    return parse
-
-
-_seed = _int_at_least(0, "a non-negative integer")
-_positive = _int_at_least(1, "an integer >= 1")
-_n = _int_at_least(2, "an integer >= 2 (the number of records)")
+_seed = int_at_least(0, "a non-negative integer")
+_positive = int_at_least(1, "an integer >= 1")
+_n = int_at_least(2, "an integer >= 2 (the number of records)")
 
 
 def _separator(s: str) -> str:
@@ -548,10 +537,7 @@ def cmd_truth(a) -> int:
         _output_file(a.out)
     res = tune(ds, grid, n_sets=a.sets, n_train=a.train_n, seed=a.seed, backend=a.backend,
                progress=not a.quiet, backend_b=a.backend_b)
-    text = json.dumps(res, indent=1)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text + "\n")
+    _save_json(a.out, res)
     print(f"{ds}: mu_A = {res['mu_a']:.4f} (SE {res['mu_a_se']:.4f}); "
           f"{res['param']} at H0 = {res['param_h0']:.4f}")
     for g, m in zip(res["grid"], res["mu_b"]):
@@ -559,6 +545,13 @@ def cmd_truth(a) -> int:
     for t in res["targets"]:
         print(f"  lambda = {t['lambda']:.1f}: target {t['mu_target']:.4f} -> {res['param']} = {t[res['param']]:.4f}")
     return 0
+
+
+def _save_json(path: Optional[str], obj):
+    """Write ``obj`` as JSON to ``path`` (nothing when no path)."""
+    if path:
+        with open(path, "w") as f:
+            f.write(json.dumps(obj, indent=1) + "\n")
 
 
 def _truth_mnist(a) -> int:
@@ -578,10 +571,7 @@ def _truth_mnist(a) -> int:
     n = a.train_n if a.train_n is not None else EXPERIMENTS["mnist"].n // 2
     res = mnist.true_errors(n, epochs, rates, sets, a.seed, eval_size=a.eval_size,
                             progress=None if a.quiet else (lambda s: print(s, file=sys.stderr)))
-    text = json.dumps(res, indent=1)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text + "\n")
+    _save_json(a.out, res)
     print(f"mnist: true errors over {sets} data sets of {n} images, {epochs} epochs, "
           f"evaluated on {res['eval_size']} images")
     for k, v in res["errors"].items():

@@ -58,20 +58,33 @@ repetition: ``rep, seconds, backend, error, tables`` where tables is the
 base64 of the (21, 10, 2, 2) uint8 contingency tables (pair order of
 :data:`PAIRS`, fold order of the design).  Each line is flushed and fsync'ed;
 a torn last line is ignored on resume.
+
+Archive (committed; the store is not, it outgrows the repository):
+``<out>/rq1.npz``, written by :func:`pack` (``pybcv rq1 pack --out DIR``) and
+read back into the store by :func:`unpack` (``pybcv rq1 unpack --out DIR``)
+with byte-identical lines.  It keeps, per repetition, the seven learners'
+wrong counts per fold and each pair's both-wrong count n00 (as
+min(errA, errB) - n00): the 21 tables follow as n01 = errA - n00,
+n10 = errB - n00, n11 = n - errA - errB + n00 (:func:`tables_from_counts`);
+a repetition whose tables do not follow keeps them whole.  ``report`` reads
+the archive where there is no store; ``run`` unpacks it first.
 """
 from __future__ import annotations
 
 import argparse
 import base64
+import io
 import itertools
 import json
 import os
 import sys
 import time
+import zipfile
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from ._validate import int_at_least
 from .datasets import data_dir
 from .seeds import stable_id
 
@@ -229,6 +242,25 @@ def run_chunk(cfg: dict, dataset: str, reps: Sequence[int]) -> List[dict]:
 
 
 # ----------------------------------------------------------------- store
+STORE_HEADER = "rep\tseconds\tbackend\terror\ttables\n"
+
+
+def format_line(row: dict) -> str:
+    """The store's line of one repetition (what :meth:`Store.write` appends).
+
+    >>> format_line({"rep": 3, "seconds": 1.23456, "backend": "python", "error": "",
+    ...              "tables": np.zeros((21, 1, 2, 2), dtype=int)}).split("\\t")[:4]
+    ['3', '1.2346', 'python', '']
+    """
+    T = row["tables"]
+    blob = ""
+    if T is not None:
+        if T.max() > 255:
+            raise ValueError("fold counts above 255 do not fit the store's uint8 tables")
+        blob = base64.b64encode(np.ascontiguousarray(T, dtype=np.uint8).tobytes()).decode()
+    return f"{row['rep']}\t{row['seconds']:.4f}\t{row['backend']}\t{row['error']}\t{blob}\n"
+
+
 class Store:
     """Append-only per-repetition store under ``<out>/store``."""
 
@@ -293,15 +325,9 @@ class Store:
                             f.truncate(data.rfind(b"\n") + 1)
                 fh = open(path, "a")
                 if new:
-                    fh.write("rep\tseconds\tbackend\terror\ttables\n")
+                    fh.write(STORE_HEADER)
                 self._fh[ds] = fh
-            T = row["tables"]
-            blob = ""
-            if T is not None:
-                if T.max() > 255:
-                    raise ValueError("fold counts above 255 do not fit the store's uint8 tables")
-                blob = base64.b64encode(np.ascontiguousarray(T, dtype=np.uint8).tobytes()).decode()
-            fh.write(f"{row['rep']}\t{row['seconds']:.4f}\t{row['backend']}\t{row['error']}\t{blob}\n")
+            fh.write(format_line(row))
             fh.flush()
             os.fsync(fh.fileno())
 
@@ -309,6 +335,350 @@ class Store:
         for fh in self._fh.values():
             fh.close()
         self._fh = {}
+
+
+# ----------------------------------------------------------------- archive
+ARCHIVE_NAME = "rq1.npz"
+ARCHIVE_FORMAT = "pybcv-rq1-archive"
+ARCHIVE_VERSION = 1
+_PAIR_A = np.array([a for a, _ in PAIRS])
+_PAIR_B = np.array([b for _, b in PAIRS])
+
+
+def archive_path(out: str) -> str:
+    """The compact archive of the store of ``out``: ``<out>/rq1.npz``."""
+    return os.path.join(out, ARCHIVE_NAME)
+
+
+def store_exists(out: str) -> bool:
+    """Whether ``<out>/store`` holds a store (its config.json or a .tsv);
+    an empty folder does not count.  Creates nothing."""
+    folder = os.path.join(out, "store")
+    if not os.path.isdir(folder):
+        return False
+    return any(f == "config.json" or f.endswith(".tsv") for f in os.listdir(folder))
+
+
+def read_store(out: str):
+    """(config.json text or None, {dataset: {rep: row}}) of the store of
+    ``out``: rows in file order, data sets sorted; reads only."""
+    folder = os.path.join(out, "store")
+    if not os.path.isdir(folder):
+        return None, {}
+    path = os.path.join(folder, "config.json")
+    config_text = None
+    if os.path.exists(path):
+        with open(path) as fh:
+            config_text = fh.read()
+    store = Store(out)
+    names = sorted(f[:-4] for f in os.listdir(folder) if f.endswith(".tsv"))
+    return config_text, {d: store.read(d) for d in names}
+
+
+def learner_errors(T: np.ndarray) -> np.ndarray:
+    """(N, 7, F) wrong counts of each learner per fold, from (N, 21, F, 2, 2)
+    tables (rows: learner A wrong / right, columns: learner B), taken from the
+    first pair that holds the learner."""
+    out = np.zeros(T.shape[:1] + (len(LEARNERS),) + T.shape[2:3], dtype=np.int64)
+    for i in range(len(LEARNERS)):
+        p = next(k for k, ab in enumerate(PAIRS) if i in ab)
+        out[:, i] = T[:, p, :, 0, :].sum(-1) if PAIRS[p][0] == i else T[:, p, :, :, 0].sum(-1)
+    return out
+
+
+def tables_from_counts(wrong: np.ndarray, gap: np.ndarray, n_test: np.ndarray) -> np.ndarray:
+    """(N, 21, F, 2, 2) tables from the learners' wrong counts ``wrong``
+    (7, N, F), each pair's ``gap`` = min(errA, errB) - n00 (21, N, F) and the
+    fold sizes ``n_test`` (N, F).
+
+    >>> wrong = np.array([3, 5, 0, 0, 0, 0, 0])[:, None, None]      # one fold
+    >>> gap = np.zeros((21, 1, 1), dtype=int); gap[0] = 1         # n00 = 3 - 1
+    >>> tables_from_counts(wrong, gap, np.array([[10]]))[0, 0, 0].tolist()
+    [[2, 1], [3, 4]]
+    """
+    wrong = np.asarray(wrong, dtype=np.int64)
+    eA, eB = wrong[_PAIR_A], wrong[_PAIR_B]
+    n00 = np.minimum(eA, eB) - np.asarray(gap, dtype=np.int64)
+    n11 = np.asarray(n_test, dtype=np.int64)[None] - eA - eB + n00
+    T = np.stack([np.stack([n00, eA - n00], -1), np.stack([eB - n00, n11], -1)], -2)
+    return T.transpose(1, 0, 2, 3, 4)
+
+
+def _small_uint(a: np.ndarray) -> np.ndarray:
+    """``a`` as uint8 or uint16, whichever holds its values."""
+    a = np.asarray(a)
+    if a.size and (a.min() < 0 or a.max() > 65535):
+        raise ValueError(f"counts outside 0..65535 cannot be archived (range {a.min()}..{a.max()})")
+    return a.astype(np.uint8 if not a.size or a.max() <= 255 else np.uint16)
+
+
+def _codes(values: List[str]):
+    """(distinct values in order of appearance, codes into them)."""
+    table: Dict[str, int] = {}
+    codes = [table.setdefault(v, len(table)) for v in values]
+    return list(table), np.array(codes, dtype=np.uint16 if len(table) <= 65536 else np.int64)
+
+
+def _fold_count(data: Dict[str, Dict[int, dict]]) -> int:
+    """The folds per table, the same for every stored repetition."""
+    shapes = {row["tables"].shape for rows in data.values() for row in rows.values()
+              if row["tables"] is not None}
+    if len(shapes) > 1:
+        raise ValueError(f"tables of different shapes in the store: {sorted(shapes)}")
+    shape = shapes.pop() if shapes else (len(PAIRS), 0, 2, 2)
+    if shape[0] != len(PAIRS) or shape[2:] != (2, 2):
+        raise ValueError(f"tables of shape {shape}, expected ({len(PAIRS)}, F, 2, 2)")
+    return shape[1]
+
+
+def _encode_tables(rows: List[dict], F: int):
+    """(failed, full, wrong (7, n, F), gap (21, n, F), n_test (n, F), full
+    tables) of one data set's rows; ``full`` marks the repetitions whose 21
+    tables do not follow from the learners' wrong counts (they keep their
+    tables; their counts, like those of failed ones, are zero)."""
+    failed = np.array([row["tables"] is None for row in rows], dtype=bool)
+    T = np.zeros((len(rows), len(PAIRS), F, 2, 2), dtype=np.int64)
+    for k, row in enumerate(rows):
+        if not failed[k]:
+            T[k] = row["tables"]
+    wrong = learner_errors(T).transpose(1, 0, 2)
+    n_test = T[:, 0].sum(axis=(-1, -2))
+    gap = np.minimum(wrong[_PAIR_A], wrong[_PAIR_B]) - T[..., 0, 0].transpose(1, 0, 2)
+    full = ~failed & ~(tables_from_counts(wrong, gap, n_test) == T).all(axis=(1, 2, 3, 4))
+    off = full | failed
+    wrong[:, off], gap[:, off], n_test[off] = 0, 0, 0
+    return failed, full, wrong, gap, n_test, T[full]
+
+
+def encode(config_text: str, data: Dict[str, Dict[int, dict]]) -> Dict[str, np.ndarray]:
+    """The archive's arrays of a store (see :func:`pack`): per repetition
+    (in store order, data set after data set) its rep, seconds, backend and
+    error codes, whether it failed, its fold sizes, the 7 learners' wrong
+    counts and the 21 pairs' gap = min(errA, errB) - n00 per fold;
+    repetitions that the counts do not reproduce keep their full tables
+    (``full_index``, ``full_tables``).  ``meta`` is JSON: config.json's
+    text, data sets with their counts, the backend and error strings."""
+    rows = [row for d in data for row in data[d].values()]
+    F = _fold_count(data)
+    parts = [_encode_tables(list(data[d].values()), F) for d in data]
+    failed, full, wrong, gap, n_test, full_tables = (
+        np.concatenate([p[i] for p in parts], axis=1 if i in (2, 3) else 0) for i in range(6))
+    backends, backend_codes = _codes([row["backend"] for row in rows])
+    errors, error_codes = _codes([row["error"] for row in rows])
+    meta = {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "config_json": config_text,
+            "learners": list(LEARNERS), "pairs": [list(p) for p in PAIRS], "folds": F,
+            "datasets": list(data), "counts": [len(data[d]) for d in data],
+            "backends": backends, "errors": errors}
+    return {"meta": np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8),
+            "rep": np.array([row["rep"] for row in rows], dtype=np.int64).astype(np.int32),
+            "seconds": np.array([row["seconds"] for row in rows], dtype=np.float64),
+            "backend": backend_codes, "error": error_codes, "failed": failed.astype(bool),
+            "n_test": _small_uint(n_test), "wrong": _small_uint(wrong), "gap": _small_uint(gap),
+            "full_index": np.flatnonzero(full).astype(np.int32),
+            "full_tables": full_tables.astype(np.uint8)}
+
+
+def _decode_tables(arrays, start: int, stop: int) -> np.ndarray:
+    """(stop - start, 21, F, 2, 2) int64 tables of the archive's rows
+    start..stop-1 (zeros for failed ones)."""
+    T = np.ascontiguousarray(tables_from_counts(
+        arrays["wrong"][:, start:stop], arrays["gap"][:, start:stop], arrays["n_test"][start:stop]))
+    idx = np.asarray(arrays["full_index"], dtype=np.int64)
+    inside = (idx >= start) & (idx < stop)
+    T[idx[inside] - start] = arrays["full_tables"][inside]
+    return T
+
+
+def decode(arrays) -> tuple:
+    """(config.json text, {dataset: {rep: row}}) from the archive's arrays;
+    rows as :meth:`Store.read` returns them (tables int64 or None)."""
+    meta = json.loads(bytes(np.asarray(arrays["meta"], dtype=np.uint8)).decode())
+    if meta.get("format") != ARCHIVE_FORMAT or meta.get("version") != ARCHIVE_VERSION:
+        raise ValueError(f"not an RQ1 archive of version {ARCHIVE_VERSION}: "
+                         f"format {meta.get('format')!r}, version {meta.get('version')!r}")
+    if meta["learners"] != list(LEARNERS) or meta["pairs"] != [list(p) for p in PAIRS]:
+        raise ValueError("the archive's learners or pairs differ from this module's")
+    rep, seconds, failed = arrays["rep"], arrays["seconds"], arrays["failed"]
+    backend, error = arrays["backend"], arrays["error"]
+    data, start = {}, 0
+    for d, count in zip(meta["datasets"], meta["counts"]):
+        T = _decode_tables(arrays, start, start + count)
+        data[d] = {}
+        for k in range(start, start + count):
+            data[d][int(rep[k])] = {
+                "rep": int(rep[k]), "seconds": float(seconds[k]),
+                "backend": meta["backends"][backend[k]], "error": meta["errors"][error[k]],
+                "tables": None if failed[k] else T[k - start]}
+        start += count
+    return meta["config_json"], data
+
+
+def _zip_member(zf, name: str, a: np.ndarray):
+    """Add ``name``.npy to ``zf`` with whichever of deflate, bzip2 and lzma
+    gives the fewest bytes (np.load reads all three); fixed timestamp, so an
+    unchanged store packs to identical bytes."""
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.ascontiguousarray(a), allow_pickle=False)
+    raw = buf.getvalue()
+    sizes = {}
+    for method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        probe = io.BytesIO()
+        with zipfile.ZipFile(probe, "w") as z:
+            z.writestr(_zip_info(name), raw, compress_type=method, compresslevel=9)
+        sizes[method] = len(probe.getvalue())
+    zf.writestr(_zip_info(name), raw, compress_type=min(sizes, key=sizes.get), compresslevel=9)
+
+
+def _zip_info(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+    info.external_attr = 0o644 << 16
+    return info
+
+
+def write_archive(path: str, arrays: Dict[str, np.ndarray]):
+    """Write ``arrays`` as an npz file (``np.load`` reads it; no pickle),
+    atomically."""
+    tmp = path + ".tmp"
+    with zipfile.ZipFile(tmp, "w") as zf:
+        for name, a in arrays.items():
+            _zip_member(zf, name, a)
+    os.replace(tmp, path)
+
+
+def read_archive(path: str) -> tuple:
+    """(config.json text, {dataset: {rep: row}}) of an archive file."""
+    if not os.path.exists(path):
+        raise ValueError(f"no archive {path}")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, EOFError) as e:
+        raise ValueError(f"{path}: not a readable npz archive ({e})") from None
+    missing = {"meta", "rep", "seconds", "backend", "error", "failed", "n_test", "wrong", "gap",
+               "full_index", "full_tables"} - set(arrays)
+    if missing:
+        raise ValueError(f"{path}: not an RQ1 archive (no {', '.join(sorted(missing))})")
+    return decode(arrays)
+
+
+def same_rows(a: Dict[int, dict], b: Dict[int, dict]) -> bool:
+    """Whether two {rep: row} maps hold the same repetitions in the same
+    order, with identical store lines, seconds to the bit and tables."""
+    if list(a) != list(b):
+        return False
+    for r in a:
+        x, y = a[r], b[r]
+        if format_line(x) != format_line(y) \
+                or np.float64(x["seconds"]).tobytes() != np.float64(y["seconds"]).tobytes():
+            return False
+        if (x["tables"] is None) != (y["tables"] is None) or (
+                x["tables"] is not None and not np.array_equal(x["tables"], y["tables"])):
+            return False
+    return True
+
+
+def _check_no_loss(path: str, config_text: str, data: Dict[str, Dict[int, dict]]):
+    """Refuse to replace an archive that holds repetitions the store lacks,
+    or that belongs to another configuration."""
+    old_config, old = read_archive(path)
+    if json.loads(old_config) != json.loads(config_text):
+        raise ValueError(f"{path} belongs to another configuration than the store; "
+                         "move it away first")
+    lost = {d: len(set(rows) - set(data.get(d, {}))) for d, rows in old.items()}
+    lost = {d: n for d, n in lost.items() if n}
+    if lost:
+        raise ValueError(f"{path} holds repetitions that the store lacks "
+                         f"({', '.join(f'{d}: {n}' for d, n in sorted(lost.items()))}); "
+                         "unpack it first, or move it away")
+
+
+def pack(out: str, path: Optional[str] = None) -> dict:
+    """Pack the store of ``out`` into ``path`` (default ``<out>/rq1.npz``),
+    verified: the archive read back must give every repetition's line, seconds
+    and tables bit for bit, else ValueError (and no archive is written).
+    Returns {dataset: repetitions}, the archive's bytes and the repetitions
+    kept with full tables."""
+    path = path or archive_path(out)
+    config_text, data = read_store(out)
+    if config_text is None:
+        raise ValueError(f"no store in {os.path.join(out, 'store')} (no config.json)")
+    data = {d: rows for d, rows in data.items() if rows}
+    if not data:
+        raise ValueError(f"the store in {os.path.join(out, 'store')} holds no repetition")
+    if os.path.exists(path):
+        _check_no_loss(path, config_text, data)
+    arrays = encode(config_text, data)
+    tmp = path + ".new"
+    write_archive(tmp, arrays)
+    try:
+        back_config, back = read_archive(tmp)
+        bad = [d for d in data if not same_rows(data[d], back.get(d, {}))]
+        if back_config != config_text or list(back) != list(data) or bad:
+            raise ValueError(f"the archive does not reproduce the store "
+                             f"(data sets {', '.join(bad) or 'list or config.json'}); not written")
+    except BaseException:
+        os.remove(tmp)
+        raise
+    os.replace(tmp, path)
+    return {"archive": path, "bytes": os.path.getsize(path),
+            "full_tables": int(len(arrays["full_index"])),
+            "repetitions": {d: len(rows) for d, rows in data.items()}}
+
+
+def _missing_rows(out: str, config_text: str, data: Dict[str, Dict[int, dict]]):
+    """{dataset: rows} of the archive that the existing store of ``out``
+    lacks; ValueError when the store is not a subset of the archive."""
+    folder = os.path.join(out, "store")
+    cfg_path = os.path.join(folder, "config.json")
+    if os.path.exists(cfg_path):
+        with open(cfg_path) as fh:
+            if json.load(fh) != json.loads(config_text):
+                raise ValueError(f"the store in {folder} belongs to another configuration "
+                                 "than the archive; refusing to unpack into it")
+    store = Store(out)
+    names = sorted(f[:-4] for f in os.listdir(folder) if f.endswith(".tsv"))
+    missing = {}
+    for d in sorted(set(names) | set(data)):
+        have, full = store.read(d), data.get(d, {})
+        if not set(have) <= set(full) or not all(same_rows({r: have[r]}, {r: full[r]})
+                                                  for r in have):
+            raise ValueError(f"the store in {folder} holds repetitions of {d} that the archive "
+                             "lacks or that differ from it; refusing to unpack into it")
+        missing[d] = [r for r in full if r not in have]
+    return missing
+
+
+def unpack(out: str, path: Optional[str] = None) -> dict:
+    """Rebuild the store of ``out`` from ``path`` (default ``<out>/rq1.npz``):
+    the lines :meth:`Store.write` writes, in the archive's order.  An existing
+    store must hold a subset of the archive's repetitions (same config); only
+    the missing lines are appended.  Returns {dataset: lines added}."""
+    path = path or archive_path(out)
+    config_text, data = read_archive(path)
+    missing = _missing_rows(out, config_text, data) if store_exists(out) \
+        else {d: list(rows) for d, rows in data.items()}
+    store = Store(out)
+    cfg_path = os.path.join(store.dir, "config.json")
+    if not os.path.exists(cfg_path):
+        with open(cfg_path + ".tmp", "w") as fh:
+            fh.write(config_text)
+        os.replace(cfg_path + ".tmp", cfg_path)
+    try:
+        for d, reps in missing.items():
+            store.write([{**data[d][r], "dataset": d} for r in reps])
+    finally:
+        store.close()
+    return {d: len(reps) for d, reps in missing.items()}
+
+
+def load_rows(out: str) -> Dict[str, Dict[int, dict]]:
+    """{dataset: {rep: row}} of ``out``: its store, else its archive."""
+    if store_exists(out):
+        return read_store(out)[1]
+    if os.path.exists(archive_path(out)):
+        return read_archive(archive_path(out))[1]
+    raise ValueError(f"no store ({os.path.join(out, 'store')}) and no archive "
+                     f"({archive_path(out)}): nothing to report")
 
 
 # ----------------------------------------------------------------- runner
@@ -320,7 +690,9 @@ def run(data_dir: str, out: str, reps: int = 1000, seed: int = 0, datasets=DATAS
 
     Round robin over the data sets, ``chunk`` repetitions at a time;
     ``jobs`` > 1 uses spawned processes, ``scheduler`` a dask.distributed
-    scheduler address.  Results depend only on (seed, data set, repetition)."""
+    scheduler address.  Results depend only on (seed, data set, repetition).
+    Without a store but with an archive (``<out>/rq1.npz``), the store is
+    first rebuilt from the archive (:func:`unpack`)."""
     for name, v, lo in (("reps", reps, 1), ("jobs", jobs, 1), ("chunk", chunk, 1),
                         ("n_sample", n_sample, 10)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
@@ -331,6 +703,10 @@ def run(data_dir: str, out: str, reps: int = 1000, seed: int = 0, datasets=DATAS
     for d in datasets:
         if not os.path.exists(os.path.join(data_dir, d + ".csv.gz")):
             raise ValueError(f"data set {d!r}: no file {d}.csv.gz in {data_dir}")
+    if not store_exists(out) and os.path.exists(archive_path(out)):
+        print(f"[rq1] no store in {os.path.join(out, 'store')}: unpacking {archive_path(out)} "
+              "first", file=sys.stderr, flush=True)
+        unpack(out)
     store = Store(out)
     store.init_config({"version": STORE_VERSION, "seed": int(seed), "n_sample": int(n_sample),
                        "design": DESIGN, "learners": list(LEARNERS),
@@ -429,16 +805,17 @@ def rho_estimates(V: np.ndarray):
 
 
 def rho_table(out: str, datasets=None):
-    """One row per (data set, pair) from the store: rho1, rho2 (the paper's
+    """One row per (data set, pair): rho1, rho2 (the paper's
     disagreement estimators), rho1_diff, rho2_diff (error-rate differences),
-    mean disagreement and error rates, reps used, failed reps."""
+    mean disagreement and error rates, reps used, failed reps.  Reads the
+    store of ``out``, or its archive where it has no store."""
     import pandas as pd
-    store = Store(out)
+    data = load_rows(out)
     if datasets is None:
-        datasets = sorted(f[:-4] for f in os.listdir(store.dir) if f.endswith(".tsv"))
+        datasets = list(data)
     rows = []
     for d in datasets:
-        got = store.read(d)
+        got = data.get(d, {})
         ok = [got[r]["tables"] for r in sorted(got) if got[r]["tables"] is not None]
         failed = sum(1 for r in got if got[r]["tables"] is None)
         if not ok:
@@ -557,18 +934,6 @@ def report(out: str, dest: str):
 
 
 # ----------------------------------------------------------------- command line
-def _at_least(minimum):
-    def parse(text):
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {v}")
-        return v
-    return parse
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="pybcv rq1", description="The paper's RQ1: the "
                                  "distribution of rho1 and rho2 on UCI data sets.")
@@ -578,27 +943,39 @@ def main(argv=None) -> int:
                    help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
                    "$PYBCV_DATA/uci)")
     a.add_argument("--out", required=True, help="output folder (store/ inside; resumable)")
-    a.add_argument("--reps", type=_at_least(1), default=1000)
-    a.add_argument("--seed", type=_at_least(0), default=0)
+    a.add_argument("--reps", type=int_at_least(1), default=1000)
+    a.add_argument("--seed", type=int_at_least(0), default=0)
     a.add_argument("--datasets", default=",".join(DATASETS),
                    help="comma-separated data set names (default: all 21)")
-    a.add_argument("--n-sample", type=_at_least(4), default=N_SAMPLE)
+    a.add_argument("--n-sample", type=int_at_least(4), default=N_SAMPLE)
     a.add_argument("--backend", default="r", choices=["r", "auto", "python"])
-    a.add_argument("--jobs", type=_at_least(1), default=1)
+    a.add_argument("--jobs", type=int_at_least(1), default=1)
     a.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
-    a.add_argument("--chunk", type=_at_least(1), default=5, help="repetitions per work unit")
-    a.add_argument("--max-reps-this-call", type=_at_least(1), default=None)
+    a.add_argument("--chunk", type=int_at_least(1), default=5, help="repetitions per work unit")
+    a.add_argument("--max-reps-this-call", type=int_at_least(1), default=None)
     a.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
                    "(default: --out)")
     a.add_argument("--progress", action="store_true")
-    b = sub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from a store")
+    b = sub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
+                       "store of --out, or from its archive rq1.npz where it has no store")
     b.add_argument("--out", required=True)
     b.add_argument("--report", default=None)
+    c = sub.add_parser("pack", help="pack the store of --out into --out/rq1.npz (verified)")
+    c.add_argument("--out", required=True, help="folder holding store/")
+    u = sub.add_parser("unpack", help="rebuild the store of --out from --out/rq1.npz (adds "
+                       "only the missing lines to an existing store that the archive covers)")
+    u.add_argument("--out", required=True, help="folder holding rq1.npz")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:          # --help (0) or a bad argument (2): a code, not an exit
         return e.code if isinstance(e.code, int) else 2
     try:
+        if args.cmd == "pack":
+            print(json.dumps(pack(args.out), indent=1))
+            return 0
+        if args.cmd == "unpack":
+            print(json.dumps({"lines_added": unpack(args.out)}, indent=1))
+            return 0
         if args.cmd == "run":
             done = run(args.data, args.out, reps=args.reps, seed=args.seed,
                        datasets=[d for d in args.datasets.split(",") if d],

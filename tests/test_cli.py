@@ -375,4 +375,4 @@ def test_rq1_is_a_subcommand(capsys, tmp_path):
     rc, out, _ = run(capsys, "rq1", "--help")
     assert rc == 0 and "rho1 and rho2" in out
     rc, _, err = run(capsys, "rq1", "run", "--data", str(tmp_path), "--out", str(tmp_path), "--reps", "0")
-    assert rc == 2 and "--reps: must be >= 1" in err
+    assert rc == 2 and "--reps: must be an integer >= 1, got 0" in err

@@ -162,3 +162,166 @@ def test_dask_gives_the_same_results(tmp_path):
         assert sorted(a) == sorted(b) == [0, 1]
         for r in a:
             np.testing.assert_array_equal(a[r], b[r])
+
+
+# ----------------------------------------------------------------- archive
+def consistent_tables(rng, n_test=150, folds=10):
+    """(21, folds, 2, 2) tables of 7 learners' random correctness vectors
+    (learner i wrong with its own rate), in the orientation of
+    pybcv.outcomes: [[both wrong, A wrong only], [B wrong only, both right]]."""
+    rates = rng.uniform(0.05, 0.6, size=7)
+    base = rng.random((folds, n_test))
+    wrong = [(0.6 * base + 0.4 * rng.random((folds, n_test))) < r for r in rates]
+    T = np.empty((21, folds, 2, 2), dtype=np.int64)
+    for p, (a, b) in enumerate(rq1.PAIRS):
+        wa, wb = wrong[a], wrong[b]
+        T[p, :, 0, 0], T[p, :, 0, 1] = (wa & wb).sum(1), (wa & ~wb).sum(1)
+        T[p, :, 1, 0], T[p, :, 1, 1] = (~wa & wb).sum(1), (~wa & ~wb).sum(1)
+    return T
+
+
+CONFIG = {"version": 1, "seed": 0, "n_sample": 300, "design": "bcv5x2", "backend": "r"}
+
+
+def synthetic_store(out, reps=(1, 0, 3, 2), datasets=("alpha", "beta", "gamma"), seed=0):
+    """A store written through Store.write: out-of-order repetitions, one
+    failed repetition (alpha 3: empty tables) and one whose tables no 7
+    learners produce (beta 2)."""
+    store = rq1.Store(str(out))
+    store.init_config(CONFIG)
+    for i, d in enumerate(datasets):
+        for r in reps:
+            rng = np.random.default_rng([seed, i, r])     # a row depends on (seed, d, r) only
+            row = {"dataset": d, "rep": r, "seconds": float(rng.uniform(0.5, 30)),
+                   "backend": "python/python/r/r/r/r/r", "error": "",
+                   "tables": consistent_tables(rng)}
+            if (d, r) == ("alpha", 3):
+                row.update(tables=None, backend="", error="learner 'SMO': RuntimeError: boom")
+            if (d, r) == ("beta", 2):
+                row["tables"][5, 3, 0, 1] += 1       # a cell moves: still 150 records,
+                row["tables"][5, 3, 1, 1] -= 1       # but A's errors disagree with its pairs
+            store.write([row])
+    store.close()
+    return str(out)
+
+
+def store_files(out):
+    folder = os.path.join(out, "store")
+    return {f: open(os.path.join(folder, f), "rb").read() for f in sorted(os.listdir(folder))}
+
+
+def test_tables_from_counts_reproduce_learner_tables():
+    rng = np.random.default_rng(4)
+    T = np.stack([consistent_tables(rng, n_test=20, folds=3) for _ in range(5)])
+    wrong = rq1.learner_errors(T).transpose(1, 0, 2)
+    gap = np.minimum(wrong[[a for a, _ in rq1.PAIRS]], wrong[[b for _, b in rq1.PAIRS]]) \
+        - T[..., 0, 0].transpose(1, 0, 2)
+    assert (gap >= 0).all()
+    np.testing.assert_array_equal(rq1.tables_from_counts(wrong, gap, T[:, 0].sum((-1, -2))), T)
+
+
+def test_pack_unpack_round_trip_is_byte_identical(tmp_path):
+    src = synthetic_store(tmp_path / "src")
+    res = rq1.pack(src)
+    assert res["repetitions"] == {"alpha": 4, "beta": 4, "gamma": 4}
+    assert res["full_tables"] == 1                          # beta 2 keeps its tables
+    with np.load(rq1.archive_path(src), allow_pickle=False) as z:
+        assert z["wrong"].dtype == np.uint8 and z["wrong"].shape == (7, 12, 10)
+        assert z["full_tables"].shape == (1, 21, 10, 2, 2)
+    dst = str(tmp_path / "dst")
+    os.makedirs(dst)
+    with open(rq1.archive_path(src), "rb") as a, open(rq1.archive_path(dst), "wb") as b:
+        b.write(a.read())
+    assert rq1.unpack(dst) == {"alpha": 4, "beta": 4, "gamma": 4}
+    assert store_files(dst) == store_files(src)
+    # packing is deterministic: the rebuilt store packs to the same bytes
+    again = str(tmp_path / "again.npz")
+    rq1.pack(dst, again)
+    assert open(again, "rb").read() == open(rq1.archive_path(src), "rb").read()
+
+
+def test_unpack_into_existing_store(tmp_path):
+    src = synthetic_store(tmp_path / "src")
+    rq1.pack(src)
+    assert rq1.unpack(src) == {"alpha": 0, "beta": 0, "gamma": 0}   # the store is the archive
+    part = synthetic_store(tmp_path / "part", reps=(1, 0))            # a subset: completed
+    os.replace(rq1.archive_path(src), rq1.archive_path(part))
+    assert rq1.unpack(part) == {"alpha": 2, "beta": 2, "gamma": 2}
+    for d in ("alpha", "beta", "gamma"):
+        assert rq1.same_rows(dict(sorted(rq1.Store(part).read(d).items())),
+                             dict(sorted(rq1.Store(src).read(d).items())))
+    other = synthetic_store(tmp_path / "other", reps=(0,), seed=9)    # other numbers: refused
+    os.replace(rq1.archive_path(part), rq1.archive_path(other))
+    before = store_files(other)
+    with pytest.raises(ValueError, match="differ from it; refusing"):
+        rq1.unpack(other)
+    assert store_files(other) == before
+
+
+def test_pack_refuses_a_round_trip_that_differs(tmp_path, monkeypatch):
+    src = synthetic_store(tmp_path / "src")
+    real = rq1.tables_from_counts
+    monkeypatch.setattr(rq1, "_decode_tables", lambda arrays, a, b: np.ascontiguousarray(real(
+        arrays["wrong"][:, a:b], arrays["gap"][:, a:b], arrays["n_test"][a:b])) + 0)
+    with pytest.raises(ValueError, match="does not reproduce the store.*beta"):
+        rq1.pack(src)                      # the full tables of beta 2 are lost on the way
+    assert os.listdir(src) == ["store"]    # no archive, no temporary file left
+
+
+def test_pack_refuses_to_drop_archived_repetitions(tmp_path):
+    src = synthetic_store(tmp_path / "src")
+    rq1.pack(src)
+    part = synthetic_store(tmp_path / "part", reps=(1, 0))
+    os.replace(rq1.archive_path(src), rq1.archive_path(part))
+    with pytest.raises(ValueError, match="holds repetitions that the store lacks"):
+        rq1.pack(part)
+    rq1.unpack(part)
+    assert rq1.pack(part)["repetitions"]["alpha"] == 4
+
+
+def test_report_from_archive_equals_report_from_store(tmp_path):
+    src = synthetic_store(tmp_path / "src")
+    rq1.pack(src)
+    only = str(tmp_path / "only")
+    os.makedirs(only)
+    os.replace(rq1.archive_path(src), rq1.archive_path(only))
+    df_store, obs_store = rq1.report(src, str(tmp_path / "r1"))
+    df_arch, obs_arch = rq1.report(only, str(tmp_path / "r2"))
+    pd.testing.assert_frame_equal(df_store, df_arch)
+    assert obs_store == obs_arch and len(df_arch) == 63
+    assert (df_arch.loc[df_arch["dataset"] == "alpha", "failed_reps"] == 1).all()
+    assert open(tmp_path / "r1" / "rho.csv").read() == open(tmp_path / "r2" / "rho.csv").read()
+    assert not os.path.exists(os.path.join(only, "store"))     # reading creates no store
+
+
+def test_run_with_only_an_archive_unpacks_first(tmp_path, capsys):
+    data = write_sets(str(tmp_path / "data"))
+    kw = dict(seed=3, datasets=["num", "fac"], n_sample=40, backend="python", chunk=2)
+    full = str(tmp_path / "full")
+    rq1.run(data, full, reps=3, **kw)
+    rq1.pack(full)
+    fresh = str(tmp_path / "fresh")
+    os.makedirs(fresh)
+    os.replace(rq1.archive_path(full), rq1.archive_path(fresh))
+    capsys.readouterr()
+    assert rq1.run(data, fresh, reps=3, **kw) == {"num": 3, "fac": 3}
+    assert "unpacking" in capsys.readouterr().err
+    assert store_files(fresh) == store_files(full)            # nothing recomputed
+    assert rq1.run(data, fresh, reps=4, **kw) == {"num": 4, "fac": 4}   # resumes from there
+
+
+def test_cli_pack_unpack_report(tmp_path, capsys):
+    src = synthetic_store(tmp_path / "src")
+    assert rq1.main(["pack", "--out", src]) == 0
+    assert '"full_tables": 1' in capsys.readouterr().out
+    dst = str(tmp_path / "dst")
+    assert rq1.main(["unpack", "--out", dst]) == 2
+    assert "no archive" in capsys.readouterr().err
+    os.makedirs(dst)
+    os.replace(rq1.archive_path(src), rq1.archive_path(dst))
+    assert rq1.main(["report", "--out", dst, "--report", str(tmp_path / "rep")]) == 0
+    assert rq1.main(["unpack", "--out", dst]) == 0
+    assert store_files(dst) == store_files(src)
+    assert rq1.main(["pack"]) == 2                             # argparse: --out missing
+    assert rq1.main(["report", "--out", str(tmp_path / "none")]) == 2
+    assert "nothing to report" in capsys.readouterr().err
