@@ -756,13 +756,32 @@ def run(data_dir: str, out: str, reps: int = 1000, seed: int = 0, datasets=DATAS
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor, as_completed
             ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as ex:
+            ex = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+            try:
                 futs = [ex.submit(run_chunk, cfg, d, c) for d, c in tasks]
                 for fut in as_completed(futs):
                     sink(fut.result())
+            except BaseException:
+                # Ctrl-C or an error: drop the queued chunks and stop the workers
+                # now (finished chunks are stored; shutdown(wait=True) would run
+                # every queued chunk first)
+                _stop_pool(ex)
+                raise
+            ex.shutdown()
     finally:
         store.close()
     return {d: len(store.read(d)) for d in datasets}
+
+
+def _stop_pool(ex):
+    """Cancel a ProcessPoolExecutor's queued work and terminate its workers."""
+    procs = list((getattr(ex, "_processes", None) or {}).values())
+    ex.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5)
 
 
 # ----------------------------------------------------------------- estimator

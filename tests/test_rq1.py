@@ -325,3 +325,38 @@ def test_cli_pack_unpack_report(tmp_path, capsys):
     assert rq1.main(["pack"]) == 2                             # argparse: --out missing
     assert rq1.main(["report", "--out", str(tmp_path / "none")]) == 2
     assert "nothing to report" in capsys.readouterr().err
+
+
+def test_sigint_stops_a_parallel_run_within_seconds_keeping_finished_work(tmp_path):
+    """SIGINT to the command alone (as `kill -INT`): queued chunks are dropped,
+    the workers stopped, exit 130; what finished is stored and resumes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    data = write_sets(str(tmp_path / "data"))
+    out = str(tmp_path / "out")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    proc = subprocess.Popen([sys.executable, "-m", "pybcv", "rq1", "run", "--data", data, "--out", out,
+                             "--reps", "400", "--datasets", "num,fac", "--n-sample", "40",
+                             "--backend", "python", "--jobs", "2", "--chunk", "1"],
+                            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    store = os.path.join(out, "store", "num.tsv")
+    deadline = time.time() + 120
+    while time.time() < deadline and not (os.path.exists(store) and
+                                          sum(1 for _ in open(store)) > 3):
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    t0 = time.time()
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("pybcv rq1 run did not stop within 30 s of SIGINT")
+    stopped = time.time() - t0
+    assert proc.returncode == 130 and "interrupted" in err, err
+    assert stopped < 15
+    kept = rq1.Store(out).read("num")
+    assert 3 <= len(kept) < 400
