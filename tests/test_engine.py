@@ -340,12 +340,15 @@ def test_coverage_is_reported_where_the_true_difference_is_known(monkeypatch, tm
     assert off.coverage() == {} and np.isnan(off.summary()["ci_coverage"][0])     # truth unknown
 
 
-def test_no_coverage_without_intervals():
-    from pybcv.stats.registry import TestSpec
-    if hasattr(TestSpec, "batch_interval"):
-        pytest.skip("the statistics give intervals")
-    res = simulate("epsilon", tests=["kfold_t"], reps=5, seed=1)
-    assert res.coverage() == {} and np.isnan(res.summary()["ci_coverage"][0])
+def test_no_coverage_where_a_test_gives_no_interval():
+    """The naive K-fold McNemar has no interval (NaN bounds): no coverage
+    for it, while the paired t on the same folds has one."""
+    res = simulate("epsilon", tests=["mcnemar_kfold_naive", "kfold_t"], reps=20, seed=1)
+    lo, hi = res.interval["mcnemar_kfold_naive"]
+    assert np.isnan(lo).all() and np.isnan(hi).all()
+    assert set(res.coverage()) == {"kfold_t"}
+    s = res.summary().set_index("test")
+    assert np.isnan(s.loc["mcnemar_kfold_naive", "ci_coverage"]) and s.loc["kfold_t", "ci_coverage"] > 0.5
 
 
 def test_simulate_takes_a_run_config():

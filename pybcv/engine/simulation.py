@@ -298,7 +298,7 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
         cfg = RunConfig(**{**asdict(cfg), "profile": profile})
     if cfg.learner_free:
         # the tables are redrawn from the seed: re-score (another profile) and intervals
-        recs = run_chunk(cfg, list(map(int, reps))) if (need_rescore or _has_intervals()) else []
+        recs = run_chunk(cfg, list(map(int, reps)))
         if need_rescore:
             res = {k: (np.array([r_.results[k][0] for r_ in recs]),
                        np.array([r_.results[k][1] for r_ in recs])) for k in cfg.tests}
@@ -311,7 +311,7 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
         if need_rescore:
             tabs = tables()                 # a ValueError when the run stored no tables
             res = score(cfg, tabs)
-        elif _has_intervals() and len(reps):
+        elif len(reps):
             try:
                 tabs = tables()
             except ValueError:              # no stored tables: no intervals
@@ -326,10 +326,6 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
     sec = float(np.mean([i[1] for i in info])) if info else 0.0
     be = tuple(sorted({i[4] for i in info}))
     return SimulationResult(cfg, np.asarray(reps, np.int64), stat, pv, (fa, fb), sec, be, out, ci)
-
-
-def _has_intervals() -> bool:
-    return any(hasattr(t, "batch_interval") for t in TESTS.values())
 
 
 def write_summary(res: SimulationResult, out: str, name: str = "summary.csv"):
