@@ -1,7 +1,5 @@
 """Properties over many random inputs, bad input, and independent checks
 (scipy, R's mcnemar.test through rpy2)."""
-import itertools
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as hs
@@ -9,106 +7,12 @@ from scipy import stats as st
 
 from conftest import requires_r
 from pybcv import stats as S
-from pybcv.partitions import (DESIGNS, BlockRegularizedMx2CV, bcv_mx2, bcv_n_blocks, conservative_z,
-                              holdout, kfold, random_mx2, repeated_holdout)
+from pybcv.partitions import DESIGNS, bcv_mx2, conservative_z, holdout, kfold
 from pybcv.stats import TESTS
 
 counts = hs.integers(0, 60)
 
 
-# ---------------------------------------------------------------- partitions
-@settings(max_examples=150, deadline=None)
-@given(m=hs.integers(1, 15), extra=hs.integers(0, 40), seed=hs.integers(0, 2 ** 32 - 1))
-def test_bcv_overlap_is_quarter(m, extra, seed):
-    """Any two training sets of an m x 2 BCV share n/4 records: within 1 for
-    m <= 7 (B <= 8); for B = 16 within 2.25 (the bound 1 cannot be met for
-    every n there, see partitions.extra_record_order)."""
-    B = bcv_n_blocks(m)
-    n = B + extra
-    sp = bcv_mx2(n, seed, m=m)
-    assert len(sp) == 2 * m
-    tol = 1.0 if B <= 8 else 2.25
-    trains = [set(tr) for tr, _ in sp[::2]]
-    for a, b in itertools.combinations(trains, 2):
-        assert abs(len(a & b) - n / 4) <= tol
-    for j in range(m):
-        S_, T_ = sp[2 * j]
-        assert np.array_equal(sp[2 * j + 1][0], T_) and np.array_equal(sp[2 * j + 1][1], S_)
-        assert len(np.intersect1d(S_, T_)) == 0 and len(S_) + len(T_) == n
-        assert abs(len(S_) - len(T_)) <= (3 if m == 7 else 2 if B <= 8 else B // 2)
-
-
-def test_bcv_exact_quarter_when_divisible():
-    for m in range(1, 16):
-        B = bcv_n_blocks(m)
-        n = 4 * B
-        trains = [set(tr) for tr, _ in bcv_mx2(n, 1, m=m)[::2]]
-        for a, b in itertools.combinations(trains, 2):
-            assert len(a & b) == n // 4
-
-
-def test_partition_checks_of_spec():
-    S_ = [set(tr.tolist()) for tr, _ in bcv_mx2(16, m=5, shuffle=False)[::2]]
-    assert S_ == [set(range(8)), {0, 1, 4, 5, 8, 9, 12, 13}, {0, 1, 2, 3, 8, 9, 10, 11},
-                  {0, 1, 6, 7, 8, 9, 14, 15}, {0, 1, 4, 5, 10, 11, 14, 15}]
-    from pybcv.partitions import bcv_block_sizes
-    assert bcv_block_sizes(300, 8).tolist() == [38, 38, 37, 37, 37, 37, 38, 38]
-    assert bcv_block_sizes(300, 8, "first").tolist() == [38, 38, 38, 38, 37, 37, 37, 37]
-    assert bcv_block_sizes(301, 8).tolist() == [38, 38, 38, 37, 37, 37, 38, 38]
-    sp = bcv_mx2(300, 5, m=5)
-    assert all(len(tr) == 150 for tr, _ in sp)
-    ov = {len(set(a[0]) & set(b[0])) for a, b in itertools.combinations(sp[::2], 2)}
-    assert ov <= {75, 76}
-    assert len(bcv_mx2(300, 5, m=5, extra_rule="first")[0][0]) == 152
-    assert {len(tr) for tr, _ in bcv_mx2(301, 5, m=5)} == {150, 151}
-    S3 = [tr.tolist() for tr, _ in bcv_mx2(12, m=3, shuffle=False)[::2]]
-    assert S3 == [list(range(6)), [0, 1, 2, 6, 7, 8], [0, 1, 2, 9, 10, 11]]
-
-
-def test_other_schemes_sizes_and_seed():
-    assert [len(t) for t in holdout(300, 0)[0]] == [200, 100]
-    sp = repeated_holdout(300, 0, 15, 0.9)
-    assert len(sp) == 15 and all(len(tr) == 270 for tr, _ in sp)
-    f = kfold(23, 0, 10)
-    assert [len(te) for _, te in f] == [3, 3, 3, 2, 2, 2, 2, 2, 2, 2]
-    assert np.array_equal(np.sort(np.concatenate([te for _, te in f])), np.arange(23))
-    r = random_mx2(301, 0)
-    assert len(r) == 10 and len(r[0][0]) == 150 and len(r[0][1]) == 151
-    cz = conservative_z(300, 0)
-    assert len(cz) == 315 and all(len(te) == 30 for _, te in cz)
-    assert all(len(tr) == 120 for tr, _ in cz[15:])
-    for d in DESIGNS.values():     # one seed fixes every partition
-        a, b = d.splits(200, 11), d.splits(200, 11)
-        assert all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
-    assert DESIGNS["cv10x10"].n_splits(300) == 100
-
-
-@pytest.mark.parametrize("key", list(DESIGNS))
-def test_design_test_sets_equal_split_test_sets(key):
-    """Design.test_sets draws the same numbers as Design.splits."""
-    d = DESIGNS[key]
-    for n in (40, 301):
-        a = [np.sort(t) for t in d.test_sets(n, 9)]
-        b = [te for _, te in d.splits(n, 9)]
-        assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
-
-
-def test_sklearn_splitter():
-    sklearn = pytest.importorskip("sklearn")
-    from sklearn.datasets import make_classification
-    from sklearn.model_selection import cross_validate
-    from sklearn.tree import DecisionTreeClassifier
-    X, y = make_classification(n_samples=120, random_state=0)
-    cv = BlockRegularizedMx2CV(m=5, random_state=0)
-    out = cross_validate(DecisionTreeClassifier(random_state=0), X, y, cv=cv)
-    assert len(out["test_score"]) == 10 == cv.get_n_splits()
-    got = list(cv.split(X, y))
-    ref = bcv_mx2(120, 0, m=5)
-    assert all(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) for a, b in zip(got, ref))
-    assert "m=5" in repr(cv) and sklearn.base.clone(cv).m == 5
-
-
-# ---------------------------------------------------------------- statistics
 @settings(max_examples=200, deadline=None)
 @given(b=counts, c=counts, n00=counts, n11=counts, n00b=counts, n11b=counts)
 def test_mcnemar_ignores_concordant(b, c, n00, n11, n00b, n11b):
