@@ -249,6 +249,10 @@ def r_learner(spec):
         d = _parse_spec(spec)
         name = d.pop("name")
         est = make_learner(name, backend="python", **d)   # validates; starts no R
+        if not hasattr(est, "_r_params"):
+            raise ValueError(f"learner {name!r} has no R implementation "
+                             f"({LEARNERS[name].r_implementation}); compare it from Python "
+                             f"(pybcv.compare) or pass an R function(train, test)")
         params = {}
         for k, v in est._r_params().items():
             if v is None:
