@@ -84,7 +84,7 @@ def _valid_registry_call(key):
 
 
 OPTION_KIND = {"alternative": "alternative", "correction": "flag", "clamp_correction": "flag",
-               "empty_fold": "choice", "rho1": "rho", "rho2": "rho"}
+               "empty_fold": "choice", "rho1": "rho", "rho2": "rho", "t": "t"}
 
 
 def _check_raises(call, name):

@@ -136,6 +136,17 @@ def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False) -> Mc
     return McNemarKernel(M, p, t * b, t * c, t * np.asarray(nbar, float), True)
 
 
+def resolve_t(m, rho1=0.5, rho2=0.5, t=None) -> float:
+    """The factor of the effective table: ``t`` when given (a positive finite
+    number), else :func:`bcv_t` of ``m`` and the correlations."""
+    if t is None:
+        return bcv_t(m, rho1, rho2)
+    t = check_real(t, "t")
+    if not t > 0:
+        raise ValueError(f"t must be a positive finite number, got {t!r}")
+    return t
+
+
 def mcnemar_estimate(b, c, n):
     """(b - c) / n: error(A) - error(B) on the table used."""
     return (np.asarray(b, float) - np.asarray(c, float)) / np.asarray(n, float)
@@ -367,12 +378,9 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
     clamp_correction = check_flag(clamp_correction, "clamp_correction")
     C = _as_bcv_tables(tables)
     m = C.shape[0]
-    if t is None:
-        t = bcv_t(m, rho1, rho2)
-    else:
-        t = check_real(t, "t")
-        if not t > 0:
-            raise ValueError(f"t must be a positive finite number, got {t!r}")
+    t_given = t is not None
+    t = resolve_t(m, rho1, rho2, t)
+    if t_given:
         rho1 = rho2 = None
     avg = C.reshape(2 * m, 2, 2).mean(axis=0)
     b, c = avg[0, 1], avg[1, 0]

@@ -142,9 +142,9 @@ def _no_interval_of(out, level=DEFAULT_LEVEL, alternative="two-sided"):
     return no_interval(out[0])
 
 
-def _mcnemar_bcv(C, ntr, nte, rho1=0.5, rho2=0.5, clamp_correction=False):
+def _mcnemar_bcv(C, ntr, nte, rho1=0.5, rho2=0.5, clamp_correction=False, t=None):
     m = C.shape[-3] // 2
-    t = _mc.bcv_t(m, rho1, rho2)
+    t = _mc.resolve_t(m, rho1, rho2, t)
     return (_mc.mcnemar_5x2bcv_kernel(C[..., 0, 1].mean(-1), C[..., 1, 0].mean(-1),
                                       C.sum((-1, -2)).mean(-1), t, clamp_correction),
             _mc.mcnemar_kernel_interval)
@@ -183,6 +183,7 @@ _OPTION_CHECKS = {
     "empty_fold": lambda v: check_choice(v, "empty_fold", ("zero", "drop")),
     "rho1": lambda v: check_real(v, "rho1"),
     "rho2": lambda v: check_real(v, "rho2"),
+    "t": lambda v: v is None or _mc.resolve_t(5, t=v),
 }
 
 
@@ -405,7 +406,7 @@ _ROWS = [
     ("mcnemar_5x2bcv", "5x2 BCV McNemar's test", "5x2 BCV McNemar", "McNemar", "bcv5x2",
      "Yang, Wang, Song & Li, section '5x2 BCV McNemar's test'; rho1 = rho2 = 1/2 (t = 20/11)",
      _mc.mcnemar_5x2bcv, _mcnemar_bcv, _single_mx2_bcv,
-     {"rho1": 0.5, "rho2": 0.5, "clamp_correction": False}, True),
+     {"rho1": 0.5, "rho2": 0.5, "clamp_correction": False, "t": None}, True),
 ]
 
 TESTS: Dict[str, TestSpec] = {

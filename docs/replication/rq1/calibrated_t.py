@@ -35,6 +35,7 @@ sys.path.insert(0, ROOT)
 
 from pybcv.fold_tables import tables_batch  # noqa: E402
 from pybcv.engine import RunConfig  # noqa: E402
+from pybcv import archive  # noqa: E402
 from pybcv.engine.store import Store  # noqa: E402
 from pybcv.partitions import DESIGNS  # noqa: E402
 from pybcv.stats import TESTS  # noqa: E402
@@ -48,27 +49,32 @@ H0_POINTS = {"exp6_power": "param=0.294", "letter_power": "param=29.5477",
 
 
 def bcv_tables(folder):
-    """(cfg, (R, 10, 2, 2) tables of the bcv5x2 design) of a stored run."""
-    st = Store(folder)
-    try:
-        cfg = RunConfig(**st.config())
-        if cfg.learner_free:       # epsilon: recompute the tables from the seeds
-            reps, _ = st.results()
-            codes = np.stack([2 * cfg.dataset_for(r).loss_a.astype(np.int64)
-                              + cfg.dataset_for(r).loss_b for r in reps])
-            T = tables_batch("bcv5x2", codes, [cfg.unit_rng(int(r), "bcv5x2") for r in reps])
-        else:
-            _, tabs = st.tables()
-            T = tabs["bcv5x2"]
-        stored = st.results()[1].get(KEY)
-    finally:
-        st.close()
-    return cfg, T, stored
+    """(cfg, (R, 10, 2, 2) tables of the bcv5x2 design, stored (statistic,
+    p-value) of the paper's test) of a stored run: a compact archive
+    (``run.npz``, :mod:`pybcv.archive`) or a ``results.sqlite`` store."""
+    if archive.is_run(folder):
+        run = archive.read_run(folder)
+        cfg, reps, tabs, res = RunConfig(**run["config"]), run["reps"], run["tables"], run["results"]
+    else:
+        st = Store(folder)
+        try:
+            cfg = RunConfig(**st.config())
+            reps, res = st.results()
+            tabs = {} if cfg.learner_free else st.tables()[1]
+        finally:
+            st.close()
+    if cfg.learner_free:       # epsilon: recompute the tables from the seeds
+        codes = np.stack([2 * cfg.dataset_for(r).loss_a.astype(np.int64)
+                          + cfg.dataset_for(r).loss_b for r in reps])
+        T = tables_batch("bcv5x2", codes, [cfg.unit_rng(int(r), "bcv5x2") for r in reps])
+    else:
+        T = tabs["bcv5x2"]
+    return cfg, T, res.get(KEY)
 
 
 def reject(cfg, T, v):
     opts = dict(cfg.options().get(KEY, {}))
-    opts.update(rho1=0.0, rho2=(v - 1.0) / 8.0)
+    opts.update(t=10.0 / v)           # t = 10/(1 + rho1 + 8 rho2) = 10/v
     ntr, nte = DESIGNS["bcv5x2"].sizes(cfg.n)
     _, p = TESTS[KEY].batch(T, ntr, nte, **opts)
     return p
@@ -80,7 +86,9 @@ def main():
     cands = [("paper t = 20/11", 5.5)] + [
         (f"t_{q:.2f} = 10/Q{int(q * 100)}(v)" if q < 1 else "t_max = 10/max(v)",
          float(np.quantile(v, q))) for q in QUANTILES]
-    runs = sorted(glob.glob(os.path.join(ROOT, "docs/replication/runs/*/results.sqlite"))
+    runs = sorted(glob.glob(os.path.join(ROOT, "docs/replication/runs/*/run.npz"))
+                  + glob.glob(os.path.join(ROOT, "docs/replication/runs/*/*/run.npz"))
+                  + glob.glob(os.path.join(ROOT, "docs/replication/runs/*/results.sqlite"))
                   + glob.glob(os.path.join(ROOT, "docs/replication/runs/*/*/results.sqlite")))
     def order(f):
         name = os.path.relpath(os.path.dirname(f), os.path.join(ROOT, "docs/replication/runs"))
