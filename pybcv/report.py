@@ -45,13 +45,15 @@ def _is_power(d):
     return any(_is_run(sub) for sub in glob.glob(os.path.join(d, "param=*")))
 
 
-def _fmt_param(cfg) -> str:
-    bits = [f"{k}={v}" for k, v in (cfg.data_params or {}).items()]
-    if cfg.learner_a:
-        bits.append("A=" + cfg.learner_a["name"])
-    if cfg.learner_b:
-        bits.append("B=" + cfg.learner_b["name"] + "".join(
-            f"({k}={v})" for k, v in cfg.learner_b.items() if k != "name"))
+def _fmt_param(cfg, varied: Optional[str] = None) -> str:
+    """The run's data parameters and learners with their parameters, e.g.
+    ``A=cnn epochs=5, B=cnn-dropout epochs=5 rate=0``; ``varied`` (a power
+    curve's parameter) is left out."""
+    from .engine.fitting import learner_label
+    bits = [f"{k}={v}" for k, v in (cfg.data_params or {}).items() if k != varied]
+    for side, spec in (("A", cfg.learner_a), ("B", cfg.learner_b)):
+        if spec:
+            bits.append(f"{side}=" + learner_label({k: v for k, v in spec.items() if k != varied}))
     return ", ".join(bits)
 
 
@@ -132,7 +134,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     reps = [len(r.reps) for _, r in runs]
     lines = [f"### {cfg.dataset}: power curve along {pname} ({d})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
-             f"{_fmt_param(cfg).split('(')[0]} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
+             f"{_fmt_param(cfg, pname)} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
              *_failure_lines([f for _, r in runs for f in r.failures]), ""]
     lams = [lam_of(x) for x in xs]
     if all(lv is not None for lv in lams):         # columns along lambda, as the paper plots them
