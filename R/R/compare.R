@@ -5,6 +5,10 @@
 ## runs through rpy2); the tables are counted here; the statistics come from
 ## Python in one call.
 
+## The paper's test first, the others in the registry's order (as Python's
+## comparisons list them).
+paper_first <- function(keys) c(intersect("mcnemar_5x2bcv", keys), setdiff(keys, "mcnemar_5x2bcv"))
+
 ## What compare_learners() and compare_many() share: check the arguments,
 ## resolve the tests, draw every design's splits, and get each learner's
 ## per-row correctness (one batch per learner).
@@ -30,7 +34,7 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   chr <- vapply(data, is.character, TRUE)
   data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
   sel <- py_call("resolve", if (length(tests) == 1L) tests else as.list(tests), profile)
-  keys <- as.character(unlist(sel$keys))
+  keys <- paper_first(as.character(unlist(sel$keys)))
   bad <- setdiff(names(options), keys)
   if (length(bad)) stop("options given for test(s) not run: ", paste(bad, collapse = ", "), call. = FALSE)
   opts <- lapply(stats::setNames(keys, keys), function(k) {

@@ -69,7 +69,7 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
     stop("test(s) ", paste(bad, collapse = ", "), " need another design than ", design,
          "; tests of ", design, ": ", paste(of_design, collapse = ", "), call. = FALSE)
   sel <- py_call("resolve", as.list(tests), profile)
-  keys <- as.character(unlist(sel$keys))
+  keys <- paper_first(as.character(unlist(sel$keys)))
   opts <- lapply(stats::setNames(keys, keys), function(k) {
     o <- utils::modifyList(as.list(sel$options[[k]]), as.list(options[[k]]))
     if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])

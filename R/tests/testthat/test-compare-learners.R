@@ -7,7 +7,7 @@ test_that("J48 against kknn on iris, all 17 tests", {
   expect_s3_class(res, "pybcv_comparison")
   r <- res$results
   expect_identical(nrow(r), 17L)
-  expect_identical(r$test, pybcv_tests()$key)
+  expect_identical(r$test, pybcv:::paper_first(pybcv_tests()$key))    # the paper's test first
   expect_true(all(c("test", "statistic", "df", "p.value", "reject") %in% names(r)))
   expect_true(all(r$p.value >= 0 & r$p.value <= 1))
   expect_identical(r$reject, r$p.value < 0.05)
@@ -167,4 +167,13 @@ test_that("pybcv_experiments() reads Python's records", {
   py <- reticulate::import("pybcv.experiments")$EXPERIMENTS
   expect_identical(sort(names(ex)), sort(names(py)))
   expect_identical(ex$letter$n, py$letter$n)
+})
+
+test_that("the paper's test comes first, as in Python's comparisons", {
+  need_python()
+  f <- function(train, test) rep("setosa", nrow(test))
+  r <- compare_learners("majority", f, iris, "Species")
+  expect_identical(r$results$test, c("mcnemar_5x2bcv", "calibrated_f_5x2bcv"))
+  py <- reticulate::import("pybcv.comparison")
+  expect_identical(r$results$test[1], py$PAPER_TEST)
 })
