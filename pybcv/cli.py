@@ -81,6 +81,12 @@ def _design(arg: str) -> str:
     return arg
 
 
+def _profile_help() -> str:
+    from .stats import PROFILES
+    return ("option profile: " + ", ".join(PROFILES)
+            + ' (docs/conventions.md, "The paper profile", "The calibrated t")')
+
+
 def _profile(arg: Optional[str]):
     from .stats import profile_options
     if arg is None:
@@ -620,7 +626,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "all (17), table5 (14) or k1,k2,...")
     c.add_argument("--seed", type=_seed, default=cd["seed"])
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
-    c.add_argument("--profile", default=cd["profile"], help="default or paper (docs/conventions.md)")
+    c.add_argument("--profile", default=cd["profile"], help=_profile_help())
     c.add_argument("--backend", default=cd["backend"], choices=backends)
     c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
@@ -641,7 +647,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
-    t.add_argument("--profile", default=cd["profile"])
+    t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
     t.set_defaults(fn=cmd_test)
@@ -659,7 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
-    s.add_argument("--profile", default=sd["profile"], help="default or paper")
+    s.add_argument("--profile", default=sd["profile"], help=_profile_help())
     s.add_argument("--backend", default=sd["backend"], choices=backends)
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")

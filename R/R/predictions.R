@@ -38,12 +38,12 @@
 #'   pybcv_test_predictions(pa, pb, truth, folds = p$validation)
 #' }
 pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "bcv5x2", tests = NULL,
-                                   n_train = NULL, profile = c("default", "paper"), options = list(),
+                                   n_train = NULL, profile = c("default", "paper", "calibrated"), options = list(),
                                    alpha = 0.05, conf.level = 0.95) {
   dn <- paste(dname(substitute(x)), "and", dname(substitute(y)))
   la <- list(name = dname(substitute(x)))
   lb <- list(name = dname(substitute(y)))
-  profile <- choice(profile, c("default", "paper"), "profile")
+  profile <- choice(profile, c("default", "paper", "calibrated"), "profile")
   if (!is.character(design) || length(design) != 1L || is.na(design))
     stop("design must be one design name", call. = FALSE)
   pybcv_helper()
