@@ -142,7 +142,7 @@ results_frame <- function(htests, alpha) {
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings
 #'   that fit the paper's numbers; `"calibrated"`: the default with the 5x2
-#'   BCV McNemar test's calibrated t (2.52 instead of 20/11, less
+#'   BCV McNemar test's calibrated t (2.512 instead of 20/11, less
 #'   conservative; see `docs/conventions.md`, "The calibrated t").
 #' @param options Per-test options, e.g.
 #'   `list(cvci_z = list(alternative = "less"))`.
