@@ -858,6 +858,12 @@ def rho_table(out: str, datasets=None):
     return pd.DataFrame(rows)
 
 
+def _span(reps) -> str:
+    """"1000" or "470-475": the repetition counts of the experiments."""
+    lo, hi = int(reps.min()), int(reps.max())
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
 def scatter(df, path: str):
     """(rho1, rho2) of every experiment with the bound rho2 = (1 + rho1)/2."""
     import matplotlib
@@ -875,7 +881,7 @@ def scatter(df, path: str):
     ax.set_ylim(min(-0.3, float(ok["rho2"].min()) - 0.05) if len(ok) else -0.3, 1.0)
     ax.set_xlabel(r"$\rho_1$")
     ax.set_ylabel(r"$\rho_2$")
-    reps = f"{int(ok['reps'].min())}-{int(ok['reps'].max())}" if len(ok) else "0"
+    reps = _span(ok["reps"]) if len(ok) else "0"
     ax.set_title(f"RQ1: {ok['dataset'].nunique()} data sets x 21 pairs, {reps} reps")
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
@@ -908,7 +914,7 @@ def summary_markdown(df, obs) -> str:
     if not obs.get("experiments"):
         return "# RQ1 summary\n\nNo experiment has two finished repetitions yet.\n"
     pct = lambda x: f"{100 * x:.1f} %"  # noqa: E731
-    reps = f"{int(df['reps'].min())}-{int(df['reps'].max())}"
+    reps = _span(df["reps"])
     by_pair = df.groupby(["learner_a", "learner_b"], sort=False)[["rho1", "rho2"]].median()
     pairs = "\n".join(f"| {a} | {b} | {r['rho1']:.3f} | {r['rho2']:.3f} |"
                       for (a, b), r in by_pair.iterrows())
