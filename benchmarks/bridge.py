@@ -44,7 +44,7 @@ sys.path.insert(0, ROOT)
 
 N = 300
 WARMUP = 5            # untimed designs before timing (R learners, older Weka paths)
-JAVA_WARMUP = 20      # bridge of the Weka learners (each learner): JIT steady state
+JAVA_WARMUP = 60      # bridge of the Weka learners (each learner): JIT steady state, as the Java loop gets
 LOOP_WARMUP = 60      # the Java loop (a new JVM per learner): the anchor at its best
 PASSES = 3            # timed passes of the bridge and the Java loop; the fastest counts (= WekaLoop.PASSES)
 # (label, registry name, Weka class, options)
