@@ -170,7 +170,7 @@ results_frame <- function(htests, alpha) {
 compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                              profile = c("default", "paper", "calibrated"), options = list(),
                              conf.level = 0.95, verbose = FALSE) {
-  profile <- choice(profile, c("default", "paper", "calibrated"), "profile")
+  profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
   la <- as_learner(a, dname(substitute(a)))
   lb <- as_learner(b, dname(substitute(b)))
@@ -206,7 +206,7 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
 #' }
 compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                          profile = c("default", "paper", "calibrated"), options = list(), conf.level = 0.95) {
-  profile <- choice(profile, c("default", "paper", "calibrated"), "profile")
+  profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
   if (!(is.character(learners) || is.list(learners)) || length(learners) < 2L)
     stop("learners must hold at least two learners", call. = FALSE)

@@ -43,7 +43,7 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   dn <- paste(dname(substitute(x)), "and", dname(substitute(y)))
   la <- list(name = dname(substitute(x)))
   lb <- list(name = dname(substitute(y)))
-  profile <- choice(profile, c("default", "paper", "calibrated"), "profile")
+  profile <- choice(profile, profile_choices, "profile")
   if (!is.character(design) || length(design) != 1L || is.na(design))
     stop("design must be one design name", call. = FALSE)
   pybcv_helper()

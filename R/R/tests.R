@@ -437,6 +437,10 @@ scalar_number <- function(x, name) {
   as.numeric(x)
 }
 
+## The option profiles of pybcv.stats.PROFILES (the `profile` argument's
+## choices; testthat checks them, and the functions' defaults, against Python).
+profile_choices <- c("default", "paper", "calibrated")
+
 choice <- function(x, choices, name) {
   if (identical(x, choices)) return(choices[1L])
   if (!is.character(x) || length(x) != 1L || !(x %in% choices))

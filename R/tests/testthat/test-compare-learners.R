@@ -181,6 +181,7 @@ test_that("the paper's test comes first, as in Python's comparisons", {
 test_that("the profiles R offers are Python's, and 'calibrated' sets the BCV test's t", {
   need_python()
   py <- reticulate::import("pybcv.stats")$PROFILES
+  expect_identical(pybcv:::profile_choices, names(py))
   for (f in list(compare_learners, compare_many, pybcv_test_predictions))
     expect_identical(eval(formals(f)$profile), names(py))
   rule <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa",
