@@ -84,7 +84,7 @@ def _design(arg: str) -> str:
 def _profile_help() -> str:
     from .stats import PROFILES
     return ("option profile: " + ", ".join(PROFILES)
-            + ' (docs/conventions.md, "The paper profile", "The calibrated t")')
+            + ' (docs/conventions.md, "The paper profile")')
 
 
 def _profile(arg: Optional[str]):

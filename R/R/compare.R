@@ -141,9 +141,8 @@ results_frame <- function(htests, alpha) {
 #' @param seed A non-negative whole number; 0 by default, as in Python.
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings
-#'   that fit the paper's numbers; `"calibrated"`: the default with the 5x2
-#'   BCV McNemar test's calibrated t (2.512 instead of 20/11, less
-#'   conservative; see `docs/conventions.md`, "The calibrated t").
+#'   that fit the paper's numbers (see `docs/conventions.md`, "The paper
+#'   profile").
 #' @param options Per-test options, e.g.
 #'   `list(cvci_z = list(alternative = "less"))`.
 #' @param conf.level The level of the confidence intervals (`conf.int`).
@@ -168,7 +167,7 @@ results_frame <- function(htests, alpha) {
 #'   as.data.frame(res)
 #' }
 compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
-                             profile = c("default", "paper", "calibrated"), options = list(),
+                             profile = c("default", "paper"), options = list(),
                              conf.level = 0.95, verbose = FALSE) {
   profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
@@ -205,7 +204,7 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
 #'   as.data.frame(many)
 #' }
 compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
-                         profile = c("default", "paper", "calibrated"), options = list(), conf.level = 0.95) {
+                         profile = c("default", "paper"), options = list(), conf.level = 0.95) {
   profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
   if (!(is.character(learners) || is.list(learners)) || length(learners) < 2L)

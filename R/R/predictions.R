@@ -38,7 +38,7 @@
 #'   pybcv_test_predictions(pa, pb, truth, folds = p$validation)
 #' }
 pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "bcv5x2", tests = NULL,
-                                   n_train = NULL, profile = c("default", "paper", "calibrated"), options = list(),
+                                   n_train = NULL, profile = c("default", "paper"), options = list(),
                                    alpha = 0.05, conf.level = 0.95) {
   dn <- paste(dname(substitute(x)), "and", dname(substitute(y)))
   la <- list(name = dname(substitute(x)))

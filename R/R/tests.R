@@ -439,7 +439,7 @@ scalar_number <- function(x, name) {
 
 ## The option profiles of pybcv.stats.PROFILES (the `profile` argument's
 ## choices; testthat checks them, and the functions' defaults, against Python).
-profile_choices <- c("default", "paper", "calibrated")
+profile_choices <- c("default", "paper")
 
 choice <- function(x, choices, name) {
   if (identical(x, choices)) return(choices[1L])

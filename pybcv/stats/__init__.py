@@ -21,7 +21,7 @@ The older names (``mcnemar``, ``naive_kfold_mcnemar``, ``bcv_mcnemar``,
 from ._common import (BCVMcNemarResult, FTestResult, McNemarResult, NaiveKFoldMcNemarResult,
                       TestResult, TTestResult, ZTestResult)
 from .f_tests import calibrated_f_5x2bcv, combined_f_5x2cv
-from .mcnemar_tests import (CALIBRATED_T, bcv_mcnemar, bcv_t, mcnemar, mcnemar_5x2bcv, mcnemar_ho,
+from .mcnemar_tests import (bcv_mcnemar, bcv_t, mcnemar, mcnemar_5x2bcv, mcnemar_ho,
                             mcnemar_kfold_naive, naive_kfold_mcnemar)
 from .registry import (PROFILES, TABLE5_TESTS, TESTS, TestSpec, designs_for, get_test,
                        profile_options, resolve_tests)
@@ -40,7 +40,7 @@ FUNCTIONS = {key: spec.function for key, spec in TESTS.items()}
 __all__ = ["TestResult", "TTestResult", "ZTestResult", "FTestResult", "McNemarResult",
            "NaiveKFoldMcNemarResult", "BCVMcNemarResult",
            "TESTS", "TABLE5_TESTS", "PROFILES", "TestSpec", "get_test", "resolve_tests",
-           "profile_options", "designs_for", "FUNCTIONS", "bcv_t", "CALIBRATED_T", "paired_t", "cvci_z_from_counts",
+           "profile_options", "designs_for", "FUNCTIONS", "bcv_t", "paired_t", "cvci_z_from_counts",
            *TESTS,
            "mcnemar", "naive_kfold_mcnemar", "bcv_mcnemar", "bcv5x2_mcnemar", "corrected_resampled_t",
            "corrected_repeated_cv_t", "pseudo_bootstrap_t", "corrected_pseudo_bootstrap_t"]

@@ -136,28 +136,17 @@ def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False) -> Mc
     return McNemarKernel(M, p, t * b, t * c, t * np.asarray(nbar, float), True)
 
 
-# The calibrated factor of the 5x2 BCV's effective table (conventions.md,
-# "The calibrated t"): 10 / Q95(v), v = 1 + rho1 + 8 rho2, the 95% quantile
-# over the 441 experiments of the paper's RQ1 as replicated here
-# (docs/replication/rq1/calibrated_t.md), rounded down to 3 decimals (a
-# smaller t is more conservative).  tests/test_calibrated_t.py ties it to
-# that analysis.  Not the default: the paper's t = 20/11 is.
-CALIBRATED_T = 2.512
-
-
 def resolve_t(m, rho1=0.5, rho2=0.5, t=None) -> float:
     """The factor of the effective table: ``t`` when given (a positive finite
-    number, or ``"calibrated"`` for :data:`CALIBRATED_T`, 5x2 only), else
-    :func:`bcv_t` of ``m`` and the correlations."""
+    number), else :func:`bcv_t` of ``m`` and the correlations."""
     if t is None:
         return bcv_t(m, rho1, rho2)
     if isinstance(t, str):
-        if t != "calibrated":
-            raise ValueError(f"t must be a positive finite number or 'calibrated', got {t!r}")
-        if check_bcv_m(m) != 5:
-            raise ValueError(f"t='calibrated' was derived for the 5x2 BCV; this is a {m}x2 BCV: "
-                             "pass a number")
-        return CALIBRATED_T
+        # The "calibrated" t (2.512) was withdrawn: it is liberal out of
+        # sample (conventions.md, "The calibrated t (withdrawn)").
+        raise ValueError(f"t must be a positive finite number, got {t!r}"
+                         + (" (t='calibrated' was withdrawn: its type-I error exceeds alpha; "
+                            "see docs/conventions.md)" if t == "calibrated" else ""))
     t = check_real(t, "t")
     if not t > 0:
         raise ValueError(f"t must be a positive finite number, got {t!r}")
@@ -347,10 +336,9 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
         M_BCV = 20 (|n01_bar - n10_bar| - 11/20)^2 / (11 (n01_bar + n10_bar)).
 
     For an m x 2 BCV (m != 5) ``t_m = 2m / (1 + rho1 + 2(m-1) rho2)``
-    (derived the same way; :func:`bcv_t`).  Pass ``t`` to set it directly;
-    ``t="calibrated"`` is :data:`CALIBRATED_T`, a less conservative factor
-    calibrated on the paper's RQ1 (conventions.md, "The calibrated t"; the
-    ``"calibrated"`` profile).
+    (derived the same way; :func:`bcv_t`).  Pass ``t`` to set it directly:
+    a t above the paper's makes the test liberal where the folds vary more
+    than it assumes (conventions.md, "The calibrated t (withdrawn)").
 
     Estimate and interval on the effective table (module docstring):
     ``estimate = (n01_bar - n10_bar) / N_bar`` (N_bar the mean fold size; the
@@ -373,7 +361,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
         (j=1,k=2), ..., (j=m,k=2).  k = 1 trains on S_j, k = 2 on T_j.
     rho1, rho2 : float (bcv_t's valid range)
     clamp_correction : bool
-    t : positive float, "calibrated" or None
+    t : positive float or None
 
     Returns
     -------
@@ -394,13 +382,6 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
     (11.7, 7.1, 1.818181818182)
     >>> [round(v, 6) for v in r.confidence_interval(0.95)]
     [-0.015016, 0.07635]
-
-    The calibrated t (2.512 instead of 20/11) gives the same estimate with a
-    larger effective table, so a smaller p-value:
-
-    >>> rc = mcnemar_5x2bcv([[0, x, y, 150 - x - y] for x, y in zip(b, c)], t="calibrated")
-    >>> rc.t, round(rc.pvalue, 10)
-    (2.512, 0.1245500831)
     """
     clamp_correction = check_flag(clamp_correction, "clamp_correction")
     C = _as_bcv_tables(tables)

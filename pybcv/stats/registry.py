@@ -419,17 +419,13 @@ TABLE5_TESTS = ("rho_t", "kfold_t", "t_5x2cv", "corrected_rho_t", "corrected_10x
                 "combined_t_5x2cv", "blocked_t_3x2bcv", "combined_f_5x2cv", "calibrated_f_5x2bcv",
                 "proportion_z", "cvci_z", "mcnemar_ho", "mcnemar_kfold_naive", "mcnemar_5x2bcv")
 
-# Named option profiles (conventions.md, "The paper profile", "The calibrated
-# t").  "default": the tests as defined.  "paper": the two choices the paper's
+# Named option profiles (conventions.md, "The paper profile").  "default": the tests as defined.  "paper": the two choices the paper's
 # own numbers imply: a one-sided CV-CI z ("less") and empty folds dropped in
 # the naive McNemar.
 PROFILES: Dict[str, Dict[str, Dict]] = {
     "default": {},
     "paper": {"cvci_z": {"alternative": "less"},
               "mcnemar_kfold_naive": {"empty_fold": "drop"}},
-    # the default with the 5x2 BCV McNemar test's calibrated t (conventions.md,
-    # "The calibrated t"): less conservative, backed by the RQ1 replication
-    "calibrated": {"mcnemar_5x2bcv": {"t": "calibrated"}},
 }
 
 
