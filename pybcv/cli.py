@@ -199,7 +199,7 @@ def _load_csv(a):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             data = D.load_csv(a.csv, a.target, sep=a.sep, na_values=markers,
-                              drop_missing=a.drop_missing)
+                              drop_missing=a.drop_missing, groups=a.groups)
     except D.DataError as e:
         raise UsageError(f"--csv: {e}") from None
     for w in caught:
@@ -257,6 +257,8 @@ def cmd_compare(a) -> int:
         data = _load_csv(a)
         src = f"{a.csv} (target {a.target!r}, n = {data.n})"
     else:
+        if a.groups:
+            raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
         n = a.n if a.n is not None else EXPERIMENTS["exp6"].n
         _check_n(n, designs_for(tests))
         data = D.exp6(a.seed, n=n)
@@ -264,17 +266,37 @@ def cmd_compare(a) -> int:
     if data.n < 2:
         raise UsageError(f"--csv: too few records ({data.n})")
     _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")
+    if a.stratify and a.groups:
+        raise UsageError("--stratify and --groups cannot be combined: give one of them")
+    folds = {"stratify": a.stratify, "groups": data.groups}
+    from .partitions import design_splitter
+    for d in designs_for(tests):
+        try:
+            design_splitter(d, a.stratify, data.groups is not None)
+        except ValueError as e:
+            why = str(e).split(": ", 1)[-1]
+            raise UsageError(f"{'--stratify' if a.stratify else '--groups'} with --tests {a.tests}: "
+                             f"{why}") from None
+    if a.stratify:
+        src += "; folds stratified by class"
+    elif a.groups:
+        src += f"; folds of whole groups of column {a.groups!r} ({len(set(data.groups.tolist()))} groups)"
     progress = not (a.quiet or a.json)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if a.learners:
-            res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed, profile=a.profile,
-                                   backend=a.backend, adjust=a.adjust, n_jobs=a.jobs,
-                                   progress=progress, alpha=a.alpha)
-        else:
-            res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
-                          profile=a.profile, backend=a.backend, n_jobs=a.jobs, progress=progress,
-                          alpha=a.alpha)
+        try:
+            if a.learners:
+                res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed,
+                                       profile=a.profile, backend=a.backend, adjust=a.adjust,
+                                       n_jobs=a.jobs, progress=progress, alpha=a.alpha, **folds)
+            else:
+                res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
+                              profile=a.profile, backend=a.backend, n_jobs=a.jobs,
+                              progress=progress, alpha=a.alpha, **folds)
+        except ValueError as e:
+            if a.groups and str(e).startswith("groups"):
+                raise UsageError(f"--groups {a.groups}: {e}") from None
+            raise
     if a.learners:
         if a.plot:
             res.plot(path=a.plot)
@@ -614,6 +636,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "naming its column and line unless --drop-missing")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
+    c.add_argument("--stratify", action="store_true",
+                   help="stratified 5x2 BCV: the blocks are formed within the classes")
+    c.add_argument("--groups", metavar="COLUMN",
+                   help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
+                        "(not a predictor); no group is on both sides of a fold")
     c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5")
     c.add_argument("--b", help=f"learner B (default {spec(cd['learner_b'])})")
     c.add_argument("--learners", help="k learners, comma separated: every pair is tested, "

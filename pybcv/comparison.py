@@ -29,7 +29,7 @@ from .experiments import COMPARE_DEFAULTS
 from .engine.fitting import (CountingLearner, as_learner, learner_free_tables, learner_label,
                                  predict_designs, tables_from_design_predictions)
 from .outcomes import tables_from_predictions
-from .partitions import DESIGNS, check_design, design_folds
+from .partitions import DESIGNS, check_design, design_folds, design_splitter
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
@@ -242,11 +242,18 @@ def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float =
     return out
 
 
-def _score_tables(tables, n, keys, profile) -> Dict[str, Any]:
+def _score_tables(tables, n, keys, profile, splits=None) -> Dict[str, Any]:
+    """Every test of ``keys``; fold sizes from ``splits`` when given (the
+    grouped designs' sizes depend on the draw), else from the design."""
     po = profile_options(profile)
     out = {}
     for k in _paper_first(keys):
-        ntr, nte = DESIGNS[TESTS[k].design].sizes(n)
+        d = TESTS[k].design
+        if splits is not None and d in splits:
+            ntr = np.array([len(tr) for tr, _ in splits[d]])
+            nte = np.array([len(te) for _, te in splits[d]])
+        else:
+            ntr, nte = DESIGNS[d].sizes(n)
         out[k] = TESTS[k].from_tables(tables[TESTS[k].design], ntr, nte, **po.get(k, {}))
     return out
 
@@ -314,10 +321,23 @@ def _data(X, y):
     return from_arrays(X, y)
 
 
+def _draw_splits(data, keys, seed, stratify=False, groups=None):
+    """{design: (train, test) pairs} of every design the tests need, design d
+    from the stream ``design_generator(seed, d)``; with ``stratify`` the BCV's
+    blocks are formed within the classes of y, with ``groups`` (one value
+    per record) over whole groups (:func:`pybcv.partitions.design_splitter`)."""
+    if not isinstance(stratify, (bool, np.bool_)):
+        raise ValueError(f"stratify must be True or False, got {stratify!r}")
+    return {d: design_splitter(d, bool(stratify), groups is not None).splits(
+                data.n, design_generator(seed, d), y=data.y if stratify else None, groups=groups)
+            for d in designs_for(keys)}
+
+
 def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
-            alpha: float = COMPARE_DEFAULTS["alpha"]) -> Comparison:
+            alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
+            groups: Optional[Sequence] = None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
     the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
 
@@ -326,6 +346,12 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
     per learner; ``n_jobs`` processes fit the designs in parallel and
     ``progress`` shows a tqdm bar.
+
+    ``stratify=True`` forms the BCV's blocks within the classes of y;
+    ``groups`` (one value per record) forms them of whole groups, so that no
+    group is on both sides of a fold (the block-regularized designs only;
+    docs/guide/partitions.md).  The seed draws these folds as it draws the
+    plain ones.
 
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
@@ -339,12 +365,12 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
-    splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
+    splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = _predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
                                            n_jobs, progress)
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
-    return Comparison(_score_tables(tables, data.n, keys, profile), tables, data.n,
+    return Comparison(_score_tables(tables, data.n, keys, profile, splits), tables, data.n,
                       learner_label(learner_a), learner_label(learner_b), tuple(backends), profile,
                       seed, alpha, fits=(fits, fits))
 
@@ -577,7 +603,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
-                     alpha: float = COMPARE_DEFAULTS["alpha"]) -> LearnerComparison:
+                     alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
+                     groups: Optional[Sequence] = None) -> LearnerComparison:
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
@@ -602,13 +629,13 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     keys = _paper_first(select_tests(tests))
     profile_options(profile)
     data = _data(X, y)
-    splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
+    splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress)
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)
         comparisons[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, profile), tables, data.n, names[i], names[j],
+            _score_tables(tables, data.n, keys, profile, splits), tables, data.n, names[i], names[j],
             (backends[i], backends[j]), profile, seed, alpha)
     any_cmp = next(iter(comparisons.values()))
     errors = {names[0]: any_cmp.error_a}

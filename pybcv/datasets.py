@@ -70,6 +70,7 @@ class Dataset:
     loss_a: Optional[np.ndarray] = None
     loss_b: Optional[np.ndarray] = None
     params: Dict[str, Any] = field(default_factory=dict)
+    groups: Optional[np.ndarray] = None     # one group per record (load_csv(groups=...))
 
     @property
     def learner_free(self) -> bool:
@@ -375,7 +376,7 @@ def _lines_text(lines, limit=10):
 
 
 def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
-             na_values=(), drop_missing: bool = False) -> Dataset:
+             na_values=(), drop_missing: bool = False, groups: Optional[str] = None) -> Dataset:
     """Read a delimited text file (also .gz) with a header line and one
     record per line.
 
@@ -401,6 +402,8 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
       at least ``min_records`` records.
 
     ``sep``: the delimiter (one character, e.g. ``";"`` or ``"\\t"``).
+    ``groups``: a column naming each record's group (for a grouped BCV); it
+    is not a predictor and is returned as ``Dataset.groups``.
 
     >>> import os, tempfile
     >>> p = os.path.join(tempfile.mkdtemp(), "d.csv")
@@ -444,8 +447,15 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
                         f"rather than sep={sep!r}?)")
         raise DataError(f"{path}: no target column {target!r}; columns are: "
                         f"{', '.join(names)}{hint}")
-    if len(names) < 2:
-        raise DataError(f"{path}: no predictor columns besides {target!r}")
+    if groups is not None:
+        if groups not in seen:
+            raise DataError(f"{path}: no groups column {groups!r}; columns are: {', '.join(names)}")
+        if groups == target:
+            raise DataError(f"{path}: the groups column {groups!r} is the target column; "
+                            f"name a column that says which group each record belongs to")
+    if len(names) < 2 + (groups is not None):
+        raise DataError(f"{path}: no predictor columns besides "
+                        + (f"{target!r}" if groups is None else f"{target!r} and {groups!r}"))
     p = len(names)
     for rec, line in zip(rows, lines):
         if len(rec) != p:
@@ -510,12 +520,14 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     y = df[target].to_numpy()
     if len(np.unique(y.astype(str))) < 2:
         raise DataError(f"{path}: the target column {target!r} has a single class")
-    X = df.drop(columns=[target])
-    if all(k == "num" for h, k in zip(names, kinds) if h != target):
+    not_X = [target] + ([] if groups is None else [groups])
+    X = df.drop(columns=not_X)
+    if all(k == "num" for h, k in zip(names, kinds) if h not in not_X):
         X = X.to_numpy(float)
     return Dataset(os.path.basename(path), X=X, y=y,
                    params={"path": path, "target": target, "sep": sep,
-                           "dropped_lines": dropped})
+                           "dropped_lines": dropped},
+                   groups=None if groups is None else df[groups].to_numpy())
 
 
 def _check_column_values(values, where: str):

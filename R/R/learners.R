@@ -128,8 +128,9 @@ as_learner <- function(x, label) {
 ## The splits of the designs, concatenated in design order:
 ## idx (train then test rows of each fold), ntr, nte, and the design of
 ## each fold.
-design_batch <- function(designs, n, seed) {
-  v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"))
+design_batch <- function(designs, n, seed, y = NULL, groups = NULL, stratify = FALSE) {
+  v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"),
+               if (stratify) as.integer(y) else NULL, groups, isTRUE(stratify))
   v <- v[designs]
   list(idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
        ntr = as.integer(unlist(lapply(v, `[[`, "ntr"), use.names = FALSE)),
