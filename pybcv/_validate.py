@@ -106,3 +106,13 @@ class LearnerContext(Exception):
 
     def __str__(self):
         return f"{self.where()}: {self.detail}"
+
+
+class FitError(LearnerContext, RuntimeError):
+    """A Python learner's fit or predict raised (a scikit-learn estimator on
+    data it cannot take, a time limit): the message names the learner and
+    the fold, and the engine adds the design and the repetition."""
+
+    def __init__(self, learner, fold, n_folds, message):
+        RuntimeError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)

@@ -110,6 +110,9 @@ def _learner(arg: Optional[str], option: str):
     except (ValueError, TypeError) as e:
         raise UsageError(f"{option}: {e}") from None
     name = spec["name"]
+    from .learners.importpath import is_import_path
+    if is_import_path(name):          # a scikit-learn classifier: checked by spec_dict
+        return spec
     if name not in LEARNERS:
         raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
     extra = set(spec) - {"name"} - set(LEARNERS[name].params)
@@ -641,7 +644,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--groups", metavar="COLUMN",
                    help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
                         "(not a predictor); no group is on both sides of a fold")
-    c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5")
+    c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5, or any "
+                   f"scikit-learn classifier by import path, e.g. "
+                   f"sklearn.ensemble.RandomForestClassifier:n_estimators=200")
     c.add_argument("--b", help=f"learner B (default {spec(cd['learner_b'])})")
     c.add_argument("--learners", help="k learners, comma separated: every pair is tested, "
                    "p-values adjusted (--adjust)")

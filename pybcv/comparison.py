@@ -259,13 +259,19 @@ def _score_tables(tables, n, keys, profile, splits=None) -> Dict[str, Any]:
 
 
 # ------------------------------------------------------------------ fitting
-def _predict_task(learner, backend, X, y, design_splits):
-    lrn = CountingLearner(as_learner(learner, backend))
+def _learner(learner, backend, seed):
+    """The learner, its scikit-learn fits seeded from the comparison's seed."""
+    from .learners import seeded
+    return seeded(as_learner(learner, backend), seed)
+
+
+def _predict_task(learner, backend, X, y, design_splits, seed=None):
+    lrn = CountingLearner(_learner(learner, backend, seed))
     pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
     return pred, lrn.backend_
 
 
-def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
+def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None):
     """[{design: predictions}] and [backend] per learner: one batch per learner
     when sequential and quiet; else one task per (learner, design), on
     ``n_jobs`` processes, with a tqdm bar."""
@@ -274,7 +280,7 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
     if n_jobs == 1 and not progress:
         preds, backends = [], []
         for lrn in learners:
-            c = CountingLearner(as_learner(lrn, backend))
+            c = CountingLearner(_learner(lrn, backend, seed))
             preds.append(predict_designs(c, X, y, splits))
             backends.append(c.backend_)
         return preds, backends
@@ -289,7 +295,7 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
     try:
         if n_jobs == 1:
             for i, d in tasks:
-                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]})
+                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed)
                 preds[i].update(pred)
                 backends[i] = be
                 bar.update(len(splits[d]))
@@ -298,7 +304,7 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
             from concurrent.futures import ProcessPoolExecutor, as_completed
             # fresh processes (spawn): an embedded R or JVM of this process is not forked
             with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}):
+                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}, seed):
                            (i, d) for i, d in tasks}
                 try:
                     for fut in as_completed(futures):
@@ -367,7 +373,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = _predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress)
+                                           n_jobs, progress, seed)
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
     return Comparison(_score_tables(tables, data.n, keys, profile, splits), tables, data.n,
@@ -630,7 +636,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     profile_options(profile)
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
-    preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress)
+    preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
+                                        seed)
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)

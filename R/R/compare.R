@@ -150,10 +150,15 @@ results_frame <- function(htests, alpha) {
 #'   `"J48-unpruned"`, `"JRip"`, `"SMO"`, `"Logistic"`, `"kknn"` (k = 5,
 #'   triangular kernel), `"tree"`, `"glm"`, `"majority"`, `"mean"`,
 #'   `"fnn-weighted"`, `"fnn-distorted"`; e.g. `"kknn:k=7,kernel=rectangular"`,
-#'   `"J48:options=-M 5"`), or an R `function(train, test)` that fits on the
+#'   `"J48:options=-M 5"`), an R `function(train, test)` that fits on the
 #'   data frame `train` (all columns, the user's names) and returns one
 #'   predicted label per row of `test` (which lacks the target column; its
-#'   row names are the record numbers).
+#'   row names are the record numbers), a model-fitting function with
+#'   `formula` (or `form`) and `data` arguments whose model has a `predict()`
+#'   method returning labels (`rpart::rpart`, `MASS::lda`, `nnet::multinom`:
+#'   fitted as `f(target ~ ., data = train)` on every training half), or a
+#'   parsnip model specification.  Anything else is an error saying which
+#'   forms are taken.
 #' @param data A data frame (e.g. from [utils::read.csv()]).
 #' @param target The name of the class column.
 #' @param tests A design name (default `"bcv5x2"`: the 5x2 BCV McNemar and

@@ -381,8 +381,11 @@ def make_learner(name, backend="auto", **params):
     >>> make_learner("fnn-weighted", omega=0.29)       # doctest: +SKIP
     FNNWeighted(omega=0.29)
     """
+    from .importpath import estimator_from_path, is_import_path
     from .spec import check_params
     _check_backend(backend)
+    if is_import_path(name):          # any scikit-learn classifier; runs in Python
+        return SklearnLearner(estimator_from_path(name, params), name=name)
     check_params(name, params)
     spec = LEARNERS[name]
     est = spec.estimator(backend=backend, **spec.init, **params)
@@ -392,14 +395,32 @@ def make_learner(name, backend="auto", **params):
 
 class SklearnLearner(ClassifierMixin, BaseEstimator):
     """Any scikit-learn classifier with ``predict_splits`` added (a fresh
-    ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``."""
+    ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``.
 
-    def __init__(self, estimator):
+    ``random_state``: given to every clone whose own ``random_state``
+    parameter is None (a comparison passes its seed, so one seed fixes the
+    fits too); ``name`` labels the learner in messages (default: the class
+    name).  A fit or predict that raises is a :class:`FitError` naming the
+    learner and the fold."""
+
+    def __init__(self, estimator, random_state=None, name=None):
         self.estimator = estimator
+        self.random_state = random_state
+        self.name = name
+
+    @property
+    def label(self) -> str:
+        return self.name or type(self.estimator).__name__
+
+    def _fresh(self):
+        from sklearn.base import clone
+        est = clone(self.estimator)
+        if self.random_state is not None and est.get_params().get("random_state", 0) is None:
+            est.set_params(random_state=self.random_state)
+        return est
 
     def fit(self, X, y):
-        from sklearn.base import clone
-        self.estimator_ = clone(self.estimator).fit(X, y)
+        self.estimator_ = self._fresh().fit(X, y)
         self.classes_ = getattr(self.estimator_, "classes_", None)
         self.backend_ = "python"
         return self
@@ -410,17 +431,23 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         return self.estimator_.predict(X)
 
     def predict_splits(self, X, y, splits):
-        from sklearn.base import clone
+        from .._validate import FitError
         ya = np.asarray(y)
         splits = _py._check_splits(splits, len(ya))
         out = []
-        for tr, te in splits:
-            est = clone(self.estimator).fit(take_rows(X, tr), ya[tr])
-            out.append(np.asarray(est.predict(take_rows(X, te))))
+        for f, (tr, te) in enumerate(splits, start=1):
+            try:
+                est = self._fresh().fit(take_rows(X, tr), ya[tr])
+                out.append(np.asarray(est.predict(take_rows(X, te))))
+            except (KeyboardInterrupt, MemoryError):
+                raise
+            except Exception as e:
+                raise FitError(self.label, f, len(splits),
+                               f"{type(e).__name__}: {e}".strip()) from e
         self.backend_ = "python"
         # checked before any conversion to y's dtype (which would turn a
         # regressor's 0.2 into the label 0)
-        return check_predictions(out, ya, splits, learner=type(self.estimator).__name__)
+        return check_predictions(out, ya, splits, learner=self.label)
 
 
 class CheckedLearner:
@@ -447,6 +474,15 @@ class CheckedLearner:
 
     def __repr__(self):
         return f"CheckedLearner({self.learner!r})"
+
+
+def seeded(learner, seed):
+    """``learner`` with ``seed`` as the ``random_state`` of its scikit-learn
+    fits (a copy; only for a :class:`SklearnLearner` without one)."""
+    if isinstance(learner, SklearnLearner) and learner.random_state is None and seed is not None:
+        from sklearn.base import clone
+        return clone(learner).set_params(random_state=int(seed))
+    return learner
 
 
 def as_learner(obj_or_name, backend="auto", **params):

@@ -1,7 +1,10 @@
 """Learner specifications: ``"name:param=value,..."`` strings and the checks
 every learner parameter passes before any fit.
 
-A spec is a dict ``{"name": <registry name>, <param>: <value>, ...}``.
+A spec is a dict ``{"name": <registry name>, <param>: <value>, ...}``; the
+name may also be the import path of any scikit-learn classifier
+(``sklearn.ensemble.RandomForestClassifier:n_estimators=200``, read by
+:mod:`pybcv.learners.importpath`, values by ``ast.literal_eval``).
 :func:`parse_spec` reads the command-line form ``"name:param=value,..."``
 (values read as JSON where they parse, else as text: ``omega=0.29`` is a
 number, ``kernel=triangular`` a string, ``k=null`` is None) and checks the
@@ -10,6 +13,8 @@ before any data are drawn or any learner is fitted.
 
 >>> parse_spec("fnn-weighted:omega=0.29")
 {'name': 'fnn-weighted', 'omega': 0.29}
+>>> parse_spec("sklearn.ensemble.RandomForestClassifier:n_estimators=200")
+{'name': 'sklearn.ensemble.RandomForestClassifier', 'n_estimators': 200}
 >>> parse_spec("kknn:k=abc")
 Traceback (most recent call last):
 ...
@@ -108,6 +113,10 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     an unknown name lists the known ones, an unknown parameter names the
     learner's parameters, a bad value names the parameter and its type."""
     from .base import LEARNERS
+    from .importpath import estimator_from_path, is_import_path
+    if is_import_path(name):          # a scikit-learn classifier by import path
+        estimator_from_path(name, params)
+        return dict(params)
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
@@ -151,6 +160,9 @@ def parse_spec(spec) -> Optional[dict]:
             raise ValueError(f"learner spec needs a 'name': {spec!r}")
         d = dict(spec)
     elif isinstance(spec, str):
+        from .importpath import is_import_path, parse_import_spec
+        if is_import_path(spec.partition(":")[0]):
+            return parse_import_spec(spec)
         name, _, rest = spec.partition(":")
         d = {"name": name.strip()}
         for kv in filter(None, (s.strip() for s in rest.split(","))):
