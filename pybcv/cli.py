@@ -98,13 +98,13 @@ def _profile(arg: Optional[str]):
     return arg
 
 
-def _learner(arg: Optional[str], option: str):
-    """A learner spec dict, its name and parameters checked (no fit; the
-    learner is built with the Python backend, which starts no R)."""
+def _learner(arg: Optional[str], option: str, backend: str = "python"):
+    """A learner spec dict, its name and parameters checked against the
+    backend that will run it (no fit; ``pybcv.learners.check_learner``)."""
     if arg is None:
         return None
     from .engine.fitting import spec_dict
-    from .learners import LEARNERS, make_learner
+    from .learners import LEARNERS, check_learner
     try:
         spec = spec_dict(arg)
     except (ValueError, TypeError) as e:
@@ -122,13 +122,17 @@ def _learner(arg: Optional[str], option: str):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            make_learner(name, backend="python", **{k: v for k, v in spec.items() if k != "name"})
+            check_learner(name, backend=backend, **{k: v for k, v in spec.items() if k != "name"})
     except (ValueError, TypeError) as e:
-        raise UsageError(f"{option}: learner {name!r}: {e}") from None
+        msg = str(e).replace("backend='r'", "--backend r")
+        if msg.startswith(f"{name}: "):
+            msg = msg[len(name) + 2:]
+        raise UsageError(f"{option}: {msg}" if msg.startswith("learner")
+                         else f"{option}: learner {name!r}: {msg}") from None
     return spec
 
 
-def _learner_list(arg: str) -> List[dict]:
+def _learner_list(arg: str, backend: str = "python") -> List[dict]:
     """``a,b:k=1,c`` -> specs; a piece with '=' and no ':' continues the previous spec."""
     pieces: List[str] = []
     for p in (x.strip() for x in arg.split(",")):
@@ -140,7 +144,7 @@ def _learner_list(arg: str) -> List[dict]:
             pieces.append(p)
     if len(pieces) < 2:
         raise UsageError(f"--learners: give at least 2 learners separated by commas, got {arg!r}")
-    return [_learner(p, "--learners") for p in pieces]
+    return [_learner(p, "--learners", backend) for p in pieces]
 
 
 def _writable_dir(path: str, option: str = "--out") -> str:
@@ -246,10 +250,10 @@ def cmd_compare(a) -> int:
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
     if a.learners:
-        specs = _learner_list(a.learners)
+        specs = _learner_list(a.learners, a.backend)
     else:
-        specs = [_learner(a.a, "--a") or dict(COMPARE_DEFAULTS["learner_a"]),
-                 _learner(a.b, "--b") or dict(COMPARE_DEFAULTS["learner_b"])]
+        specs = [_learner(a.a, "--a", a.backend) or dict(COMPARE_DEFAULTS["learner_a"]),
+                 _learner(a.b, "--b", a.backend) or dict(COMPARE_DEFAULTS["learner_b"])]
     if a.plot and not a.learners:
         raise UsageError("--plot draws the k-learner comparison; use it with --learners")
     if a.plot:
@@ -447,7 +451,7 @@ def cmd_simulate(a) -> int:
     experiment = EXPERIMENTS[ds]
     tests = _tests(a.tests)
     _profile(a.profile)
-    la, lb = _learner(a.a, "--a"), _learner(a.b, "--b")
+    la, lb = _learner(a.a, "--a", a.backend), _learner(a.b, "--b", a.backend)
     if experiment.learner_free and (la or lb):
         raise UsageError("--a/--b: epsilon is learner-free (fixed per-record losses); they do not apply")
     from .stats import designs_for

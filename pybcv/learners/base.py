@@ -393,6 +393,31 @@ def make_learner(name, backend="auto", **params):
     return est
 
 
+def check_learner(name, backend="auto", **params):
+    """Check a learner spec against the backend that will run it, before any
+    fit (the command line and the R package call this).
+
+    ``backend="python"``: every option must have a Python twin (a Weka
+    option such as J48's ``-C 0.1`` or a kknn kernel such as ``gaussian``
+    without one is refused, naming it).  ``backend="r"``: the options are R's
+    (Weka's, kknn's) and only their form is checked here; R checks the rest
+    when it starts.  ``backend="auto"``: the Python check, and when it fails,
+    the options stand if R (which then runs the learner) is available."""
+    _check_backend(backend)
+    if backend != "auto":
+        return make_learner(name, backend=backend, **params)
+    try:
+        return make_learner(name, backend="python", **params)
+    except ValueError as e:
+        est = make_learner(name, backend="r", **params)
+        spec = LEARNERS.get(name)
+        problem = None if spec is None else r_problem(spec.r_packages, f"learner {name!r}")
+        if problem is None:
+            return est
+        raise ValueError(f"{e}; R, which would run it with backend='auto', is unavailable "
+                         f"({problem})") from None
+
+
 class SklearnLearner(ClassifierMixin, BaseEstimator):
     """Any scikit-learn classifier with ``predict_splits`` added (a fresh
     ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``.

@@ -255,7 +255,7 @@ def r_learner(spec):
         from pybcv.learners import LEARNERS, make_learner
         d = _parse_spec(spec)
         name = d.pop("name")
-        est = make_learner(name, backend="python", **d)   # validates; starts no R
+        est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
         if not hasattr(est, "_r_params"):
             raise ValueError(f"learner {name!r} has no R implementation "
                              f"({LEARNERS[name].r_implementation}); compare it from Python "

@@ -30,3 +30,16 @@ test_that("learners that cannot be run give clear errors", {
   expect_error(compare_learners(bad, "majority", iris, "Species", tests = "mcnemar_5x2bcv"),
                "learner bad failed on fold 1 of 10 \\(design bcv5x2\\): cannot fit this")
 })
+
+test_that("R learners take R's own options (checked as R runs them, not as Python's stand-in)", {
+  need_python()
+  need_r_packages("RWeka", "kknn")
+  for (spec in c("J48:options=-C 0.1", "J48:options=-R", "JRip:options=-F 4", "kknn:kernel=gaussian")) {
+    res <- compare_learners(spec, "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 1)
+    expect_identical(nrow(res$tables$bcv5x2), 10L)
+  }
+  ## options that change the fit do reach R
+  g <- compare_learners("kknn:kernel=gaussian", "kknn", iris, "Species", tests = "mcnemar_5x2bcv", seed = 1)
+  expect_true(is.finite(g$results$p.value))
+  expect_error(compare_learners("kknn:kernel=nosuch", "majority", iris, "Species"), "kernel")
+})
