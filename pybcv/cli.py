@@ -24,7 +24,7 @@ from typing import List, Optional
 from urllib.parse import urlparse
 
 from ._validate import int_at_least
-from .experiments import COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .experiments import COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
@@ -197,6 +197,19 @@ def _check_scheduler(address: Optional[str]):
                          f"({e.strerror or e})") from None
 
 
+def _cli_words(msg: str) -> str:
+    """A message of pybcv.datasets in the command line's words (options, not
+    keyword arguments)."""
+    for py, cli in (("pass it in na_values with drop_missing=True",
+                     "pass it with --na-values and add --drop-missing"),
+                    ("pass drop_missing=True", "add --drop-missing"),
+                    ("drop_missing=True", "--drop-missing"),
+                    ("decimal=','", "--decimal ,"),
+                    ("sep=';'", "--sep ';'")):
+        msg = msg.replace(py, cli)
+    return msg
+
+
 def _load_csv(a):
     """The --csv data of ``compare``: every violation of the input contract
     (``pybcv.datasets.load_csv``) is a usage error naming column and line."""
@@ -206,12 +219,12 @@ def _load_csv(a):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             data = D.load_csv(a.csv, a.target, sep=a.sep, na_values=markers,
-                              drop_missing=a.drop_missing, groups=a.groups)
-    except D.DataError as e:
-        raise UsageError(f"--csv: {e}") from None
+                              drop_missing=a.drop_missing, groups=a.groups, decimal=a.decimal)
+    except (D.DataError, ValueError) as e:
+        raise UsageError(f"--csv: {_cli_words(str(e))}") from None
     for w in caught:
         if issubclass(w.category, UserWarning) and not (a.quiet or a.json):
-            print(f"pybcv: note: {w.message}", file=sys.stderr)
+            print(f"pybcv: note: {_cli_words(str(w.message))}", file=sys.stderr)
     return data
 
 
@@ -252,8 +265,9 @@ def cmd_compare(a) -> int:
     if a.learners:
         specs = _learner_list(a.learners, a.backend)
     else:
-        specs = [_learner(a.a, "--a", a.backend) or dict(COMPARE_DEFAULTS["learner_a"]),
-                 _learner(a.b, "--b", a.backend) or dict(COMPARE_DEFAULTS["learner_b"])]
+        defaults = COMPARE_DEFAULTS if a.csv else DEMO_LEARNERS      # pybcv.experiments
+        specs = [_learner(a.a, "--a", a.backend) or dict(defaults["learner_a"]),
+                 _learner(a.b, "--b", a.backend) or dict(defaults["learner_b"])]
     if a.plot and not a.learners:
         raise UsageError("--plot draws the k-learner comparison; use it with --learners")
     if a.plot:
@@ -641,6 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
                    "naming its column and line unless --drop-missing")
+    c.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
     c.add_argument("--stratify", action="store_true",
@@ -648,10 +664,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--groups", metavar="COLUMN",
                    help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
                         "(not a predictor); no group is on both sides of a fold")
-    c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5, or any "
+    dl = DEMO_LEARNERS
+    c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
+                   f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
                    f"scikit-learn classifier by import path, e.g. "
                    f"sklearn.ensemble.RandomForestClassifier:n_estimators=200")
-    c.add_argument("--b", help=f"learner B (default {spec(cd['learner_b'])})")
+    c.add_argument("--b", help=f"learner B (default with --csv {spec(cd['learner_b'])}, on the "
+                   f"EXP6 demonstration {spec(dl['learner_b'])})")
     c.add_argument("--learners", help="k learners, comma separated: every pair is tested, "
                    "p-values adjusted (--adjust)")
     c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",

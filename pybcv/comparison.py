@@ -348,8 +348,8 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
 
     Learners: a registry name, ``"name:param=value"``, a spec dict, a pybcv
-    learner or any scikit-learn classifier (default: the EXP6 experiment's,
-    :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
+    learner or any scikit-learn classifier (default: J48 vs kknn, which take
+    any predictors, :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
     per learner; ``n_jobs`` processes fit the designs in parallel and
     ``progress`` shows a tqdm bar.
 
