@@ -355,17 +355,36 @@ def cmd_folds(a) -> int:
     _check_n(a.n, [design])
     if a.out:
         _output_file(a.out)
-    folds = _design_folds(a.n, design, a.seed)
-    lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
+    from .partitions import DESIGNS
+    from .comparison import design_generator
+    if a.train:       # the (train, test) pairs: exactly those compare(seed=...) fits
+        splits = DESIGNS[design].splits(a.n, design_generator(a.seed, design))
+        lines = ["fold,row,set"] + [f"{f},{int(r)},{side}" for f, (tr, te) in enumerate(splits)
+                                    for side, rows in (("train", tr), ("test", te)) for r in rows]
+        n_folds = len(splits)
+    else:
+        folds = _design_folds(a.n, design, a.seed)
+        lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
+        n_folds = len(folds)
     text = "\n".join(lines) + "\n"
     if a.out:
         with open(a.out, "w") as fh:
             fh.write(text)
-        print(f"wrote {a.out}: {len(folds)} folds of design {design} (n = {a.n}, seed {a.seed}); "
-              f"training = the other rows", file=sys.stderr)
+        print(f"wrote {a.out}: {n_folds} folds of design {design} (n = {a.n}, seed {a.seed}); "
+              f"rows are 0-based (the first record is row 0); {_training_rows(design, a.train)}",
+              file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _training_rows(design: str, written: bool) -> str:
+    if written:
+        return "set says which rows train and which test each fold"
+    if design == "conservative_z":
+        return ("the training rows are NOT the other rows: the first 15 folds train on the other "
+                "rows, the half-sample folds on part of a half; write them with --train")
+    return "each fold's training rows are all the other rows"
 
 
 PREDICTION_COLUMNS = ("fold", "row", "y", "pred_a", "pred_b")
@@ -380,9 +399,16 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
     if not os.path.exists(path):
         raise ValueError(f"predictions file not found: {path}")
     try:
+        import csv
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            header = [h.strip() for h in next(csv.reader(fh, delimiter=sep), [])]
         df = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
     except Exception as e:
         raise ValueError(f"cannot read {path} as CSV: {e}") from None
+    dup = sorted({h for h in header if header.count(h) > 1})
+    if dup:
+        raise ValueError(f"{path}: column {dup[0]!r} appears {header.count(dup[0])} times in the "
+                         f"header (line 1); every column needs its own name")
     missing = [c for c in PREDICTION_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; need {','.join(PREDICTION_COLUMNS)}"
@@ -396,20 +422,44 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
         if bad.size:
             raise ValueError(f"{path}: column {c!r}, line {bad[0] + 2}: {df[c].iloc[bad[0]]!r} is not a "
                              f"non-negative integer")
+        big = np.flatnonzero((v >= 2 ** 31).to_numpy())
+        if big.size:
+            raise ValueError(f"{path}: column {c!r}, line {big[0] + 2}: {df[c].iloc[big[0]]!r} is "
+                             f"far too large for a {c} number (0-based, below the number of "
+                             f"{'folds' if c == 'fold' else 'records'})")
         ints[c] = v.to_numpy().astype(np.int64)
     for c in ("y", "pred_a", "pred_b"):
         empty = np.flatnonzero((df[c].str.strip() == "").to_numpy())
         if empty.size:
             raise ValueError(f"{path}: column {c!r}, line {empty[0] + 2}: empty value")
     fold, row = ints["fold"], ints["row"]
+    one_based = " (folds and rows are 0-based, as pybcv folds writes them: if yours start at 1, " \
+                "subtract 1)"
     F = int(fold.max()) + 1
+    if F > len(df):      # every fold has a line at least
+        raise ValueError(f"{path}: fold {F - 1} on line {int(np.argmax(fold)) + 2}, but the file "
+                         f"has {len(df)} lines: folds are numbered 0, 1, ... without gaps")
     present = np.unique(fold)
     if present.size != F:
-        gap = sorted(set(range(F)) - set(present.tolist()))[0]
-        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line")
-    n = int(row.max()) + 1 if n is None else n
+        gap = int(np.setdiff1d(np.arange(F), present)[0])
+        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line"
+                         + (one_based if gap == 0 else ""))
+    # a design tests at least a third of the records, so n <= 3 (lines + 1)
+    most = 3 * (len(df) + 1)
+    if n is not None and n > most:
+        raise ValueError(f"n = {n}, but the file has {len(df)} predictions, which no design of "
+                         f"{n} records can have (at most n = {most})")
+    if n is None:
+        if row.max() >= most:
+            raise ValueError(f"{path}: column 'row', line {int(np.argmax(row)) + 2}: row "
+                             f"{int(row.max())} cannot be a record of a data set of which the file "
+                             f"lists {len(df)} predictions (rows are 0-based record numbers)")
+        if row.min() >= 1:
+            raise ValueError(f"{path}: no line has row 0" + one_based)
+        n = int(row.max()) + 1
     if row.max() >= n:
-        raise ValueError(f"{path}: column 'row' holds {row.max()}, but n = {n}")
+        raise ValueError(f"{path}: column 'row' holds {row.max()}, but n = {n}, so rows are "
+                         f"0..{n - 1}" + (one_based if row.max() == n else ""))
     y = np.full(n, df["y"].iloc[0], dtype=object)
     seen = np.zeros(n, bool)
     for i, (r, lab) in enumerate(zip(row, df["y"])):
@@ -689,15 +739,25 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quiet", action="store_true", help="no progress bar")
     c.set_defaults(fn=cmd_compare)
 
-    f = sub.add_parser("folds", help="write a design's folds (fold,row) to fit your own models on")
+    f = sub.add_parser(
+        "folds", help="write a design's folds (fold,row) to fit your own models on",
+        description="Writes one line per test record of every fold: fold,row.  Folds are numbered "
+                    "0..F-1 in the design's order and rows are 0-based (the first data record is "
+                    "row 0).  A fold's training rows are all the other rows, except in "
+                    "conservative_z, whose half-sample folds train on part of a half: --train "
+                    "writes fold,row,set with every training and test row.  The folds are those "
+                    "of pybcv compare --seed S; pybcv test reads the predictions made on them.")
     f.add_argument("--n", type=_n, required=True, help="number of records")
+    f.add_argument("--train", action="store_true",
+                   help="also write each fold's training rows (fold,row,set; set = train or test)")
     f.add_argument("--seed", type=_seed, default=cd["seed"])
     f.add_argument("--design", default="bcv5x2", help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
 
     t = sub.add_parser("test", help="the tests of a design from your own per-fold predictions")
-    t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b")
+    t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b "
+                   "(folds and rows 0-based, as pybcv folds writes them)")
     t.add_argument("--design", default="bcv5x2", help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")

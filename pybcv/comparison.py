@@ -426,14 +426,17 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     """
     if (test_sets is None) == (splits is None):
         raise ValueError("give the folds as test_sets or as splits (one of them)")
-    if test_sets is None:
-        test_sets = [te for _, te in splits]
     if design not in DESIGNS:
         raise ValueError(f"unknown partition design {design!r}; known: {sorted(DESIGNS)}")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
+    from ._validate import check_labels
+    y = check_labels(y)                  # NaN / None labels: an error naming the row
     n = y.size
+    if splits is not None:
+        splits = _own_splits(splits, n, design)
+        test_sets = [te for _, te in splits]
     test_sets = [np.asarray(t, dtype=np.int64) for t in test_sets]
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         if len(preds) != len(test_sets):
@@ -442,7 +445,12 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     labels = set(np.unique(y).tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
-            extra = set(np.unique(np.asarray(p)).tolist()) - labels
+            try:
+                check_labels(np.asarray(p, dtype=object))
+            except ValueError as e:
+                raise ValueError(f"{name}, fold {f}: {str(e).replace('y has', 'the predictions have').replace('in row', 'at position')}"
+                                 ) from None
+            extra = set(np.asarray(p, dtype=object).tolist()) - labels
             if extra:
                 raise ValueError(f"{name}, fold {f}: predictions must be class labels of y; "
                                  f"found {sorted(map(str, extra))[:3]}")
@@ -452,8 +460,35 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
     T = tables_from_predictions(y, list(pred_a), list(pred_b), [(None, t) for t in test_sets])
     tables = {design: T}
-    return Comparison(_score_tables(tables, n, keys, profile), tables, n, learner_a, learner_b,
-                      ("own", "own"), profile, None, alpha, warns)
+    return Comparison(_score_tables(tables, n, keys, profile,
+                                    None if splits is None else {design: splits}),
+                      tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha, warns)
+
+
+def _own_splits(splits, n: int, design: str):
+    """The user's ``(train, test)`` pairs, checked: each a pair of 0-based
+    row arrays, and (every design but conservative_z) the training rows all
+    the rows the fold does not test -- the designs' tests assume it.  Their
+    training sizes are then what the tests read."""
+    from .partitions import check_splits
+    try:
+        pairs = [tuple(sp) for sp in splits]
+    except TypeError:
+        raise ValueError("splits must be (train, test) pairs of row arrays") from None
+    if any(len(sp) != 2 for sp in pairs):
+        raise ValueError("splits must be (train, test) pairs of row arrays")
+    pairs = check_splits(pairs, n)
+    if design == "conservative_z":
+        raise ValueError("conservative_z's half-sample folds cannot be checked from your splits; "
+                         "use pybcv's own conservative_z folds (pybcv folds --train)")
+    for f, (tr, te) in enumerate(pairs):
+        if tr.size + te.size != n or np.union1d(tr, te).size != n:
+            missing = np.setdiff1d(np.arange(n), np.union1d(tr, te))
+            raise ValueError(f"splits[{f}]: the training rows are not all the rows the fold does "
+                             f"not test ({missing.size} row(s) on neither side, e.g. row "
+                             f"{int(missing[0]) if missing.size else '?'}); design {design!r} "
+                             f"trains every fold on all the other rows")
+    return pairs
 
 
 # ------------------------------------------------------------------ multiple comparisons
