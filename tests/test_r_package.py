@@ -1,7 +1,6 @@
 """The R package in R/: install it into a temporary library and run its
 testthat suite with Rscript (worked examples, identity with Python, bad and
-hostile input, J48 against kknn on iris through compare_learners), and check
-that the package ships r_bridge's R learners byte for byte.
+hostile input, J48 against kknn on iris through compare_learners).
 
 Skipped, with the reason, only when Rscript or an R package the suite needs
 (reticulate, testthat) is missing on this machine; under CI (CI=true) that
@@ -66,16 +65,6 @@ def _env() -> dict:
     # here Python certainly exists: a suite that cannot reach it must fail, not skip
     env["PYBCV_REQUIRE_PYTHON"] = "true"
     return env
-
-
-@pytest.mark.parametrize("name", ["batch.R", "weka_jvm.R"])
-def test_r_package_ships_the_bridge_learners_byte_for_byte(name):
-    """One R implementation of each learner: R/inst/<file> (what the R
-    package sources) is r_bridge/<file> (what rpy2 sources)."""
-    shipped = (PKG / "inst" / name).read_bytes()
-    bridge = (REPO / "r_bridge" / name).read_bytes()
-    assert shipped == bridge, (f"R/inst/{name} differs from r_bridge/{name}; "
-                               f"run: cp r_bridge/{name} R/inst/{name}")
 
 
 @pytest.fixture(scope="module")

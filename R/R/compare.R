@@ -109,7 +109,7 @@ results_frame <- function(htests, alpha) {
 #' depend on which other tests are asked for, and R and Python give the same
 #' folds, tables and p-values for the same seed).  A named learner runs in R,
 #' every fold of every design in one call, through the package's copy of
-#' `r_bridge/batch.R` -- the R code the Python side runs through rpy2.
+#' `R/inst/batch.R` -- the R code the Python side runs through rpy2.
 #'
 #' Columns are data, never code: the predictors reach the learners renamed
 #' `x1`, `x2`, ... and the class `y`, whatever their names and level names.
