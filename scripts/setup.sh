@@ -15,10 +15,12 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 DEB_PY=(python3 python3-venv python3-pip python3-setuptools python3-wheel
         python3-numpy python3-scipy python3-pandas python3-sklearn
         python3-matplotlib python3-pytest python3-hypothesis python3-joblib
-        python3-distributed python3-tqdm python3-torch)
+        python3-distributed python3-tqdm python3-torch
+        python3-build twine
+        python3-sphinx python3-numpydoc python3-sphinx-gallery furo python3-myst-parser)
 DEB_R=(r-base-core r-base-dev default-jdk-headless python3-rpy2
        r-cran-rjava r-cran-igraph r-cran-mlbench r-cran-reticulate
-       r-cran-testthat r-cran-roxygen2)
+       r-cran-testthat r-cran-roxygen2 r-cran-knitr r-cran-rmarkdown pandoc qpdf)
 CRAN_PKGS=(RWekajars RWeka kknn tree)
 
 want=("${DEB_PY[@]}")
