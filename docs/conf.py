@@ -54,10 +54,17 @@ html_theme = "furo"
 html_title = f"pybcv {release}"
 html_static_path = ["_static"]
 html_css_files = ["pybcv.css"]
-# A local MathJax (Debian's libjs-mathjax) when PYBCV_DOCS_MATHJAX names it,
-# e.g. for viewing the site offline; the default is MathJax's CDN.
+# A local MathJax 2 (Debian's libjs-mathjax:
+# file:///usr/share/javascript/mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML)
+# when PYBCV_DOCS_MATHJAX names it, for viewing the site offline; the default
+# is MathJax 3 from its CDN.
 if os.environ.get("PYBCV_DOCS_MATHJAX"):
     mathjax_path = os.environ["PYBCV_DOCS_MATHJAX"]
+    mathjax3_config = None
+    mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]],
+                                   "displayMath": [["\\[", "\\]"]],
+                                   "processEscapes": True, "processClass": "math|output_area",
+                                   "ignoreClass": "document"}}
 
 
 # --- Docstrings written as plain text (|x| for an absolute value, a*b, an
@@ -104,6 +111,22 @@ def _plain_if_invalid(app, what, name, obj, options, lines):
     lines[:] = ["::", ""] + ["    " + ln for ln in original] + [""]
 
 
+def _more_topics(app, docname, source):
+    """guide/index: the pages other topics put into docs/guide/ (not listed
+    in its first toctree) go into a "More topics" toctree."""
+    if docname != "guide/index":
+        return
+    text = source[0]
+    here = os.path.join(app.srcdir, "guide")
+    listed = set(re.findall(r"^(\w[\w-]*)$", text.split("<!-- more topics -->")[0], re.M))
+    more = sorted(os.path.splitext(f)[0] for f in os.listdir(here)
+                  if f.endswith((".md", ".rst")) and os.path.splitext(f)[0] not in listed | {"index"})
+    block = ("```{toctree}\n:maxdepth: 1\n:caption: More topics\n\n" + "\n".join(more) + "\n```\n"
+             if more else "")
+    source[0] = text.replace("<!-- more topics -->", block)
+
+
 def setup(app):
+    app.connect("source-read", _more_topics)
     app.connect("autodoc-process-docstring", _keep_original, priority=100)
     app.connect("autodoc-process-docstring", _plain_if_invalid, priority=900)

@@ -215,7 +215,8 @@ init_python <- function() {
   if (!bound) {
     if (is.null(found))
       stop("pybcv could not find a Python with the pybcv package: no option pybcv.python, ",
-           "no PYBCV_PYTHON, and no .venv above the working directory (", getwd(), "). ",
+           "no PYBCV_PYTHON, no .venv above the working directory (", getwd(), "), ",
+           "no virtualenv r-pybcv and no python3 on the PATH that imports pybcv. ",
            setup_hint, call. = FALSE)
     ok <- tryCatch({ reticulate::use_python(found$python, required = TRUE); TRUE },
                    error = function(e) conditionMessage(e))
