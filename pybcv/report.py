@@ -21,6 +21,9 @@ from typing import List, Optional
 
 from . import paper
 from .experiments import EXPERIMENTS
+from .engine import load_result
+from .engine.simulation import is_stored_run
+from .pipeline import learner_label
 from .stats import TESTS, PROFILES
 
 ALPHA = 0.05
@@ -37,7 +40,6 @@ def two_sample_z(r1: float, n1: int, r2: float, n2: int) -> float:
 
 def _is_run(d):
     """A stored run: a results.sqlite folder or a compact archive folder."""
-    from .engine.simulation import is_stored_run
     return is_stored_run(d)
 
 
@@ -49,7 +51,6 @@ def _fmt_param(cfg, varied: Optional[str] = None) -> str:
     """The run's data parameters and learners with their parameters, e.g.
     ``A=cnn epochs=5, B=cnn-dropout epochs=5 rate=0``; ``varied`` (a power
     curve's parameter) is left out."""
-    from .engine.fitting import learner_label
     bits = [f"{k}={v}" for k, v in (cfg.data_params or {}).items() if k != varied]
     for side, spec in (("A", cfg.learner_a), ("B", cfg.learner_b)):
         if spec:
@@ -70,7 +71,6 @@ def _failure_lines(failures, shown: int = 5) -> List[str]:
 
 
 def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
-    from .engine import load_result
     res = load_result(d, profile=profile)
     cfg = res.config
     R = len(res.reps)
@@ -110,7 +110,6 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
 
 
 def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str:
-    from .engine import load_result
     runs = []
     for sub in sorted(glob.glob(os.path.join(d, "param=*"))):
         if not _is_run(sub):

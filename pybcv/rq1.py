@@ -86,6 +86,9 @@ import numpy as np
 
 from ._validate import int_at_least
 from .datasets import data_dir
+from .learners import make_learner
+from .outcomes import tables_from_predictions
+from .partitions import DESIGNS
 from .seeds import stable_id
 
 LEARNERS = ("majority", "mean", "Logistic", "SMO", "JRip", "J48", "kknn")
@@ -189,8 +192,6 @@ def run_rep(X, y, seed: int, dataset: str, r: int, n_sample: int = N_SAMPLE,
 
     ``learners`` maps a learner name to an object with ``predict_splits``
     (default: :func:`make_learners`)."""
-    from .outcomes import tables_from_predictions
-    from .partitions import DESIGNS
     t0 = time.perf_counter()
     n = len(y)
     if n_sample > n:
@@ -219,7 +220,6 @@ def run_rep(X, y, seed: int, dataset: str, r: int, n_sample: int = N_SAMPLE,
 
 
 def make_learners(backend: str = "r") -> dict:
-    from .learners import make_learner
     return {name: make_learner(name, backend="python" if name in PYTHON_LEARNERS else backend,
                                **LEARNER_PARAMS.get(name, {}))
             for name in LEARNERS}

@@ -3,7 +3,7 @@ repetitions of a :class:`~pybcv.engine.config.RunConfig` (in-process, joblib
 processes or a dask.distributed cluster), stores each finished repetition
 durably (:mod:`pybcv.engine.store`), resumes killed runs, and returns a
 :class:`SimulationResult`.  :func:`load_result` reads a stored run (a
-``results.sqlite`` folder or a compact archive folder, :mod:`pybcv.archive`).
+``results.sqlite`` folder or a compact archive folder, :mod:`pybcv.engine.archive`).
 
 Results depend only on the configuration and the seed, never on the number
 of processes, the chunking or the order of execution.
@@ -20,6 +20,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from ..stats import TESTS
+from . import archive
 from .config import RunConfig, intervals, score
 from .repetition import Repetition, run_chunk
 from .store import Store
@@ -239,28 +240,20 @@ def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> Simulatio
                             backends, out, ci)
 
 
-def _archive():
-    from .. import archive
-    return archive
-
-
 def is_stored_run(folder: str) -> bool:
     """True for a ``results.sqlite`` folder or a compact archive folder."""
-    arch = _archive()
-    return os.path.exists(os.path.join(folder, "results.sqlite")) or bool(
-        arch is not None and arch.is_run(folder))
+    return os.path.exists(os.path.join(folder, "results.sqlite")) or archive.is_run(folder)
 
 
 def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig] = None,
                 profile: Optional[str] = None) -> SimulationResult:
     """Read a stored run: a ``results.sqlite`` folder or a compact archive
-    folder (``pybcv.archive.read_run``).  ``profile`` other than the run's
+    folder (``pybcv.engine.archive.read_run``).  ``profile`` other than the run's
     re-scores the tests from the stored fold tables (learner runs) or
     recomputes them (learner-free runs)."""
-    arch = _archive()
     if store is None and not os.path.exists(os.path.join(out, "results.sqlite")) \
-            and arch is not None and arch.is_run(out):
-        run = arch.read_run(out)
+            and archive.is_run(out):
+        run = archive.read_run(out)
         result = _result_from_parts(RunConfig(**run["config"]) if cfg is None else cfg,
                                     np.asarray(run["reps"]), run["results"], run["rep_info"],
                                     lambda: run["tables"], out, profile)

@@ -73,7 +73,7 @@ Example (a two-repetition run with one design of two folds of 5 records)::
     >>> run["rep_info"][1]
     (1, 0.2, 2, 2, 'python/python')
 
-Command line (``python -m pybcv.archive --help``): ``convert`` turns every
+Command line (``pybcv archive --help``): ``convert`` turns every
 ``results.sqlite`` under the given folders into ``run.npz`` (checking that
 the archive reads back identical to the store before it deletes anything),
 ``verify`` compares the two where both exist, ``show`` prints a summary,
@@ -82,18 +82,17 @@ the archive reads back identical to the store before it deletes anything),
 """
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
 import shutil
-import sys
 import tempfile
-import time
 import zipfile
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+
+from .store import Store
 
 FORMAT = "pybcv-run-archive-1"
 FILE_NAME = "run.npz"
@@ -322,7 +321,6 @@ class ArchivedStore:
 def read_sqlite(folder: str) -> dict:
     """A ``results.sqlite`` run folder in :func:`read_run`'s form, read from a
     temporary copy (the store's files stay untouched)."""
-    from .engine.store import Store
     src = os.path.join(folder, SQLITE_NAME)
     if not os.path.isfile(src):
         raise FileNotFoundError(f"no simulation store in {folder} ({SQLITE_NAME} missing)")
@@ -408,7 +406,6 @@ def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
     store in ``out_folder`` (default: the same folder), so that
     ``pybcv simulate --resume`` can continue or extend it.  Refuses to
     overwrite an existing store."""
-    from .engine.store import Store
     run = read_run(folder)
     out_folder = folder if out_folder is None else out_folder
     if os.path.exists(os.path.join(out_folder, SQLITE_NAME)):
@@ -434,108 +431,3 @@ def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
                 if os.path.exists(os.path.join(out_folder, SQLITE_NAME + suffix)):
                     os.remove(os.path.join(out_folder, SQLITE_NAME + suffix))
     return os.path.join(out_folder, SQLITE_NAME)
-
-
-# ------------------------------------------------------------------ command line
-def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
-    found = []
-    for top in folders:
-        if not os.path.isdir(top):
-            raise FileNotFoundError(f"not a folder: {top}")
-        for d, subdirs, files in os.walk(top):
-            subdirs.sort()
-            if name in files:
-                found.append(d)
-    return found
-
-
-def _stores_under(folders: Sequence[str]) -> List[str]:
-    return _folders_with(SQLITE_NAME, folders)
-
-
-def _size(folder: str, names: Sequence[str]) -> int:
-    return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
-
-
-def _cmd_convert(a) -> int:
-    stores = _stores_under(a.folders)
-    if not stores:
-        print(f"no {SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
-        return 1
-    store_files = [SQLITE_NAME + s for s in ("", "-wal", "-shm")]
-    before = after = 0
-    for d in stores:
-        t0 = time.perf_counter()
-        path = from_sqlite(d)
-        b, n = _size(d, store_files), os.path.getsize(path)
-        before, after = before + b, after + n
-        if a.delete_sqlite:
-            for name in store_files:
-                if os.path.exists(os.path.join(d, name)):
-                    os.remove(os.path.join(d, name))
-        print(f"{d}: {b / 1e6:.2f} MB -> {n / 1e6:.3f} MB, identical, {time.perf_counter() - t0:.1f} s"
-              + (" (store deleted)" if a.delete_sqlite else ""))
-    print(f"{len(stores)} run(s): {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
-    return 0
-
-
-def _cmd_verify(a) -> int:
-    bad = 0
-    for d in _stores_under(a.folders):
-        if not is_run(d):
-            print(f"{d}: no {FILE_NAME}")
-            bad += 1
-            continue
-        diff = differences(read_sqlite(d), read_run(d))
-        print(f"{d}: " + ("identical" if not diff else "DIFFERS: " + ", ".join(diff)))
-        bad += bool(diff)
-    return 1 if bad else 0
-
-
-def _cmd_show(a) -> int:
-    for d in a.folders:
-        run = read_run(d)
-        cfg = run["config"]
-        print(f"{d}: {cfg.get('dataset')} seed {cfg.get('seed')} profile {cfg.get('profile')}, "
-              f"{len(run['reps'])} repetitions, {len(run['results'])} tests, "
-              f"designs {', '.join(f'{k} {v.shape[1]} folds' for k, v in run['tables'].items()) or 'none'}")
-    return 0
-
-
-def _cmd_unpack(a) -> int:
-    todo = [d for d in _folders_with(FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, SQLITE_NAME))]
-    for d in todo:
-        print(to_sqlite(d))
-    print(f"{len(todo)} archive(s) unpacked")
-    return 0
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m pybcv.archive", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("convert", help=f"{SQLITE_NAME} -> {FILE_NAME} in every run folder under FOLDER, "
-                                       "checked bit for bit")
-    c.add_argument("folders", nargs="+", metavar="FOLDER")
-    c.add_argument("--delete-sqlite", action="store_true",
-                   help="delete each store once its archive reads back identical")
-    c.set_defaults(fn=_cmd_convert)
-    v = sub.add_parser("verify", help=f"compare {SQLITE_NAME} and {FILE_NAME} wherever both exist")
-    v.add_argument("folders", nargs="+", metavar="FOLDER")
-    v.set_defaults(fn=_cmd_verify)
-    s = sub.add_parser("show", help="summary of archived runs")
-    s.add_argument("folders", nargs="+", metavar="FOLDER")
-    s.set_defaults(fn=_cmd_show)
-    u = sub.add_parser("unpack", help=f"{FILE_NAME} -> {SQLITE_NAME} in every run folder under FOLDER that "
-                                      f"has no {SQLITE_NAME} (so that simulate --resume continues the run)")
-    u.add_argument("folders", nargs="+", metavar="FOLDER")
-    u.set_defaults(fn=_cmd_unpack)
-    a = p.parse_args(argv)
-    try:
-        return a.fn(a)
-    except (ValueError, TypeError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
