@@ -463,7 +463,8 @@ def cmd_simulate(a) -> int:
             df.insert(0, "param_value", v)
             df.insert(0, "param_name", experiment.varied)
             frames.append(df)
-        pd.concat(frames).to_csv(os.path.join(a.out, "power.csv"), index=False)
+        with open(os.path.join(a.out, "power.csv"), "w", newline="") as fh:   # never a URL
+            pd.concat(frames).to_csv(fh, index=False)
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
         _print_json({"dataset": ds, "param": experiment.varied, "out": written,

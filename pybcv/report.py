@@ -13,6 +13,7 @@ fold tables; epsilon is recomputed) and the report names the profile.
 from __future__ import annotations
 
 import glob
+import html
 import json
 import math
 import os
@@ -36,6 +37,16 @@ def two_sample_z(r1: float, n1: int, r2: float, n2: int) -> float:
     p = (r1 * n1 + r2 * n2) / (n1 + n2)
     se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
     return (r1 - r2) / se if se > 0 else 0.0
+
+
+def _text(s: str) -> str:
+    """User text (a title, a folder name) as Markdown text: HTML in it is
+    shown, never rendered.
+
+    >>> _text("<script>x</script> & co")
+    '&lt;script&gt;x&lt;/script&gt; &amp; co'
+    """
+    return html.escape(str(s), quote=False)
 
 
 def _is_run(d):
@@ -79,9 +90,15 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     rates = res.rejection_rate(ALPHA)
     cov = res.coverage()        # where the statistics give intervals and the true difference is known
 
+    if R == 0:                   # every repetition failed, or none finished yet
+        lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
+                 f"- **no finished repetition**: no rate to report "
+                 f"({len(res.failures)} failed)", *_failure_lines(res.failures), ""]
+        return "\n".join(lines), {"dataset": cfg.dataset, "reps": 0, "rates": rates, "flags": {}}
+
     def cov_cell(k):
         return (f" {cov[k]:.3f} |" if k in cov else " - |") if cov else ""
-    lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({d})", "",
+    lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
              f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
              f"n = {cfg.n}; {_fmt_param(cfg) or 'learner-free (fixed per-record losses)'}",
              f"- option profile: **{cfg.profile}** {json.dumps(PROFILES[cfg.profile])}",
@@ -131,7 +148,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     tests = cfg.tests
     xs = [v for v, _ in runs]
     reps = [len(r.reps) for _, r in runs]
-    lines = [f"### {cfg.dataset}: power curve along {pname} ({d})", "",
+    lines = [f"### {cfg.dataset}: power curve along {pname} ({_text(d)})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
              f"{_fmt_param(cfg, pname)} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
              *_failure_lines([f for _, r in runs for f in r.failures]), ""]
@@ -182,7 +199,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
 def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[str] = None,
                  title: str = "pybcv replication report") -> str:
     out_dir = os.path.dirname(os.path.abspath(out)) if out else None
-    parts = [f"# {title}", "",
+    parts = [f"# {_text(title)}", "",
              f"Profile: **{profile or 'as each run was made'}**. "
              "Paper values: [YWSL] Table \"Type I errors\" (1000 repetitions; SE = sqrt(p(1-p)/1000)). "
              "z = (ours - paper) / pooled binomial SE of the difference, sqrt(p(1-p)(1/R_ours + 1/R_paper)) "

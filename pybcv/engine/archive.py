@@ -88,6 +88,7 @@ import os
 import shutil
 import tempfile
 import zipfile
+import zlib
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -232,23 +233,133 @@ def is_run(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, FILE_NAME))
 
 
+#: Bound on the bytes an archive's members may inflate to: this many times
+#: the file's own size, or MIN_INFLATE_LIMIT, whichever is larger (a genuine
+#: run inflates by a factor of about 2-20; a crafted member by thousands).
+INFLATE_FACTOR = 100
+MIN_INFLATE_LIMIT = 256 * 2 ** 20
+
+
+class ArchiveError(ValueError):
+    """A damaged or hostile archive; the message names the file and the member."""
+
+
+def read_npz(path: str) -> Dict[str, np.ndarray]:
+    """{member: array} of an ``.npz`` file, every member checked before it is
+    read: a plain ``.npy`` with a numeric or boolean dtype (no pickle) whose
+    stored size matches its header, the members together inflating to at
+    most ``max(MIN_INFLATE_LIMIT, INFLATE_FACTOR * file size)`` bytes."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no archive {path}")
+    limit = max(MIN_INFLATE_LIMIT, INFLATE_FACTOR * os.path.getsize(path))
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            total = sum(i.file_size for i in infos)
+            if total > limit:
+                big = max(infos, key=lambda i: i.file_size)
+                raise ArchiveError(f"{path}: its members inflate to {total} bytes (member "
+                                   f"{big.filename!r}: {big.file_size}), more than the "
+                                   f"{limit} allowed for a file of this size; not read")
+            out = {}
+            for info in infos:
+                name = info.filename
+                if not name.endswith(".npy") or name[:-4] in out:
+                    raise ArchiveError(f"{path}: member {name!r} is not an array of the archive")
+                with zf.open(info) as f:
+                    try:
+                        version = np.lib.format.read_magic(f)
+                        shape, fortran, dtype = np.lib.format._read_array_header(f, version)
+                        header = f.tell() if f.seekable() else None
+                    except (ValueError, EOFError) as e:
+                        raise ArchiveError(f"{path}: member {name!r} is not a .npy array "
+                                           f"({e})") from None
+                if dtype.kind not in "biuf" or dtype.hasobject:
+                    raise ArchiveError(f"{path}: member {name!r} has dtype {dtype}, not a "
+                                       f"number or boolean array")
+                want = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                if header is not None and info.file_size != header + want:
+                    raise ArchiveError(f"{path}: member {name!r}: {info.file_size} bytes, "
+                                       f"but its header says {header + want}")
+                with zf.open(info) as f:
+                    out[name[:-4]] = np.lib.format.read_array(f, allow_pickle=False)
+            return out
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ArchiveError(f"{path}: not a readable archive ({type(e).__name__}: {e})") from None
+
+
+def _member(z, path, name, dtype_kinds, shape):
+    """Member ``name`` of ``z``, checked: present, dtype kind in
+    ``dtype_kinds``, shape ``shape`` (None: any length on that axis)."""
+    if name not in z:
+        raise ArchiveError(f"{path}: member {name!r} missing")
+    a = z[name]
+    if a.dtype.kind not in dtype_kinds:
+        raise ArchiveError(f"{path}: member {name!r} has dtype {a.dtype}, expected "
+                           + {"f": "floats", "iu": "integers", "u": "unsigned integers",
+                              "b": "booleans"}.get(dtype_kinds, dtype_kinds))
+    if len(a.shape) != len(shape) or any(s is not None and s != t for s, t in zip(shape, a.shape)):
+        raise ArchiveError(f"{path}: member {name!r} has shape {a.shape}, expected "
+                           f"{tuple('*' if s is None else s for s in shape)}")
+    return a
+
+
 def read_meta(folder: str) -> dict:
     """The archive's metadata (format, config, tests, backends, table layout)."""
     path = os.path.join(folder, FILE_NAME)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"no archived run in {folder} ({FILE_NAME} missing)")
-    with np.load(path, allow_pickle=False) as z:
-        return _meta(z, path)
+    return _meta(read_npz(path), path)
 
 
 def _meta(z, path) -> dict:
     try:
-        meta = json.loads(z["meta"].tobytes().decode())
-    except (KeyError, ValueError) as e:
-        raise ValueError(f"{path}: not a pybcv run archive ({e})") from None
+        meta = json.loads(_member(z, path, "meta", "u", (None,)).tobytes().decode())
+    except (UnicodeDecodeError, ValueError) as e:
+        if isinstance(e, ArchiveError):
+            raise
+        raise ArchiveError(f"{path}: member 'meta' is not UTF-8 JSON ({e})") from None
+    if not isinstance(meta, dict):
+        raise ArchiveError(f"{path}: member 'meta' is not a JSON object")
     if meta.get("format") != FORMAT:
-        raise ValueError(f"{path}: archive format {meta.get('format')!r}, this pybcv reads {FORMAT!r}")
+        raise ArchiveError(f"{path}: archive format {meta.get('format')!r}, this pybcv reads {FORMAT!r}")
+    kinds = {"config": dict, "tests": list, "backends": list, "tables": dict}
+    for key, kind in kinds.items():
+        if not isinstance(meta.get(key), kind):
+            raise ArchiveError(f"{path}: member 'meta': {key!r} must be a JSON "
+                               f"{'object' if kind is dict else 'list'}")
+    if not all(isinstance(t, str) for t in meta["tests"]) or len(set(meta["tests"])) != len(meta["tests"]):
+        raise ArchiveError(f"{path}: member 'meta': 'tests' must be distinct names")
+    if not all(isinstance(b, str) for b in meta["backends"]):
+        raise ArchiveError(f"{path}: member 'meta': 'backends' must be names")
+    if not isinstance(meta.get("failures", []), list):
+        raise ArchiveError(f"{path}: member 'meta': 'failures' must be a list")
+    if meta.get("reps_target") is not None and (not isinstance(meta["reps_target"], int)
+                                                or meta["reps_target"] < 0):
+        raise ArchiveError(f"{path}: member 'meta': 'reps_target' must be a count")
     return meta
+
+
+def _check_tables(path, design, packed, desc, R):
+    """The (3, R, F) kept cells of ``design`` and their description, checked."""
+    name = "tables/" + design
+    if not isinstance(desc, dict) or not isinstance(desc.get("fold_sizes"), list) \
+            or not isinstance(desc.get("cells"), list):
+        raise ArchiveError(f"{path}: member 'meta': the table layout of {design!r} is malformed")
+    cells = desc["cells"] + [desc.get("dropped_cell")]
+    if sorted(map(str, cells)) != sorted(CELL_NAMES):
+        raise ArchiveError(f"{path}: member 'meta': the cells of {design!r} must be three of "
+                           f"{', '.join(CELL_NAMES)} and the dropped one, got {cells}")
+    sizes = desc["fold_sizes"]
+    if not sizes or not all(isinstance(x, int) and x >= 0 for x in sizes):
+        raise ArchiveError(f"{path}: member 'meta': the fold sizes of {design!r} must be counts")
+    _member({name: packed}, path, name, "u", (3, R, len(sizes)))
+    kept = packed.astype(np.int64).sum(axis=0)
+    over = np.argwhere(kept > np.asarray(sizes, np.int64)[None, :])
+    if len(over):
+        r, f = over[0]
+        raise ArchiveError(f"{path}: member {name!r}: repetition index {r}, fold {f}: the "
+                           f"counts exceed the fold's {sizes[f]} records")
 
 
 def read_run(folder: str) -> dict:
@@ -258,22 +369,58 @@ def read_run(folder: str) -> dict:
     ``rep_info`` [(rep, seconds, fits_a, fits_b, backend)], ``failures``
     (recorded learner failures), plus ``reps_target``.
     These equal, bit for bit, what :class:`pybcv.engine.store.Store` returns
-    from the ``results.sqlite`` the archive was made from."""
+    from the ``results.sqlite`` the archive was made from.
+
+    Every member is checked before use (:func:`read_npz`: size, dtype; here:
+    shapes, ranges, consistency): an :class:`ArchiveError` names the member.
+    """
     path = os.path.join(folder, FILE_NAME)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no archived run in {folder} ({FILE_NAME} missing)")
-    with np.load(path, allow_pickle=False) as z:
-        meta = _meta(z, path)
-        reps = z["reps"]
-        stat, pval = z["statistic"], z["pvalue"]
-        seconds, fits, backend = z["seconds"], z["fits"], z["backend"]
-        tables = {d: _unpack_tables(z["tables/" + d], desc) for d, desc in meta["tables"].items()}
+    z = read_npz(path)
+    meta = _meta(z, path)
+    reps = _member(z, path, "reps", "iu", (None,))
+    R, T = len(reps), len(meta["tests"])
+    if R and (reps.min() < 0 or np.any(np.diff(reps.astype(np.int64)) <= 0)):
+        raise ArchiveError(f"{path}: member 'reps' must hold distinct non-negative "
+                           f"repetition numbers in ascending order")
+    stat = _member(z, path, "statistic", "f", (T, R))
+    pval = _member(z, path, "pvalue", "f", (T, R))
+    for i, k in enumerate(meta["tests"]):
+        p = pval[i]
+        bad = np.flatnonzero(~np.isnan(p) & ~((p >= 0) & (p <= 1)))
+        if len(bad):
+            raise ArchiveError(f"{path}: member 'pvalue': test {k!r}, repetition "
+                               f"{int(reps[bad[0]])}: p-value {p[bad[0]]!r} outside [0, 1]")
+        if R and np.isnan(p).all():
+            raise ArchiveError(f"{path}: member 'pvalue': every p-value of test {k!r} is NaN")
+    seconds = _member(z, path, "seconds", "f", (R,))
+    fits = _member(z, path, "fits", "iu", (2, R))
+    backend = _member(z, path, "backend", "u", (R,))
+    if R and fits.min() < 0:
+        raise ArchiveError(f"{path}: member 'fits': negative fit counts")
+    if R and int(backend.max()) >= len(meta["backends"]):
+        raise ArchiveError(f"{path}: member 'backend': code {int(backend.max())} but "
+                           f"{len(meta['backends'])} backend names")
+    tables = {}
+    for d, desc in meta["tables"].items():
+        if not isinstance(d, str) or "/" in d:
+            raise ArchiveError(f"{path}: member 'meta': design name {d!r}")
+        name = "tables/" + d
+        if name not in z:
+            raise ArchiveError(f"{path}: member {name!r} missing")
+        _check_tables(path, d, z[name], desc, R)
+        tables[d] = _unpack_tables(z[name], desc)
+    extra = sorted(set(z) - {"meta", "reps", "statistic", "pvalue", "seconds", "fits", "backend"}
+                   - {"tables/" + d for d in meta["tables"]})
+    if extra:
+        raise ArchiveError(f"{path}: unknown member(s) {', '.join(map(repr, extra))}")
     names = meta["backends"]
     rep_info = [(int(r), float(s), int(a), int(b), names[int(c)])
                 for r, s, a, b, c in zip(reps, seconds, fits[0], fits[1], backend)]
-    return {"config": meta["config"], "reps": reps,
+    return {"config": meta["config"], "reps": reps.astype(np.int64, copy=False),
             "results": {k: (stat[i], pval[i]) for i, k in enumerate(meta["tests"])},
-            "tables": tables, "rep_info": rep_info, "reps_target": meta["reps_target"],
+            "tables": tables, "rep_info": rep_info, "reps_target": meta.get("reps_target"),
             "failures": list(meta.get("failures", []))}
 
 
