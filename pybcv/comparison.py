@@ -26,11 +26,13 @@ import numpy as np
 
 from . import seeds
 from .experiments import COMPARE_DEFAULTS
-from .engine.fitting import (CountingLearner, as_learner, learner_free_tables, learner_label,
-                                 predict_designs, tables_from_design_predictions)
+from .datasets import from_arrays
+from .pipeline import (design_generator, learner_free_tables, learner_label, predict_learners,
+                       tables_from_design_predictions)
 from .outcomes import tables_from_predictions
-from .partitions import DESIGNS, check_design, design_folds, design_splitter
-from .stats import TESTS, designs_for, profile_options, resolve_tests
+from ._validate import check_labels
+from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
+from .stats import TESTS, bcv_t, designs_for, profile_options, resolve_tests
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
 
@@ -43,11 +45,6 @@ select_tests = resolve_tests
 
 def _paper_first(keys):
     return sorted(keys, key=lambda k: k != PAPER_TEST)
-
-
-def design_generator(seed: int, design: str):
-    """The random stream of ``design`` in a one-off comparison with ``seed``."""
-    return seeds.rng(seeds.design_seq(seed, 0, design))
 
 
 def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
@@ -155,7 +152,6 @@ class Comparison:
     def bcv_t(self) -> Optional[float]:
         if "bcv5x2" not in self.tables:
             return None
-        from .stats import bcv_t
         return float(bcv_t(5, *self._bcv_rho()))
 
     @property
@@ -258,72 +254,7 @@ def _score_tables(tables, n, keys, profile, splits=None) -> Dict[str, Any]:
     return out
 
 
-# ------------------------------------------------------------------ fitting
-def _learner(learner, backend, seed):
-    """The learner, its scikit-learn fits seeded from the comparison's seed."""
-    from .learners import seeded
-    return seeded(as_learner(learner, backend), seed)
-
-
-def _predict_task(learner, backend, X, y, design_splits, seed=None):
-    lrn = CountingLearner(_learner(learner, backend, seed))
-    pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
-    return pred, lrn.backend_
-
-
-def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None):
-    """[{design: predictions}] and [backend] per learner: one batch per learner
-    when sequential and quiet; else one task per (learner, design), on
-    ``n_jobs`` processes, with a tqdm bar."""
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
-    if n_jobs == 1 and not progress:
-        preds, backends = [], []
-        for lrn in learners:
-            c = CountingLearner(_learner(lrn, backend, seed))
-            preds.append(predict_designs(c, X, y, splits))
-            backends.append(c.backend_)
-        return preds, backends
-    for lrn in learners:                      # bad specs fail before any fit
-        as_learner(lrn, backend)
-    tasks = [(i, d) for i in range(len(learners)) for d in splits]
-    from tqdm import tqdm
-    bar = tqdm(total=sum(len(splits[d]) for _, d in tasks), disable=not progress, unit="fit",
-               desc="fitting")
-    preds = [dict() for _ in learners]
-    backends = ["python"] * len(learners)
-    try:
-        if n_jobs == 1:
-            for i, d in tasks:
-                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed)
-                preds[i].update(pred)
-                backends[i] = be
-                bar.update(len(splits[d]))
-        else:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-            # fresh processes (spawn): an embedded R or JVM of this process is not forked
-            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}, seed):
-                           (i, d) for i, d in tasks}
-                try:
-                    for fut in as_completed(futures):
-                        i, d = futures[fut]
-                        pred, be = fut.result()
-                        preds[i].update(pred)
-                        backends[i] = be
-                        bar.update(len(splits[d]))
-                except BaseException:
-                    for fut in futures:
-                        fut.cancel()
-                    raise
-    finally:
-        bar.close()
-    return preds, backends
-
-
 def _data(X, y):
-    from .datasets import from_arrays
     return from_arrays(X, y)
 
 
@@ -372,7 +303,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
-    (pa, pb), backends = _predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
+    (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
                                            n_jobs, progress, seed)
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
@@ -431,7 +362,6 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
-    from ._validate import check_labels
     y = check_labels(y)                  # NaN / None labels: an error naming the row
     n = y.size
     if splits is not None:
@@ -470,7 +400,6 @@ def _own_splits(splits, n: int, design: str):
     row arrays, and (every design but conservative_z) the training rows all
     the rows the fold does not test -- the designs' tests assume it.  Their
     training sizes are then what the tests read."""
-    from .partitions import check_splits
     try:
         pairs = [tuple(sp) for sp in splits]
     except TypeError:
@@ -631,7 +560,8 @@ class LearnerComparison:
             for j in range(len(names)):
                 if np.isfinite(M[i, j]):
                     ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else ""),
-                            ha="center", va="center", fontsize=7, color="white")
+                            ha="center", va="center", fontsize=7,
+                            color="black" if M[i, j] < 0.5 else "white")   # readable on viridis_r
         ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g})", fontsize=9)
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046)
         if path is not None:
@@ -671,8 +601,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     profile_options(profile)
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
-    preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                        seed)
+    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
+                                       seed)
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)
