@@ -32,14 +32,14 @@ def test_auto_accepts_r_options_only_when_r_runs(monkeypatch):
 
 @pytest.mark.parametrize("spec", ["J48:options=-C 0.1", "JRip:options=-F 4", "kknn:kernel=gaussian"])
 def test_cli_checks_against_the_chosen_backend(capsys, monkeypatch, spec):
-    import pybcv.comparison as cmpmod
+    import pybcv.cli as cli
     ran = {}
 
     def fake_compare(X, y, a, b, **kw):          # the options reach the comparison unrefused
         ran["a"] = a
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cmpmod, "compare", fake_compare)
+    monkeypatch.setattr(cli, "compare", fake_compare)
     rc = main(["compare", "--a", spec, "--backend", "r", "--n", "60", "--quiet"])
     assert rc == 130 and ran["a"]["name"] == spec.split(":")[0]
     capsys.readouterr()
