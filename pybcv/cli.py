@@ -38,6 +38,7 @@ from .engine.truth import TUNING, tune
 from .experiments import COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
 from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path
+from .learners.timelimit import check_timeout
 from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
 from .report import build_report
@@ -73,6 +74,13 @@ def _alpha(s: str) -> float:
 _seed = int_at_least(0, "a non-negative integer")
 _positive = int_at_least(1, "an integer >= 1")
 _n = int_at_least(2, "an integer >= 2 (the number of records)")
+
+
+def _seconds(s: str) -> float:
+    try:
+        return check_timeout(float(s), "--timeout")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {s!r}") from None
 
 
 def _separator(s: str) -> str:
@@ -313,11 +321,12 @@ def cmd_compare(a) -> int:
             if a.learners:
                 res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed,
                                        profile=a.profile, backend=a.backend, adjust=a.adjust,
-                                       n_jobs=a.jobs, progress=progress, alpha=a.alpha, **folds)
+                                       n_jobs=a.jobs, progress=progress, alpha=a.alpha,
+                                       timeout=a.timeout, **folds)
             else:
                 res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
                               profile=a.profile, backend=a.backend, n_jobs=a.jobs,
-                              progress=progress, alpha=a.alpha, **folds)
+                              progress=progress, alpha=a.alpha, timeout=a.timeout, **folds)
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
@@ -816,6 +825,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--profile", default=cd["profile"], help=_profile_help())
     c.add_argument("--backend", default=cd["backend"], choices=backends)
     c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
+    c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="time limit of one fit; a longer fit fails naming learner, design and fold")
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
     c.add_argument("--json", action="store_true", help="one JSON object on stdout")
     c.add_argument("--quiet", action="store_true", help="no progress bar")

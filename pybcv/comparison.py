@@ -32,6 +32,7 @@ from .pipeline import (design_generator, learner_free_tables, learner_label, pre
 from .outcomes import tables_from_predictions
 from ._validate import check_labels
 from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
+from .learners.timelimit import check_timeout
 from .stats import TESTS, bcv_t, designs_for, profile_options, resolve_tests
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
@@ -274,7 +275,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
             alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
-            groups: Optional[Sequence] = None) -> Comparison:
+            groups: Optional[Sequence] = None, timeout: Optional[float] = None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
     the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
 
@@ -288,7 +289,9 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     ``groups`` (one value per record) forms them of whole groups, so that no
     group is on both sides of a fold (the block-regularized designs only;
     docs/guide/partitions.md).  The seed draws these folds as it draws the
-    plain ones.
+    plain ones.  ``timeout``: seconds one fit may take; a fit that takes
+    longer fails naming the learner, the design and the fold
+    (:mod:`pybcv.learners.timelimit`).
 
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
@@ -304,7 +307,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress, seed)
+                                           n_jobs, progress, seed, check_timeout(timeout))
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
     return Comparison(_score_tables(tables, data.n, keys, profile, splits), tables, data.n,
@@ -575,7 +578,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
                      alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
-                     groups: Optional[Sequence] = None) -> LearnerComparison:
+                     groups: Optional[Sequence] = None,
+                     timeout: Optional[float] = None) -> LearnerComparison:
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
@@ -602,7 +606,7 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed)
+                                       seed, check_timeout(timeout))
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)

@@ -233,9 +233,17 @@ learner_codes <- function(l, ld, sp, data) {
     te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
     train <- data[tr, , drop = FALSE]
     test <- data[te, names(data) != ld$target, drop = FALSE]
-    p <- tryCatch(suppressWarnings(l$fun(train, test)), error = function(e)
-      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", conditionMessage(e),
-           call. = FALSE))
+    limit <- getOption("pybcv.timeout")      # compare_learners(timeout = ): per fit
+    p <- tryCatch({
+      if (!is.null(limit)) setTimeLimit(elapsed = limit)
+      suppressWarnings(l$fun(train, test))
+    }, error = function(e) {
+      setTimeLimit(elapsed = Inf)
+      msg <- conditionMessage(e)
+      if (!is.null(limit) && grepl("elapsed time limit", msg))
+        msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
+      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", msg, call. = FALSE)
+    }, finally = setTimeLimit(elapsed = Inf))
     if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
       stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
            length(te), " validation records (", fold_label(sp, f), ")", call. = FALSE)

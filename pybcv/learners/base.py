@@ -32,6 +32,7 @@ from . import cnn as _cnn
 from .._validate import FitError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
+from .timelimit import FitTimeout, one_fit
 from .predictions import check_predictions
 from .rlearners import RClassifier
 from .spec import check_param
@@ -155,7 +156,10 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
     def predict_splits(self, X, y, splits):
         splits = list(splits)
         impl, backend = self._resolve()
-        out = impl.predict_splits(X, y, splits)
+        try:
+            out = impl.predict_splits(X, y, splits)
+        except FitTimeout as e:
+            raise FitError(self.name, e.fold, len(splits), str(e)) from None
         self.backend_ = backend
         return check_predictions(out, y, splits, learner=self.name)
 
@@ -462,10 +466,13 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         out = []
         for f, (tr, te) in enumerate(splits, start=1):
             try:
-                est = self._fresh().fit(take_rows(X, tr), ya[tr])
-                out.append(np.asarray(est.predict(take_rows(X, te))))
+                with one_fit(f):
+                    est = self._fresh().fit(take_rows(X, tr), ya[tr])
+                    out.append(np.asarray(est.predict(take_rows(X, te))))
             except (KeyboardInterrupt, MemoryError):
                 raise
+            except FitTimeout as e:
+                raise FitError(self.label, f, len(splits), str(e)) from None
             except Exception as e:
                 raise FitError(self.label, f, len(splits),
                                f"{type(e).__name__}: {e}".strip()) from e
