@@ -36,6 +36,11 @@ class RUnavailableError(RuntimeError):
     """R, rpy2 or an R package needed by a learner is missing (names the set-up step)."""
 
 
+class JavaHeapError(RUnavailableError, ValueError):
+    """``PYBCV_JAVA_HEAP`` is malformed or too small for the JVM to start (the
+    message names the variable; the command line prints it without a traceback)."""
+
+
 def _jvm_candidates():
     homes = []
     if os.environ.get("JAVA_HOME"):
@@ -169,6 +174,8 @@ def missing_r_packages(pkgs):
 
 def require_r(pkgs=(), what="this learner"):
     """Start R and check ``pkgs``; RUnavailableError naming what is missing and the fix."""
+    if "RWeka" in pkgs:
+        java_heap_setting()     # a bad PYBCV_JAVA_HEAP: JavaHeapError, before R starts
     try:
         get_r()
     except RuntimeError as e:
@@ -235,6 +242,7 @@ class interruptible:
 
 # --------------------------------------------------------------- the JVM's heap
 JAVA_HEAP_ENV = "PYBCV_JAVA_HEAP"
+MIN_JAVA_HEAP = 8 * 2 ** 20       # the JVM refuses -Xmx below ~3 MB by ending the process
 
 
 def java_heap_setting():
@@ -245,7 +253,13 @@ def java_heap_setting():
     if not v:
         return None
     if not re.fullmatch(r"[1-9][0-9]*[kKmMgG]?", v):
-        raise ValueError(f"{JAVA_HEAP_ENV}={v!r}: write a size such as 2g or 512m")
+        raise JavaHeapError(f"{JAVA_HEAP_ENV}={v!r}: write a size such as 2g or 512m")
+    size = int(v.rstrip("kKmMgG")) * {"k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30}.get(
+        v[-1].lower(), 1)
+    if size < MIN_JAVA_HEAP:      # the JVM would abort the whole process at start
+        raise JavaHeapError(f"{JAVA_HEAP_ENV}={v!r} is {size:,} bytes, below the "
+                         f"{MIN_JAVA_HEAP // 2 ** 20} MB the JVM needs to start (a number "
+                         f"without a unit is bytes); write a size such as 2g or 512m")
     return v
 
 

@@ -63,11 +63,13 @@ def _check_backend(backend):
 def r_problem(packages, what):
     """None when R and ``packages`` are usable, else the reason (a string)."""
     try:
-        from r_bridge.session import RUnavailableError, require_r
+        from r_bridge.session import JavaHeapError, RUnavailableError, require_r
     except ImportError as e:  # pragma: no cover - r_bridge ships with pybcv
         return f"r_bridge cannot be imported ({e})"
     try:
         require_r(packages, what=what)
+    except JavaHeapError:
+        raise                   # the user's setting is wrong: say so, never fall back quietly
     except RUnavailableError as e:
         return str(e)
     return None
