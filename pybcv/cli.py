@@ -944,7 +944,28 @@ def _known_errors() -> tuple:
     return tuple(known)
 
 
+#: seconds Ctrl-C waits for R (or Java inside R) to return before the
+#: command line ends itself (a long C routine does not check for interrupts)
+INTERRUPT_GRACE_S = 3.0
+
+
+def _end_on_stuck_interrupt():
+    """The program (not main() called from Python) ends within
+    INTERRUPT_GRACE_S of Ctrl-C even when R is inside a long C routine
+    (``r_bridge.session.exit_on_stuck_interrupt``)."""
+    try:
+        from r_bridge import session
+    except ImportError:       # pragma: no cover
+        return
+    session.exit_on_stuck_interrupt = (
+        INTERRUPT_GRACE_S, f"pybcv: interrupted (R had not stopped {INTERRUPT_GRACE_S:g} s after "
+                           f"Ctrl-C; ended; finished repetitions of a simulation are stored)",
+        EXIT_INTERRUPTED)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    if argv is None:
+        _end_on_stuck_interrupt()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["rq1"]:          # its own parser (pybcv.rq1): options pass through
         return rq1.main(argv[1:])
