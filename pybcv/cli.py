@@ -551,7 +551,8 @@ def cmd_simulate(a) -> int:
             print(f"--- {experiment.varied} = {v:g} -> {out}", file=sys.stderr)
         try:
             res = simulate(cfg, a.reps, jobs=a.jobs, out=out, resume=a.resume,
-                           scheduler=a.scheduler, progress=not (a.quiet or a.json))
+                           scheduler=a.scheduler, progress=not (a.quiet or a.json),
+                           timeout=a.timeout)
         except ConfigMismatch as e:
             raise UsageError(str(e)) from None
         runs.append((v, res))
@@ -870,6 +871,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--reps", type=_positive, default=sd["reps"])
     s.add_argument("--seed", type=_seed, default=sd["seed"])
     s.add_argument("--jobs", type=_positive, default=1, help="worker processes (joblib)")
+    s.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="time limit of one fit; a repetition with a longer fit is recorded as failed")
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")

@@ -99,3 +99,18 @@ def test_an_r_learner_is_limited_in_r():
     assert ok.backends[0] == "r"
     from r_bridge.session import get_r
     assert get_r().r("is.null(getOption('pybcv.timeout'))")[0]      # reset after the call
+
+
+def test_simulate_records_a_fit_over_the_limit_as_a_failed_repetition(tmp_path, capsys):
+    from pybcv.engine import simulate
+    slow = {"name": "sklearn.neural_network.MLPClassifier", "hidden_layer_sizes": (300, 300),
+            "max_iter": 5000, "tol": 0.0, "n_iter_no_change": 100000}
+    res = simulate("simple", reps=2, seed=3, n=60, tests=["mcnemar_5x2bcv"], backend="python",
+                   learner_a=slow, timeout=0.2)
+    assert len(res.failures) == 2 and len(res.reps) == 0
+    assert "the fit took longer than the time limit of 0.2 s" in str(res.failures[0])
+    rc = main(["simulate", "--dataset", "simple", "--reps", "2", "--n", "60", "--tests",
+               "mcnemar_5x2bcv", "--backend", "python", "--a", "majority", "--out",
+               str(tmp_path / "run"), "--quiet", "--timeout", "30"])
+    assert rc == 0
+    capsys.readouterr()
