@@ -41,7 +41,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import seeds
-from ._validate import LearnerContext
+from ._validate import LearnerContext, LearnerInputError
 from .fold_tables import tables_batch
 from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded
@@ -143,6 +143,10 @@ def _predict_one_design(learner, X, y, splits, name):
         return learner.predict_splits(X, y, splits)
     except LearnerContext as e:          # an R/Java fault or a prediction that is no label
         raise e.set_context(design=name)
+    except ValueError as e:              # a learner refusing the data: named, in words
+        who = getattr(learner, "name", None) or getattr(getattr(learner, "learner", None), "name",
+                                                         None) or type(learner).__name__
+        raise LearnerInputError(who, None, len(splits), str(e)).set_context(design=name) from e
     except Exception as e:
         e.add_note(f"(partition design {name!r})")
         raise

@@ -29,7 +29,7 @@ import numpy as np
 
 from . import fallbacks as _py
 from . import cnn as _cnn
-from .._validate import FitError
+from .._validate import FitError, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
 from .timelimit import FitTimeout, one_fit
@@ -162,6 +162,12 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
             out = impl.predict_splits(X, y, splits)
         except FitTimeout as e:
             raise FitError(self.name, e.fold, len(splits), str(e)) from None
+        except LearnerContext:
+            raise
+        except ValueError as e:       # a Python learner refusing the data: say it plainly
+            if backend != "python":
+                raise
+            raise LearnerInputError(self.name, None, len(splits), str(e)) from e
         self.backend_ = backend
         return check_predictions(out, y, splits, learner=self.name)
 
