@@ -20,5 +20,5 @@ def test_cli_says_it_plainly(monkeypatch, capsys):
     monkeypatch.setenv("PYBCV_JAVA_HEAP", "1")
     rc = main(["compare", "--a", "J48", "--b", "majority", "--n", "60", "--quiet"])
     err = capsys.readouterr().err
-    assert rc == 1 and "pybcv: error: PYBCV_JAVA_HEAP='1' is 1 bytes" in err, err
+    assert rc == 1 and err.startswith("pybcv: error: ") and "PYBCV_JAVA_HEAP='1' is 1 bytes" in err, err
     assert "PYBCV_TRACEBACK" not in err and "Traceback" not in err

@@ -252,11 +252,13 @@ def r_learner(spec):
     the batch.R learner name, its parameters (defaults from the registry,
     validated by ``make_learner``) and the R packages it needs."""
     try:
-        from pybcv.learners import LEARNERS, make_learner
+        from pybcv.learners import LEARNERS, NamedLearner, make_learner
         d = _parse_spec(spec)
         name = d.pop("name")
-        est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
-        if not hasattr(est, "_r_params"):
+        has_r = name in LEARNERS and issubclass(LEARNERS[name].estimator, NamedLearner)
+        # checked as R runs it (starts no R); a learner without R: as Python's
+        est = make_learner(name, backend="r" if has_r else "python", **d)
+        if not has_r or not hasattr(est, "_r_params"):
             raise ValueError(f"learner {name!r} has no R implementation "
                              f"({LEARNERS[name].r_implementation}); compare it from Python "
                              f"(pybcv.compare) or pass an R function(train, test)")
