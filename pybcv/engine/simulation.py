@@ -14,10 +14,12 @@ import json
 import math
 import os
 import sys
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
+from tqdm import tqdm
 
 from ..stats import TESTS
 from . import archive
@@ -27,6 +29,12 @@ from .store import Store
 
 ALPHA = 0.05
 RESCORE_CHUNK = 500      # learner-free repetitions redrawn at a time when a run is read
+#: Finished repetitions are committed to the store together, at most this many
+#: seconds after the first of them finished (and at the end, and on Ctrl-C):
+#: one transaction and fsync per batch instead of per repetition.  A run
+#: killed outright loses at most the repetitions of the last COMMIT_EVERY_S
+#: seconds and the chunks in flight; ``resume`` recomputes them identically.
+COMMIT_EVERY_S = 1.0
 
 
 @dataclass
@@ -166,21 +174,33 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
         todo = todo[:stop_after]
     size = chunk or default_chunk(cfg, len(todo), jobs)
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    from tqdm import tqdm
     bar = tqdm(total=reps, initial=len(done & set(range(reps))), disable=not progress,
                unit="rep", desc=cfg.dataset, file=sys.stderr, dynamic_ncols=True)
     cfg_dict = asdict(cfg)
+    pending: List[dict] = []            # finished, not yet committed
+    since = [0.0]                       # when the oldest pending repetition finished
+    intervals_now: Dict[int, dict] = {}  # this call's learner-free intervals (not stored)
+
+    def commit():
+        if pending:
+            store.write(pending)
+            pending.clear()
 
     def keep(records: List[Repetition]):
         if store is not None:
-            ok = [rec.as_row() for rec in records if rec.failure is None]
-            if ok:
-                store.write(ok)
-            for rec in records:
-                if rec.failure is not None:
-                    f = rec.failure
-                    store.record_failure(rec.rep, f["message"], learner=f["learner"],
-                                         design=f["design"], fold=f["fold"])
+            if not pending:
+                since[0] = time.monotonic()
+            pending.extend(rec.as_row() for rec in records if rec.failure is None)
+            failed = [rec for rec in records if rec.failure is not None]
+            if failed or time.monotonic() - since[0] >= COMMIT_EVERY_S:
+                commit()
+            for rec in failed:
+                f = rec.failure
+                store.record_failure(rec.rep, f["message"], learner=f["learner"],
+                                     design=f["design"], fold=f["fold"])
+            if cfg.learner_free:
+                intervals_now.update((rec.rep, rec.intervals) for rec in records
+                                     if rec.failure is None and rec.intervals is not None)
         else:
             finished.extend(records)
         bar.update(len(records))
@@ -193,10 +213,19 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
                 keep(run_chunk(cfg, c))
         else:
             _run_joblib(cfg_dict, chunks, keep, jobs)
+    except BaseException:
+        if store is not None:
+            try:
+                commit()                # Ctrl-C or a failing worker: keep what finished
+            except Exception:
+                pass                    # the store itself failed: its error is the one raised
+            store.close()
+        raise
     finally:
         bar.close()
     if store is not None:
-        res = load_result(out, store=store, cfg=cfg)
+        commit()
+        res = load_result(out, store=store, cfg=cfg, known_intervals=intervals_now)
         store.close()
         write_summary(res, out)
         return res
@@ -250,7 +279,8 @@ def is_stored_run(folder: str) -> bool:
 
 
 def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig] = None,
-                profile: Optional[str] = None) -> SimulationResult:
+                profile: Optional[str] = None,
+                known_intervals: Optional[Dict[int, dict]] = None) -> SimulationResult:
     """Read a stored run: a ``results.sqlite`` folder or a compact archive
     folder (``pybcv.engine.archive.read_run``).  ``profile`` other than the run's
     re-scores the tests from the stored fold tables (learner runs) or
@@ -279,7 +309,8 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
 
         def tables():
             return store.tables()[1]
-        result = _result_from_parts(cfg, reps, res, info, tables, out, profile)
+        result = _result_from_parts(cfg, reps, res, info, tables, out, profile,
+                                    known_intervals)
         result.failures = store.failures()
         return result
     finally:
@@ -287,9 +318,12 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
             store.close()
 
 
-def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> SimulationResult:
+def _result_from_parts(cfg, reps, res, info, tables, out, profile,
+                       known_intervals=None) -> SimulationResult:
     """A SimulationResult from stored parts; ``tables()`` gives the stored
-    {unit: (R, F, 2, 2)} tables (learner runs)."""
+    {unit: (R, F, 2, 2)} tables (learner runs); ``known_intervals``
+    {rep: {test: (low, high)}} those of a learner-free run that need not be
+    redrawn (computed by this process's :func:`simulate`)."""
     need_rescore = profile is not None and profile != cfg.profile
     if need_rescore:
         cfg = RunConfig(**{**asdict(cfg), "profile": profile})
@@ -298,17 +332,26 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
         # time (memory bounded in the repetitions): re-score (another
         # profile) and intervals
         reps_list = list(map(int, reps))
+        known = {} if need_rescore or known_intervals is None else known_intervals
         rescored = {k: (np.empty(len(reps_list)), np.empty(len(reps_list))) for k in cfg.tests}
         ci = {}
-        for i in range(0, len(reps_list), RESCORE_CHUNK):
-            recs = run_chunk(cfg, reps_list[i:i + RESCORE_CHUNK])
-            for j, r_ in enumerate(recs, start=i):
+
+        def put_intervals(j, iv):
+            for k, (lo, hi) in (iv or {}).items():
+                if k not in ci:
+                    ci[k] = (np.empty(len(reps_list)), np.empty(len(reps_list)))
+                ci[k][0][j], ci[k][1][j] = lo, hi
+        redraw = [j for j, r in enumerate(reps_list) if r not in known]
+        for j, r in enumerate(reps_list):
+            if r in known:
+                put_intervals(j, known[r])
+        for i in range(0, len(redraw), RESCORE_CHUNK):
+            idx = redraw[i:i + RESCORE_CHUNK]
+            recs = run_chunk(cfg, [reps_list[j] for j in idx])
+            for j, r_ in zip(idx, recs):
                 for k in cfg.tests:
                     rescored[k][0][j], rescored[k][1][j] = r_.results[k]
-                for k, (lo, hi) in (r_.intervals or {}).items():
-                    if k not in ci:
-                        ci[k] = (np.empty(len(reps_list)), np.empty(len(reps_list)))
-                    ci[k][0][j], ci[k][1][j] = lo, hi
+                put_intervals(j, r_.intervals)
         if need_rescore:
             res = rescored
     else:
