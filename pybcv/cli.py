@@ -30,7 +30,8 @@ from ._validate import LearnerContext, int_at_least
 from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
                          compare_predictions, results_as_json, select_tests)
 from .datasets import DataError
-from .engine import ConfigMismatch, RunConfig, simulate
+from .engine import ConfigMismatch, RunConfig, simulate, simulate_curve
+
 from .engine import archive
 from .engine.store import StoreError
 from .engine.truth import TUNING, tune
@@ -428,43 +429,29 @@ def cmd_simulate(a) -> int:
     n = a.n if a.n is not None else experiment.n
     _check_n(n, designs_for(tests))
     values = _floats(a.param, "--param") if a.param else [None]
-    configs = []
-    for v in values:
-        dp, lbv = {}, lb
-        if v is not None:
-            if experiment.varies == "data":
-                dp = experiment.data_params_at(v)
-            else:
-                lbv = {**(lb or experiment.learner_b), experiment.varied: v}
-        try:
-            configs.append((v, RunConfig(ds, tests, seed=a.seed, n=a.n, data_params=dp, learner_a=la,
-                                         learner_b=lbv, profile=a.profile, backend=a.backend,
-                                         share_designs=not a.no_share)))
-        except ValueError as e:
-            raise UsageError(str(e)) from None
+    try:
+        base = RunConfig(ds, tests, seed=a.seed, n=a.n, learner_a=la, learner_b=lb,
+                         profile=a.profile, backend=a.backend, share_designs=not a.no_share)
+        for v in values:
+            if v is not None:
+                base.at(v)                   # every point checked before any work
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     _check_scheduler(a.scheduler)
     _writable_dir(a.out)
-    runs = []
-    for v, cfg in configs:
-        out = a.out if len(values) == 1 else _writable_dir(os.path.join(a.out, f"param={v:g}"))
-        if len(values) > 1 and not (a.quiet or a.json):
-            print(f"--- {experiment.varied} = {v:g} -> {out}", file=sys.stderr)
-        try:
-            res = simulate(cfg, a.reps, jobs=a.jobs, out=out, resume=a.resume,
-                           scheduler=a.scheduler, progress=not (a.quiet or a.json))
-        except ConfigMismatch as e:
-            raise UsageError(str(e)) from None
-        runs.append((v, res))
-    if len(values) > 1:
-        import pandas as pd
-        frames = []
-        for v, res in runs:
-            df = res.summary()
-            df.insert(0, "param_value", v)
-            df.insert(0, "param_name", experiment.varied)
-            frames.append(df)
-        with open(os.path.join(a.out, "power.csv"), "w", newline="") as fh:   # never a URL
-            pd.concat(frames).to_csv(fh, index=False)
+
+    def announce(v, folder):
+        if not (a.quiet or a.json):
+            print(f"--- {experiment.varied} = {v:g} -> {folder}", file=sys.stderr)
+    options = dict(jobs=a.jobs, resume=a.resume, scheduler=a.scheduler,
+                   progress=not (a.quiet or a.json))
+    try:
+        if values == [None]:
+            runs = [(None, simulate(base, a.reps, out=a.out, **options))]
+        else:
+            runs = simulate_curve(base, values, a.reps, out=a.out, announce=announce, **options)
+    except ConfigMismatch as e:
+        raise UsageError(str(e)) from None
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
         _print_json({"dataset": ds, "param": experiment.varied, "out": written,

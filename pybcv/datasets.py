@@ -302,8 +302,12 @@ def mnist(seed=0, n: int = 1000) -> Dataset:
 GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)
-DEFAULT_N = {k: e.n for k, e in EXPERIMENTS.items()}
-DATA_PARAM = {k: e.varied for k, e in EXPERIMENTS.items() if e.varies == "data"}
+DEFAULT_N: Dict[str, int] = {}
+DATA_PARAM: Dict[str, str] = {}
+for _e in EXPERIMENTS.values():         # the first record of a data set gives its defaults
+    DEFAULT_N.setdefault(_e.dataset, _e.n)
+    if _e.varies == "data":
+        DATA_PARAM.setdefault(_e.dataset, _e.varied)
 
 
 def make_dataset(name: str, seed=0, n: Optional[int] = None, **params) -> Dataset:

@@ -15,7 +15,8 @@ from ..comparison import (Comparison, compare, compare_learners, compare_losses,
 from .config import RunConfig
 from ..pipeline import parse_spec, spec_dict
 from .repetition import Repetition, run_chunk
-from .simulation import ALPHA, SimulationResult, load_result, simulate, write_summary
+from .simulation import (ALPHA, SimulationResult, load_result, simulate, simulate_curve,
+                         write_summary)
 from .store import ConfigMismatch, Store
 from . import archive, truth
 
@@ -24,5 +25,5 @@ learner_spec = spec_dict   # the old name
 
 __all__ = ["ALPHA", "Comparison", "RunConfig", "Repetition", "SimulationResult", "compare",
            "compare_losses", "fit_counts", "parse_spec", "spec_dict", "learner_spec", "load_result",
-           "run_chunk", "simulate", "write_summary", "ConfigMismatch", "Store",
+           "run_chunk", "simulate", "simulate_curve", "write_summary", "ConfigMismatch", "Store",
            "truth", "archive", "compare_learners", "compare_predictions"]

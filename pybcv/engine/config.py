@@ -31,6 +31,10 @@ BACKENDS = ("auto", "r", "python")
 class RunConfig:
     """What defines a run's results (its identity), plus how to run it.
 
+    ``dataset`` names the experiment record (:data:`pybcv.experiments.EXPERIMENTS`;
+    for the paper's experiments, the name of their data set); the data set
+    drawn is the record's ``dataset``.
+
     >>> cfg = RunConfig("exp6", "mcnemar_5x2bcv")
     >>> cfg.n, cfg.learner_b
     (300, {'name': 'fnn-weighted', 'omega': 0.29})
@@ -50,7 +54,7 @@ class RunConfig:
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
-        self.dataset = experiment.dataset
+        self.dataset = experiment.name
         self.tests = resolve_tests(self.tests)
         if self.n is None:
             self.n = experiment.n
@@ -98,7 +102,23 @@ class RunConfig:
         return seeds.rng(seeds.test_seq(self.seed, r, unit))
 
     def dataset_for(self, r: int) -> "_ds.Dataset":
-        return _ds.make_dataset(self.dataset, seeds.data_seq(self.seed, r), n=self.n, **self.data_params)
+        return _ds.make_dataset(self.experiment.dataset, seeds.data_seq(self.seed, r), n=self.n,
+                                **self.data_params)
+
+    def at(self, value: float) -> "RunConfig":
+        """This configuration with the experiment's varied parameter at
+        ``value`` (a point of its power curve).
+
+        >>> RunConfig("exp6", "mcnemar_5x2bcv").at(0.5).learner_b
+        {'name': 'fnn-weighted', 'omega': 0.5}
+        """
+        e = self.experiment
+        fields = asdict(self)
+        if e.varies == "data":
+            fields["data_params"] = e.data_params_at(value)
+        else:
+            fields["learner_b"] = {**self.learner_b, e.varied: float(value)}
+        return RunConfig(**fields)
 
     def varied_value(self) -> Optional[float]:
         """The value of the experiment's varied parameter in this run."""

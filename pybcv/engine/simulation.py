@@ -16,9 +16,10 @@ import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import pandas as pd
 from tqdm import tqdm
 
 from ..stats import TESTS
@@ -79,7 +80,6 @@ class SimulationResult:
 
     def summary(self, alpha: float = ALPHA):
         """pandas DataFrame, one row per test (``ci_coverage``: NaN where unknown)."""
-        import pandas as pd
         R = len(self.reps)
         cov = self.coverage()
         cfg = self.config
@@ -117,10 +117,12 @@ class SimulationResult:
 
 
 def default_chunk(cfg: RunConfig, reps: int, jobs: int) -> int:
+    """Repetitions per unit of work: the record's ``chunk``, else ~reps/jobs
+    up to 500 for learner-free runs and 1 for learner runs."""
+    if cfg.experiment.chunk is not None:
+        return cfg.experiment.chunk
     if cfg.learner_free:
         return max(1, min(500, math.ceil(reps / max(jobs, 1))))
-    if cfg.dataset == "simple":
-        return 4
     return 1
 
 
@@ -233,6 +235,41 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
     res = _result_of(cfg, [rec for rec in finished if rec.failure is None])
     res.failures = [{"rep": rec.rep, **rec.failure} for rec in finished if rec.failure is not None]
     return res
+
+
+def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000, *, out: str,
+                   announce=None, **options) -> List[Tuple[float, SimulationResult]]:
+    """The power curve of ``config``'s experiment: one run per value of its
+    varied parameter (:meth:`RunConfig.at`), each stored in
+    ``out/param=<value>`` with its ``summary.csv``, and ``out/power.csv``
+    (every point's summary with ``param_name``, ``param_value``).  One value:
+    one run stored in ``out`` itself.  ``announce(value, folder)`` is called
+    before each point; ``options`` go to :func:`simulate`.
+
+    >>> import tempfile
+    >>> runs = simulate_curve(RunConfig("epsilon", ["mcnemar_ho"]), [0.1, 0.2], reps=3,
+    ...                       out=tempfile.mkdtemp())
+    >>> [(v, len(r.reps)) for v, r in runs]
+    [(0.1, 3), (0.2, 3)]
+    """
+    configs = [(v, config.at(v)) for v in values]          # every point checked first
+    if len(configs) == 1:
+        return [(configs[0][0], simulate(configs[0][1], reps, out=out, **options))]
+    runs = []
+    for v, cfg in configs:
+        folder = os.path.join(out, f"param={v:g}")
+        if announce is not None:
+            announce(v, folder)
+        runs.append((v, simulate(cfg, reps, out=folder, **options)))
+    frames = []
+    for v, res in runs:
+        df = res.summary()
+        df.insert(0, "param_value", v)
+        df.insert(0, "param_name", config.experiment.varied)
+        frames.append(df)
+    with open(os.path.join(out, "power.csv"), "w", newline="") as fh:   # never a URL
+        pd.concat(frames).to_csv(fh, index=False)
+    return runs
 
 
 def _run_joblib(cfg_dict, chunks, keep, jobs):
