@@ -488,8 +488,49 @@ def _print_failures(failures, shown: int = 5):
 
 
 # ------------------------------------------------------------------ rq1
-def cmd_rq1(a) -> int:     # reached only through build_parser().parse_args
-    return rq1.main(a.rest)
+def _rq1_errors(fn):
+    """A bad data set, store or archive of ``pybcv rq1``: a plain message, exit 2."""
+    def run(a):
+        try:
+            return fn(a)
+        except (ValueError, TypeError, OSError, StoreError) as e:
+            raise UsageError(str(e)) from None
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def _rq1_report(a) -> int:
+    df, obs = rq1.report(a.out, a.report or a.out)
+    print(json.dumps(obs, indent=1))
+    return 0
+
+
+@_rq1_errors
+def cmd_rq1_run(a) -> int:
+    """Run or resume the experiment, then write the report."""
+    done = rq1.run(a.data, a.out, reps=a.reps, seed=a.seed,
+                   datasets=[d for d in a.datasets.split(",") if d], n_sample=a.n_sample,
+                   backend=a.backend, jobs=a.jobs, scheduler=a.scheduler, chunk=a.chunk,
+                   max_reps_this_call=a.max_reps_this_call, progress=a.progress)
+    print(json.dumps(done))
+    return _rq1_report(a)
+
+
+@_rq1_errors
+def cmd_rq1_report(a) -> int:
+    return _rq1_report(a)
+
+
+@_rq1_errors
+def cmd_rq1_pack(a) -> int:
+    print(json.dumps(rq1.pack(a.out), indent=1))
+    return 0
+
+
+@_rq1_errors
+def cmd_rq1_unpack(a) -> int:
+    print(json.dumps({"lines_added": rq1.unpack(a.out)}, indent=1))
+    return 0
 
 
 # ------------------------------------------------------------------ report
@@ -789,10 +830,41 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("folders", nargs="+", metavar="FOLDER")
     x.set_defaults(fn=cmd_archive_unpack)
 
-    q = sub.add_parser("rq1", add_help=False, help="the paper's RQ1 on the UCI data sets "
-                       "(pybcv rq1 run|report ...; pybcv rq1 --help)")
-    q.add_argument("rest", nargs=argparse.REMAINDER)
-    q.set_defaults(fn=cmd_rq1)
+    q = sub.add_parser("rq1", help="the paper's RQ1 on the UCI data sets (run|report|pack|unpack)",
+                       description="The paper's RQ1: the distribution of rho1 and rho2 on UCI "
+                       "data sets (pybcv.rq1).")
+    qsub = q.add_subparsers(dest="rq1_cmd", required=True, parser_class=_Parser)
+    x = qsub.add_parser("run", help="run or resume the experiment, then write the report")
+    x.add_argument("--data", default=os.path.join(D.data_dir(), "uci"),
+                   help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
+                   "$PYBCV_DATA/uci)")
+    x.add_argument("--out", required=True, help="output folder (store/ inside; resumable)")
+    x.add_argument("--reps", type=_positive, default=1000)
+    x.add_argument("--seed", type=_seed, default=0)
+    x.add_argument("--datasets", default=",".join(rq1.DATASETS),
+                   help=f"comma-separated data set names (default: all {len(rq1.DATASETS)})")
+    x.add_argument("--n-sample", type=int_at_least(4), default=rq1.N_SAMPLE)
+    x.add_argument("--backend", default="r", choices=["r", "auto", "python"])
+    x.add_argument("--jobs", type=_positive, default=1)
+    x.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
+    x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
+    x.add_argument("--max-reps-this-call", type=_positive, default=None)
+    x.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
+                   "(default: --out)")
+    x.add_argument("--progress", action="store_true")
+    x.set_defaults(fn=cmd_rq1_run)
+    x = qsub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
+                        "store of --out, or from its archive rq1.npz where it has no store")
+    x.add_argument("--out", required=True)
+    x.add_argument("--report", default=None)
+    x.set_defaults(fn=cmd_rq1_report)
+    x = qsub.add_parser("pack", help="pack the store of --out into --out/rq1.npz (verified)")
+    x.add_argument("--out", required=True, help="folder holding store/")
+    x.set_defaults(fn=cmd_rq1_pack)
+    x = qsub.add_parser("unpack", help="rebuild the store of --out from --out/rq1.npz (adds "
+                        "only the missing lines to an existing store that the archive covers)")
+    x.add_argument("--out", required=True, help="folder holding rq1.npz")
+    x.set_defaults(fn=cmd_rq1_unpack)
     return p
 
 
@@ -809,8 +881,6 @@ def _known_errors() -> tuple:
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["rq1"]:          # its own parser (pybcv.rq1): options pass through
-        return rq1.main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)
@@ -823,8 +893,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except UsageError as e:
         return _fail(str(e))
     except KeyboardInterrupt:
-        print("pybcv: interrupted" + (" (finished repetitions are stored; continue with --resume)"
-                                      if args.cmd == "simulate" else ""), file=sys.stderr)
+        hint = {"simulate": " (finished repetitions are stored; continue with --resume)",
+                "rq1": " (finished repetitions are stored; the same command resumes)"}
+        print("pybcv: interrupted" + hint.get(args.cmd, ""), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (pybcv compare | head): no noise, no flush error at exit
