@@ -500,7 +500,8 @@ class LearnerComparison:
             for j in range(len(names)):
                 if np.isfinite(M[i, j]):
                     ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else ""),
-                            ha="center", va="center", fontsize=7, color="white")
+                            ha="center", va="center", fontsize=7,
+                            color="black" if M[i, j] < 0.5 else "white")   # readable on viridis_r
         ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g})", fontsize=9)
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046)
         if path is not None:

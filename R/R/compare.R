@@ -109,7 +109,7 @@ results_frame <- function(htests, alpha) {
 #' depend on which other tests are asked for, and R and Python give the same
 #' folds, tables and p-values for the same seed).  A named learner runs in R,
 #' every fold of every design in one call, through the package's copy of
-#' `r_bridge/batch.R` -- the R code the Python side runs through rpy2.
+#' `R/inst/batch.R` -- the R code the Python side runs through rpy2.
 #'
 #' Columns are data, never code: the predictors reach the learners renamed
 #' `x1`, `x2`, ... and the class `y`, whatever their names and level names.
@@ -141,8 +141,8 @@ results_frame <- function(htests, alpha) {
 #' @param seed A non-negative whole number; 0 by default, as in Python.
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings
-#'   that fit the paper's numbers (see `docs/conventions.md`, "The paper
-#'   profile").
+#'   that fit the paper's numbers (see `docs/conventions.md`,
+#'   "The paper profile").
 #' @param options Per-test options, e.g.
 #'   `list(cvci_z = list(alternative = "less"))`.
 #' @param conf.level The level of the confidence intervals (`conf.int`).

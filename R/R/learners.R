@@ -1,7 +1,8 @@
 ## The R learners: the R code of r_bridge, shipped and run by the package.
 ##
-## inst/batch.R is r_bridge/batch.R byte for byte (a test fails when the two
-## differ; to update: cp r_bridge/batch.R R/inst/batch.R).  It is sourced
+## inst/batch.R is the one copy of the R learners: Python's r_bridge sources
+## the same file (from R/inst in a checkout, from its wheel's copy when
+## installed).  It is sourced
 ## once per session into a private environment whose parent is the stats
 ## namespace (then base, then the search path): R functions that batch.R
 ## calls, or that learners look up by name in their caller (tree() calls
@@ -203,7 +204,7 @@ fold_tables_from_correct <- function(ok_a, ok_b, nte) {
 #' The learners compare_learners() runs by name
 #'
 #' Lists the learners of Python's registry (`pybcv.learners.LEARNERS`); each
-#' runs in R through the package's copy of `r_bridge/batch.R`, the same R
+#' runs in R through the package's `inst/batch.R`, the same R
 #' code that the Python side runs through rpy2.
 #'
 #' @return A character vector of learner names.  A name takes parameters as
