@@ -488,8 +488,10 @@ def _print_failures(failures, shown: int = 5):
 
 
 # ------------------------------------------------------------------ rq1
-def _rq1_errors(fn):
-    """A bad data set, store or archive of ``pybcv rq1``: a plain message, exit 2."""
+def _file_errors(fn):
+    """A command on files (``pybcv rq1``, ``pybcv archive``): a missing
+    folder, a bad data set, a damaged store or archive is a plain message,
+    exit 2."""
     def run(a):
         try:
             return fn(a)
@@ -505,7 +507,7 @@ def _rq1_report(a) -> int:
     return 0
 
 
-@_rq1_errors
+@_file_errors
 def cmd_rq1_run(a) -> int:
     """Run or resume the experiment, then write the report."""
     done = rq1.run(a.data, a.out, reps=a.reps, seed=a.seed,
@@ -516,18 +518,18 @@ def cmd_rq1_run(a) -> int:
     return _rq1_report(a)
 
 
-@_rq1_errors
+@_file_errors
 def cmd_rq1_report(a) -> int:
     return _rq1_report(a)
 
 
-@_rq1_errors
+@_file_errors
 def cmd_rq1_pack(a) -> int:
     print(json.dumps(rq1.pack(a.out), indent=1))
     return 0
 
 
-@_rq1_errors
+@_file_errors
 def cmd_rq1_unpack(a) -> int:
     print(json.dumps({"lines_added": rq1.unpack(a.out)}, indent=1))
     return 0
@@ -610,17 +612,6 @@ def _truth_mnist(a) -> int:
 
 
 # ------------------------------------------------------------------ archive
-def _archive_errors(fn):
-    """A missing folder, a damaged store or archive: a plain message, exit 2."""
-    def run(a):
-        try:
-            return fn(a)
-        except (ValueError, TypeError, OSError, StoreError) as e:
-            raise UsageError(str(e)) from None
-    run.__doc__ = fn.__doc__
-    return run
-
-
 def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
     found = []
     for top in folders:
@@ -641,7 +632,7 @@ def _size(folder: str, names: Sequence[str]) -> int:
     return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_convert(a) -> int:
     stores = _stores_under(a.folders)
     if not stores:
@@ -664,7 +655,7 @@ def cmd_archive_convert(a) -> int:
     return 0
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_verify(a) -> int:
     bad = 0
     for d in _stores_under(a.folders):
@@ -678,7 +669,7 @@ def cmd_archive_verify(a) -> int:
     return 1 if bad else 0
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_show(a) -> int:
     for d in a.folders:
         run = archive.read_run(d)
@@ -689,7 +680,7 @@ def cmd_archive_show(a) -> int:
     return 0
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_unpack(a) -> int:
     todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
     for d in todo:
