@@ -67,9 +67,9 @@ def _separator(s: str) -> str:
 
 # ------------------------------------------------------------------ checks of meaning
 def _tests(arg) -> List[str]:
-    from .comparison import select_tests
+    from .stats import resolve_tests
     try:
-        return select_tests(arg)
+        return resolve_tests(arg)
     except ValueError as e:
         raise UsageError(f"--tests: {e}") from None
 

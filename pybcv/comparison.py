@@ -36,11 +36,6 @@ PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marke
 
 
 # ------------------------------------------------------------------ selections
-#: Test keys of a selection (``"all"``, ``"table5"``, a design key or keys):
-#: :func:`pybcv.stats.resolve_tests`.
-select_tests = resolve_tests
-
-
 def _paper_first(keys):
     return sorted(keys, key=lambda k: k != PAPER_TEST)
 
@@ -64,7 +59,7 @@ def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:
     >>> fit_counts("bcv5x2")
     10
     """
-    keys = select_tests(tests)
+    keys = resolve_tests(tests)
     if share_designs:
         return sum(DESIGNS[d].n_splits(n) for d in designs_for(keys))
     return sum(DESIGNS[TESTS[k].design].n_splits(n) for k in keys)
@@ -100,9 +95,9 @@ class Comparison:
     ``results``: {test: TestResult}, the paper's test first; ``tables``:
     {design: (F, 2, 2) fold tables}; ``n``: records; ``error_a`` / ``error_b``:
     the error rates pooled over the folds of ``error_design`` (the 5x2 BCV
-    when it ran); ``averaged_table`` / ``effective_table`` / ``bcv_t``: the 5x2
-    BCV tables ([YWSL] section "The 5x2 BCV McNemar's test"), None when that
-    design did not run.  ``cmp[key]`` is one test's result; ``print(cmp)``
+    when it ran); ``averaged_table`` / ``effective_table`` / ``bcv_t``: those
+    of the 5x2 BCV McNemar result it holds ([YWSL] section "The 5x2 BCV
+    McNemar's test"), None when that test did not run.  ``cmp[key]`` is one test's result; ``print(cmp)``
     gives a short summary; :meth:`to_frame` one row per test."""
     results: Dict[str, Any]
     tables: Dict[str, np.ndarray]
@@ -141,27 +136,21 @@ class Comparison:
     def error_b(self) -> float:
         return self._errors()[1]
 
-    def _bcv_rho(self):
-        po = profile_options(self.profile).get(PAPER_TEST, {})
-        return po.get("rho1", 0.5), po.get("rho2", 0.5)
+    def _bcv(self, field: str):
+        res = self.results.get(PAPER_TEST)
+        return None if res is None else getattr(res, field)
 
     @property
     def averaged_table(self) -> Optional[np.ndarray]:
-        if "bcv5x2" not in self.tables:
-            return None
-        return np.asarray(self.tables["bcv5x2"]).reshape(-1, 2, 2).mean(0)
+        return self._bcv("averaged_table")
 
     @property
     def bcv_t(self) -> Optional[float]:
-        if "bcv5x2" not in self.tables:
-            return None
-        from .stats import bcv_t
-        return float(bcv_t(5, *self._bcv_rho()))
+        return self._bcv("t")
 
     @property
     def effective_table(self) -> Optional[np.ndarray]:
-        avg = self.averaged_table
-        return None if avg is None else self.bcv_t * avg
+        return self._bcv("effective_table")
 
     # -- views
     def to_frame(self, alpha: Optional[float] = None, level: float = 0.95):
@@ -177,8 +166,6 @@ class Comparison:
                          "ci_low": lo, "ci_high": hi, "reject": r.rejects(alpha),
                          "paper": k == PAPER_TEST})
         return pd.DataFrame(rows)
-
-    summary = to_frame
 
     def to_json(self, level: float = 0.95) -> dict:
         """{"comparison": what was compared, "tests": {key: numbers}} (NaN -> null)."""
@@ -242,12 +229,35 @@ def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float =
     return out
 
 
-def _score_tables(tables, n, keys, profile) -> Dict[str, Any]:
+def test_options(keys, profile: str = "default", options=None, alternative=None) -> Dict[str, dict]:
+    """Each selected test's options: the profile's, then ``alternative`` for
+    every test that takes one, then ``options`` ({test: {option: value}}),
+    checked against the registry (ValueError naming the test and option)."""
     po = profile_options(profile)
+    out = {k: dict(po.get(k, {})) for k in keys}
+    if alternative is not None:
+        for k in keys:
+            if "alternative" in TESTS[k].defaults:
+                out[k]["alternative"] = alternative
+    if options:
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict {{test: {{option: value}}}}, got {options!r}")
+        for k, o in options.items():
+            if k not in out:
+                raise ValueError(f"options: test {k!r} was not selected (tests: {', '.join(keys)})")
+            if not isinstance(o, dict):
+                raise TypeError(f"options[{k!r}] must be a dict of option values, got {o!r}")
+            out[k].update(o)
+    for k, o in out.items():
+        TESTS[k]._options(o)             # names and values checked before any fit
+    return out
+
+
+def _score_tables(tables, n, keys, options) -> Dict[str, Any]:
     out = {}
     for k in _paper_first(keys):
         ntr, nte = DESIGNS[TESTS[k].design].sizes(n)
-        out[k] = TESTS[k].from_tables(tables[TESTS[k].design], ntr, nte, **po.get(k, {}))
+        out[k] = TESTS[k].from_tables(tables[TESTS[k].design], ntr, nte, **options.get(k, {}))
     return out
 
 
@@ -317,7 +327,8 @@ def _data(X, y):
 def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
-            alpha: float = COMPARE_DEFAULTS["alpha"]) -> Comparison:
+            alpha: float = COMPARE_DEFAULTS["alpha"], alternative: Optional[str] = None,
+            options: Optional[Dict[str, dict]] = None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
     the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
 
@@ -325,7 +336,11 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     learner or any scikit-learn classifier (default: the EXP6 experiment's,
     :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
     per learner; ``n_jobs`` processes fit the designs in parallel and
-    ``progress`` shows a tqdm bar.
+    ``progress`` shows a tqdm bar.  ``alternative`` ("two-sided", "less",
+    "greater": H1 on error(A) - error(B)) applies to every selected test
+    that has one (the one-sided 5x2 BCV McNemar test awaits the validity
+    battery's verdict); ``options`` sets any test's options, e.g.
+    ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`).
 
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
@@ -334,8 +349,8 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     >>> list(cmp.results), cmp.fits
     (['mcnemar_5x2bcv', 'calibrated_f_5x2bcv'], (10, 10))
     """
-    keys = select_tests(tests)
-    profile_options(profile)
+    keys = resolve_tests(tests)
+    opts = test_options(keys, profile, options, alternative)
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
@@ -344,36 +359,55 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
                                            n_jobs, progress)
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
-    return Comparison(_score_tables(tables, data.n, keys, profile), tables, data.n,
+    return Comparison(_score_tables(tables, data.n, keys, opts), tables, data.n,
                       learner_label(learner_a), learner_label(learner_b), tuple(backends), profile,
                       seed, alpha, fits=(fits, fits))
 
 
 def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = COMPARE_DEFAULTS["seed"],
                    profile: str = COMPARE_DEFAULTS["profile"], *,
-                   alpha: float = COMPARE_DEFAULTS["alpha"]) -> Comparison:
+                   alpha: float = COMPARE_DEFAULTS["alpha"], alternative: Optional[str] = None,
+                   options: Optional[Dict[str, dict]] = None) -> Comparison:
     """The tests from fixed per-record 0-1 losses of two trained models
-    (every partition reads the same losses: models trained once)."""
-    la = np.asarray(loss_a).astype(np.int64)
-    lb = np.asarray(loss_b).astype(np.int64)
-    if la.shape != lb.shape or la.ndim != 1:
-        raise ValueError("loss_a and loss_b must be 1-d arrays of the same length")
-    if not (np.isin(la, (0, 1)).all() and np.isin(lb, (0, 1)).all()):
-        raise ValueError("losses must be 0/1")
-    keys = select_tests(tests)
+    (every partition reads the same losses: models trained once).  Losses
+    that are not 0/1 (probabilities, squared errors) are refused, never
+    rounded: the tests here read 2x2 tables of right and wrong."""
+    la, lb = _zero_one(loss_a, "loss_a"), _zero_one(loss_b, "loss_b")
+    if la.shape != lb.shape:
+        raise ValueError(f"loss_a and loss_b must have the same length, got {la.size} and {lb.size}")
+    keys = resolve_tests(tests)
+    opts = test_options(keys, profile, options, alternative)
     designs = {d: d for d in designs_for(keys)}
     T = learner_free_tables((2 * la + lb)[None], designs,
                             {d: [design_generator(seed, d)] for d in designs})
     tables = {d: t[0] for d, t in T.items()}
-    return Comparison(_score_tables(tables, la.size, keys, profile), tables, la.size,
+    return Comparison(_score_tables(tables, la.size, keys, opts), tables, la.size,
                       "A (losses)", "B (losses)", ("none", "none"), profile, seed, alpha)
+
+
+def _zero_one(loss, name) -> np.ndarray:
+    """Per-record 0/1 losses as int64; anything else is a ValueError saying why."""
+    a = np.asarray(loss)
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
+    if a.dtype == bool:
+        return a.astype(np.int64)
+    if a.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold numbers (0 = right, 1 = wrong), got dtype {a.dtype}")
+    bad = np.flatnonzero(~np.isin(a, (0, 1)))
+    if bad.size:
+        raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; these tests need 0/1 "
+                         f"losses (1 = misclassified), not probabilities or other losses "
+                         f"({bad.size} record(s) are not 0/1)")
+    return a.astype(np.int64)
 
 
 def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Optional[Sequence] = None,
                         splits: Optional[Sequence] = None, design: str = "bcv5x2",
                         tests=None, profile: str = COMPARE_DEFAULTS["profile"],
                         alpha: float = COMPARE_DEFAULTS["alpha"], learner_a: str = "A",
-                        learner_b: str = "B") -> Comparison:
+                        learner_b: str = "B", alternative: Optional[str] = None,
+                        options: Optional[Dict[str, dict]] = None) -> Comparison:
     """The tests of ``design`` from the user's own per-fold predictions.
 
     ``y``: the labels of all n records; ``pred_a[f]``, ``pred_b[f]``: the
@@ -414,13 +448,14 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
             if extra:
                 raise ValueError(f"{name}, fold {f}: predictions must be class labels of y; "
                                  f"found {sorted(map(str, extra))[:3]}")
-    keys = select_tests(design if tests is None else tests)
+    keys = resolve_tests(design if tests is None else tests)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
+    opts = test_options(keys, profile, options, alternative)
     T = tables_from_predictions(y, list(pred_a), list(pred_b), [(None, t) for t in test_sets])
     tables = {design: T}
-    return Comparison(_score_tables(tables, n, keys, profile), tables, n, learner_a, learner_b,
+    return Comparison(_score_tables(tables, n, keys, opts), tables, n, learner_a, learner_b,
                       ("own", "own"), profile, None, alpha, warns)
 
 
@@ -577,7 +612,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
-                     alpha: float = COMPARE_DEFAULTS["alpha"]) -> LearnerComparison:
+                     alpha: float = COMPARE_DEFAULTS["alpha"], alternative: Optional[str] = None,
+                     options: Optional[Dict[str, dict]] = None) -> LearnerComparison:
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
@@ -599,8 +635,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for x in learners:
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
-    keys = _paper_first(select_tests(tests))
-    profile_options(profile)
+    keys = _paper_first(resolve_tests(tests))
+    opts = test_options(keys, profile, options, alternative)
     data = _data(X, y)
     splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
     preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress)
@@ -608,7 +644,7 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)
         comparisons[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, profile), tables, data.n, names[i], names[j],
+            _score_tables(tables, data.n, keys, opts), tables, data.n, names[i], names[j],
             (backends[i], backends[j]), profile, seed, alpha)
     any_cmp = next(iter(comparisons.values()))
     errors = {names[0]: any_cmp.error_a}

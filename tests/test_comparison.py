@@ -7,7 +7,7 @@ import pytest
 
 from pybcv import datasets as D
 from pybcv.comparison import (Comparison, compare, compare_learners, compare_losses,
-                              compare_predictions, design_generator, holm, select_tests, shaffer,
+                              compare_predictions, design_generator, holm, shaffer,
                               shaffer_true_counts)
 from pybcv.outcomes import tables_from_predictions
 from pybcv.partitions import DESIGNS
@@ -41,7 +41,7 @@ def test_default_is_the_5x2_bcv_design_with_10_fits(exp6):
     assert a.fits == b.fits == 10 and cmp.fits == (10, 10)
     assert list(cmp.results) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
     assert set(cmp.tables) == {"bcv5x2"}
-    assert select_tests("all") == list(TESTS)
+    assert cmp.to_frame()["test"].tolist() == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
 
 
 def test_error_rates_come_from_the_design_that_ran(exp6):
@@ -208,3 +208,38 @@ def test_k_learner_plot(exp6, tmp_path):
     path = tmp_path / "k.png"
     res.plot(path=str(path))
     assert path.stat().st_size > 1000
+
+
+# ------------------------------------------------------------------ each fact once
+def _bcv_folds_and_predictions(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    folds = DESIGNS["bcv5x2"].test_sets(n, np.random.default_rng(seed))
+    pa = [np.where(rng.random(len(t)) < 0.25, 1 - y[t], y[t]) for t in folds]
+    pb = [np.where(rng.random(len(t)) < 0.35, 1 - y[t], y[t]) for t in folds]
+    return y, folds, pa, pb
+
+
+def test_comparison_reads_the_bcv_tables_and_t_from_its_result():
+    """The averaged / effective table and t that a Comparison shows are those
+    of the 5x2 BCV McNemar result it holds, whatever t that test ran with."""
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    T = tables_from_predictions(y, pa, pb, [(None, t) for t in folds])
+    res = TESTS["mcnemar_5x2bcv"].from_tables(T, t=1.5)
+    cmp = Comparison({"mcnemar_5x2bcv": res}, {"bcv5x2": T}, len(y))
+    assert cmp.bcv_t == res.t == 1.5
+    np.testing.assert_array_equal(cmp.effective_table, res.effective_table)
+    np.testing.assert_array_equal(cmp.averaged_table, res.averaged_table)
+
+
+def test_a_non_default_t_reaches_the_comparison_and_the_cli_view(capsys):
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    cmp = compare_predictions(y, pa, pb, test_sets=folds, options={"mcnemar_5x2bcv": {"t": 1.5}})
+    assert cmp["mcnemar_5x2bcv"].t == cmp.bcv_t == 1.5
+    ref = compare_predictions(y, pa, pb, test_sets=folds)
+    assert ref.bcv_t == pytest.approx(20 / 11)
+    assert cmp["mcnemar_5x2bcv"].statistic != ref["mcnemar_5x2bcv"].statistic
+    with pytest.raises(ValueError, match="takes no option"):
+        compare_predictions(y, pa, pb, test_sets=folds, options={"mcnemar_5x2bcv": {"tt": 1}})
+    with pytest.raises(ValueError, match="did not run|not selected"):
+        compare_predictions(y, pa, pb, test_sets=folds, options={"kfold_t": {"alternative": "less"}})

@@ -141,8 +141,8 @@ results_frame <- function(htests, alpha) {
 #' @param seed A non-negative whole number; 0 by default, as in Python.
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings
-#'   that fit the paper's numbers (see `docs/conventions.md`, "The paper
-#'   profile").
+#'   that fit the paper's numbers (see `docs/conventions.md`,
+#'   "The paper profile").
 #' @param options Per-test options, e.g.
 #'   `list(cvci_z = list(alternative = "less"))`.
 #' @param conf.level The level of the confidence intervals (`conf.int`).

@@ -123,25 +123,15 @@ class RunConfig:
         return 0.0 if v is not None and abs(v - e.h0_value) < 1e-12 else None
 
 
-def score(cfg: RunConfig, tables: Dict[str, Any], options=None):
-    """{test: (statistic[R], pvalue[R])} from {unit: (R, F, 2, 2)} tables."""
+def score(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
+    """({test: (statistic[R], pvalue[R])}, {test: (low[R], high[R])}) from
+    {unit: (R, F, 2, 2)} tables: each test's kernel runs once for both
+    (the intervals for mu_A - mu_B at ``level``, NaN where a test has none)."""
     options = cfg.options() if options is None else options
-    out = {}
+    res, ci = {}, {}
     for k in cfg.tests:
         ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
-        out[k] = TESTS[k].batch(tables[cfg.unit_of(k)], ntr, nte, **options.get(k, {}))
-    return out
-
-
-def intervals(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
-    """{test: (low[R], high[R])} of every test's confidence interval for
-    mu_A - mu_B (NaN where a test has no estimate)."""
-    options = cfg.options() if options is None else options
-    out = {}
-    for k in cfg.tests:
-        spec = TESTS[k]
-        ntr, nte = DESIGNS[spec.design].sizes(cfg.n)
-        lo, hi = spec.batch_interval(tables[cfg.unit_of(k)], ntr, nte, level=level,
-                                     **options.get(k, {}))
-        out[k] = (lo, hi)
-    return out
+        stat, p, lo, hi = TESTS[k].batch_with_intervals(tables[cfg.unit_of(k)], ntr, nte,
+                                                        level=level, **options.get(k, {}))
+        res[k], ci[k] = (stat, p), (lo, hi)
+    return res, ci

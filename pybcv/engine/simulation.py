@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from ..stats import TESTS
-from .config import RunConfig, intervals, score
+from .config import RunConfig, score
 from .repetition import Repetition, run_chunk
 from .store import Store
 
@@ -310,14 +310,14 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
         ci, tabs = {}, None
         if need_rescore:
             tabs = tables()                 # a ValueError when the run stored no tables
-            res = score(cfg, tabs)
+            res, ci = score(cfg, tabs)
         elif len(reps):
             try:
                 tabs = tables()
             except ValueError:              # no stored tables: no intervals
                 tabs = None
-        if tabs is not None:
-            ci = intervals(cfg, tabs)
+            if tabs is not None:
+                _, ci = score(cfg, tabs)
     stat = {k: np.asarray(res[k][0], float) for k in cfg.tests if k in res}
     pv = {k: np.asarray(res[k][1], float) for k in cfg.tests if k in res}
     info = [tuple(i) for i in info]

@@ -72,36 +72,38 @@ def _interval(res, d, level):
     return [lo, hi]
 
 
+_COMMON = ("test", "statistic", "pvalue", "df", "estimate", "method", "null_distribution",
+           "alternative", "warnings", "ci_low", "ci_high", "ci_level")
+
+
 def result_dict(res, key=None, level=0.95):
-    """A TestResult as plain values; the BCV tables as 2x2 float arrays;
-    ``conf_int`` = [low, high] at ``level`` where the result has one."""
-    d = res.to_dict()
-    det = dict(d.get("details") or {})
-    for k in ("averaged_table", "effective_table", "table"):
-        if k in det and det[k] is not None:
-            det[k] = np.asarray(det[k], dtype=float)
-    if "terms" in det:
-        det["terms"] = np.asarray(det["terms"], dtype=float)
+    """A TestResult as plain values (its ``to_dict()``): the common fields,
+    ``conf_int`` = [low, high] at ``level`` where the result has one, and
+    the test's own fields under ``extra`` (2x2 tables as float matrices)."""
+    d = res.to_dict(level)
+    extra = {}
+    for k, v in d.items():
+        if k in _COMMON:
+            continue
+        if k in ("averaged_table", "effective_table", "table", "terms") and v is not None:
+            v = np.asarray(v, dtype=float)
+        extra[k] = _plain(v)
     df = d["df"]
-    if df is None:
-        df = np.zeros(0)
-    else:
-        df = np.atleast_1d(np.asarray(df, dtype=float))
-    return {"test": key or d.get("test"), "statistic": float(d["statistic"]),
+    df = np.zeros(0) if df is None else np.atleast_1d(np.asarray(df, dtype=float))
+    return {"test": key or d["test"], "statistic": float(d["statistic"]),
             "pvalue": float(d["pvalue"]), "df": df,
             "estimate": None if d["estimate"] is None else float(d["estimate"]),
-            "method": d.get("method") or "", "null_distribution": d.get("null_distribution") or "",
-            "alternative": d.get("alternative") or "two-sided",
-            "details": _plain(det), "warnings": [str(w) for w in d.get("warnings") or []],
+            "method": d["method"], "null_distribution": d["null_distribution"],
+            "alternative": d["alternative"], "extra": extra,
+            "warnings": [str(w) for w in d["warnings"]],
             "conf_int": _interval(res, d, float(level)), "conf_level": float(level)}
 
 
-def run_test(fname, args, kwargs, key=None, level=0.95):
-    """Call ``pybcv.stats.<fname>(*args, **kwargs)``."""
+def run_test(key, args, kwargs, level=0.95):
+    """Call test ``key``'s public function ``TESTS[key].function(*args, **kwargs)``."""
     try:
-        from pybcv import stats
-        fn = getattr(stats, fname)
-        res = fn(*args, **dict(kwargs or {}))
+        from pybcv.stats import registry
+        res = registry.get_test(key).function(*args, **dict(kwargs or {}))
         return {"ok": True, "value": result_dict(res, key, level)}
     except Exception as e:
         return _fail(e)
@@ -143,11 +145,16 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95):
 
 def registry_table():
     try:
+        import inspect
         from pybcv.stats import registry
-        rows = [{"key": s.key, "name": s.name, "family": s.family, "design": s.design,
-                 "n_folds": -1 if s.n_folds is None else int(s.n_folds),
-                 "options": ",".join(s.options), "in_table5": bool(s.in_table5)}
-                for s in registry.TESTS.values()]
+        rows = []
+        for s in registry.TESTS.values():
+            params = inspect.signature(s.function).parameters.values()
+            rows.append({"key": s.key, "name": s.name, "family": s.family, "design": s.design,
+                         "n_folds": -1 if s.n_folds is None else int(s.n_folds),
+                         "options": ",".join(s.options), "in_table5": bool(s.in_table5),
+                         "arguments": {p.name: (None if p.default is p.empty else _plain(p.default))
+                                       for p in params}})
         return {"ok": True, "value": rows}
     except Exception as e:
         return _fail(e)

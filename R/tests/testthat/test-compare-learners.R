@@ -107,7 +107,7 @@ test_that("profile and options reach the tests", {
   res <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
                           tests = c("cvci_z", "mcnemar_kfold_naive"), seed = 2, profile = "paper")
   expect_identical(res$htests$cvci_z$alternative, "less")
-  expect_identical(res$htests$mcnemar_kfold_naive$details$empty_fold, "drop")
+  expect_identical(res$htests$mcnemar_kfold_naive$empty_fold, "drop")
   res2 <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
                            tests = "cvci_z", seed = 2, options = list(cvci_z = list(alternative = "greater")))
   expect_identical(res2$htests$cvci_z$alternative, "greater")

@@ -79,7 +79,7 @@ test_that("htests carry conf.int with conf.level where Python gives an interval"
   need_python()
   h <- mcnemar_ho_test(c(10, 14, 5, 71))
   st <- py_stats()
-  res <- st$mcnemar(reticulate::np_array(c(10, 14, 5, 71), dtype = "float64"))
+  res <- st$mcnemar_ho(reticulate::np_array(c(10, 14, 5, 71), dtype = "float64"))
   ci <- unlist(res$confidence_interval(0.9))
   h90 <- mcnemar_ho_test(c(10, 14, 5, 71), conf.level = 0.9)
   expect_identical(as.numeric(h90$conf.int), as.numeric(ci))
