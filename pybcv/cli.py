@@ -415,7 +415,8 @@ def cmd_test(a) -> int:
 
 # ------------------------------------------------------------------ simulate
 def cmd_simulate(a) -> int:
-    from .engine import ConfigMismatch, RunConfig, simulate
+    from .engine import RunConfig, simulate
+    from .errors import ConfigMismatch
     ds = a.dataset.lower()
     if ds not in EXPERIMENTS:
         raise UsageError(f"--dataset: unknown data set {a.dataset!r}; known: {', '.join(EXPERIMENTS)}")
@@ -708,9 +709,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _known_errors() -> tuple:
     """Errors whose message names the problem in full (no traceback hint)."""
-    from ._validate import LearnerContext
-    from .datasets import DataError
-    from .engine.store import StoreError
+    from .errors import DataError, LearnerContext, StoreError
     known = [LearnerContext, DataError, StoreError]
     try:
         from r_bridge import RUnavailableError

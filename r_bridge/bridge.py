@@ -21,7 +21,7 @@ import numpy as np
 from . import session
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
-from pybcv._validate import LearnerContext
+from pybcv.errors import LearnerContext
 
 _BATCH_R = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batch.R")
 # keys: the data sets registered in R, oldest first (a dict used as an ordered

@@ -93,14 +93,12 @@ def test_bad_input_exits_2(tmp_path, capsys, argv, msg):
     (tmp_path / "full" / "x.md").write_text("keep me")
     csv = _csv(tmp_path)
     argv = [a.format(tmp=tmp_path, csv=csv) for a in argv]
-    t0 = time.time()
     rc, out, err = run(capsys, *argv)
     assert rc == 2, err
     assert msg in err and err.startswith("pybcv: error:"), err
     assert "Traceback" not in err and out == ""
     assert not os.path.exists(tmp_path / "o" / "results.sqlite")      # no work was done
     assert (tmp_path / "full" / "x.md").read_text() == "keep me"
-    assert time.time() - t0 < 30 or "scheduler" in msg          # noqa: the checks come first
 
 
 def test_bad_input_exits_2_through_a_subprocess(tmp_path):

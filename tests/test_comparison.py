@@ -243,3 +243,32 @@ def test_a_non_default_t_reaches_the_comparison_and_the_cli_view(capsys):
         compare_predictions(y, pa, pb, test_sets=folds, options={"mcnemar_5x2bcv": {"tt": 1}})
     with pytest.raises(ValueError, match="did not run|not selected"):
         compare_predictions(y, pa, pb, test_sets=folds, options={"kfold_t": {"alternative": "less"}})
+
+
+# ------------------------------------------------------------------ the backend in parallel
+from conftest import requires_r  # noqa: E402
+
+
+@requires_r("RWeka")
+@pytest.mark.parametrize("backend", ["python", "r"])
+def test_parallel_fits_honour_the_requested_backend(exp6, backend):
+    """With n_jobs > 1 (fresh worker processes) every learner runs in the
+    backend asked for, exactly as in one process: J48 has both an R and a
+    Python implementation, so a worker that fell back to "auto" would show."""
+    one = compare(exp6.X, exp6.y, "J48", "majority", backend=backend)
+    par = compare(exp6.X, exp6.y, "J48", "majority", backend=backend, n_jobs=2)
+    assert par.backends[0] == one.backends[0] == backend
+    assert par["mcnemar_5x2bcv"].pvalue == one["mcnemar_5x2bcv"].pvalue
+
+
+@requires_r("RWeka")
+def test_parallel_simulation_honours_the_requested_backend():
+    """simulate(jobs=2) runs its repetitions in worker processes, in the
+    backend asked for (python here, although R is available)."""
+    from pybcv.engine import simulate
+    res = simulate("exp6", tests="mcnemar_5x2bcv", reps=4, seed=2, jobs=2, backend="python",
+                   learner_a={"name": "J48"})
+    assert res.backends == ("python/python",)
+    one = simulate("exp6", tests="mcnemar_5x2bcv", reps=4, seed=2, backend="python",
+                   learner_a={"name": "J48"})
+    np.testing.assert_array_equal(res.pvalue["mcnemar_5x2bcv"], one.pvalue["mcnemar_5x2bcv"])

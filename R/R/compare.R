@@ -1,6 +1,6 @@
 ## compare_learners(), compare_many(): learners on one data set, every
 ## requested test.  The partitions come from Python (pybcv.partitions, the
-## design streams of pybcv.engine.compare); each named learner runs every fold
+## design streams of pybcv.compare); each named learner runs every fold
 ## of every design in ONE call of batch.R's run_batch() (the R code r_bridge
 ## runs through rpy2); the tables are counted here; the statistics come from
 ## Python in one call.
@@ -105,7 +105,7 @@ results_frame <- function(htests, alpha) {
 #' need, counts each validation fold's 2x2 table of correct and incorrect
 #' predictions, and runs the tests.  The partitions come from Python
 #' (`pybcv.partitions.DESIGNS`; design `d` uses the random stream of
-#' `pybcv.engine.compare` for `seed` and `d`, so a design's folds do not
+#' `pybcv.compare` for `seed` and `d`, so a design's folds do not
 #' depend on which other tests are asked for, and R and Python give the same
 #' folds, tables and p-values for the same seed).  A named learner runs in R,
 #' every fold of every design in one call, through the package's copy of

@@ -79,6 +79,7 @@ dname <- function(expr) paste(deparse(expr, width.cutoff = 500L), collapse = " "
 #'   warnings.
 #' @seealso [bcv_partitions()], [compare_learners()], [mcnemar_ho_test()],
 #'   [pybcv_test_predictions()]
+#' @rdname bcv_mcnemar_test
 #' @export
 #' @examples
 #' if (pybcv_available()) {

@@ -35,7 +35,7 @@ import numpy as np
 from ..outcomes import tables_from_predictions
 from ..partitions import DESIGNS
 
-from .._validate import LearnerContext
+from ..errors import LearnerContext
 from ..learners import parse_spec
 
 

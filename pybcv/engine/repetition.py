@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .._validate import LearnerContext
+from ..errors import LearnerContext
 from .config import RunConfig, score
 from .fitting import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
     learner_from_spec

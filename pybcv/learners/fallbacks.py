@@ -921,13 +921,3 @@ class LogisticFallback(_SklearnFallback):
     def _estimator(self, opts=None):
         from sklearn.linear_model import LogisticRegression
         return LogisticRegression(penalty=None, max_iter=2000)
-
-
-# --------------------------------------------------------------------- old names
-# (kept so that existing code keeps working; the names above say what they are)
-WeightedFNN = FNNWeightedFallback
-DistortedFNN = FNNDistortedFallback
-KKNNClassifier = KKNNFallback
-GLMClassifier = GLMFallback
-MajorityClassifier = MajorityFallback
-MeanClassifier = MeanFallback

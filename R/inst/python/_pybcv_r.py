@@ -189,7 +189,7 @@ def bcv_splits(n, m=5, seed=None, extra_rule="balanced", shuffle=True):
 
 def design_seed(seed, design):
     """The random stream of one design in compare_learners: the stream of
-    ``pybcv.engine.compare`` (repetition 0 of the run with this seed,
+    ``pybcv.compare`` (repetition 0 of the run with this seed,
     ``SeedSequence(seed, spawn_key=(0, 1, crc32(design)))``), so R and Python
     use the same partitions for the same seed, and a design's partition does
     not depend on which other tests were asked for.  The formula is repeated

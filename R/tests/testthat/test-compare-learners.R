@@ -65,7 +65,7 @@ test_that("R functions as learners; the pipeline equals Python's for the same se
                      unname(cbind(tabs[, 1, 1], tabs[, 1, 2], tabs[, 2, 1], tabs[, 2, 2]) + 0))
   }
   # the same battery from Python's engine (learner-free, fixed losses), same seed
-  eng <- tryCatch(reticulate::import("pybcv.engine", convert = FALSE), error = function(e) NULL)
+  eng <- tryCatch(reticulate::import("pybcv.comparison", convert = FALSE), error = function(e) NULL)
   if (!is.null(eng)) {
     cmp <- eng$compare_losses(np()$array(lA), np()$array(lB), tests = as.list(keys), seed = 11L)
     for (k in keys) {
