@@ -360,7 +360,6 @@ class FNNDistortedFallback(_FNN):
 
 
 # --------------------------------------------------------------------- glm (batched IRLS)
-_EPS = np.finfo(float).eps
 _THRESH = 30.0
 _MTHRESH = -30.0
 
