@@ -24,7 +24,7 @@ from typing import List, Optional
 from urllib.parse import urlparse
 
 from ._validate import int_at_least
-from .experiments import COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .experiments import BACKENDS, COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
@@ -79,6 +79,11 @@ def _design(arg: str) -> str:
     if arg not in DESIGNS:
         raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
     return arg
+
+
+def _test_keys_help() -> str:
+    from .stats import TESTS
+    return ", ".join(TESTS)
 
 
 def _profile_help() -> str:
@@ -596,9 +601,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     from .comparison import ADJUSTMENTS
-    backends = ["auto", "r", "python"]
+    backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
-                "The 5x2 BCV McNemar test and 16 rival tests.")
+                "The 5x2 BCV McNemar test and its rival tests.")
     p.add_argument("--version", action="version", version=f"pybcv {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     cd = COMPARE_DEFAULTS
@@ -624,7 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--plot", help="with --learners: write the matrix of adjusted p-values (PNG)")
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
-                   "all (17), table5 (14) or k1,k2,...")
+                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
     c.add_argument("--seed", type=_seed, default=cd["seed"])
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
     c.add_argument("--profile", default=cd["profile"], help=_profile_help())

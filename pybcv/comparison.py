@@ -330,7 +330,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
             alpha: float = COMPARE_DEFAULTS["alpha"], alternative: Optional[str] = None,
             options: Optional[Dict[str, dict]] = None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
-    the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
+    the 5x2 BCV design's two tests; ``tests="all"`` for every test).
 
     Learners: a registry name, ``"name:param=value"``, a spec dict, a pybcv
     learner or any scikit-learn classifier (default: the EXP6 experiment's,

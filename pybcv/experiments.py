@@ -113,6 +113,10 @@ EXPERIMENTS: Dict[str, Experiment] = {e.dataset: e for e in [
 DEMO_DATASET = "exp6"
 
 #: Defaults of every one-off comparison (Python ``compare``, ``pybcv compare``, R).
+#: Where a learner runs: "auto" (R where it is available, else Python), "r"
+#: or "python" -- the choices of every ``backend`` argument.
+BACKENDS = ("auto", "r", "python")
+
 COMPARE_DEFAULTS = {
     "learner_a": EXPERIMENTS[DEMO_DATASET].learner_a,
     "learner_b": EXPERIMENTS[DEMO_DATASET].learner_b,

@@ -99,7 +99,7 @@ results_frame <- function(htests, alpha) {
     stringsAsFactors = FALSE, row.names = NULL)
 }
 
-#' Compare two learners on a data set with the 17 tests
+#' Compare two learners on a data set with the tests of the registry
 #'
 #' Runs learners A and B on the partitions of every design the selected tests
 #' need, counts each validation fold's 2x2 table of correct and incorrect
@@ -135,9 +135,9 @@ results_frame <- function(htests, alpha) {
 #' @param data A data frame (e.g. from [utils::read.csv()]).
 #' @param target The name of the class column.
 #' @param tests A design name (default `"bcv5x2"`: the 5x2 BCV McNemar and
-#'   calibrated F tests, 10 fits per learner, as in Python), `"all"` (17
-#'   tests), `"table5"` (the paper's 14) or a vector of test keys (see
-#'   [pybcv_tests()]).
+#'   calibrated F tests, 10 fits per learner, as in Python), `"all"` (every
+#'   test of [pybcv_tests()]), `"table5"` (the paper's Table 5) or a vector of
+#'   test keys.
 #' @param seed A non-negative whole number; 0 by default, as in Python.
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings

@@ -378,13 +378,13 @@ cvci_z_test <- function(loss_diff, alternative = c("two.sided", "less", "greater
 }
 
 ## ------------------------------------------------------------------ any test from fold tables
-#' Any of the 17 tests from the fold tables of its design; the list of tests
+#' Any test from the fold tables of its design; the list of tests
 #'
 #' `pybcv_test` runs test `key` on the 2x2 fold tables of its partition
 #' design (Python's `TESTS[key].from_tables`): the differences, loss
 #' differences or averaged tables the test needs are made from the tables
 #' (rows A, columns B, each (incorrect, correct)).  `pybcv_tests` lists the
-#' 17 tests as Python's registry (`pybcv.stats.TESTS`) has them: key, the
+#' tests as Python's registry (`pybcv.stats.TESTS`) has them: key, the
 #' paper's name, family, design, number of folds, options and the R function.
 #'
 #' @param key A test key, e.g. `"mcnemar_5x2bcv"`; see `pybcv_tests()`.

@@ -19,13 +19,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .. import datasets as _ds
 from .. import seeds
-from ..experiments import EXPERIMENTS, get_experiment
+from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
 from ..partitions import DESIGNS
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
 from .fitting import spec_dict
-
-BACKENDS = ("auto", "r", "python")
-
 
 @dataclass
 class RunConfig:
@@ -63,7 +60,7 @@ class RunConfig:
             self.learner_b = spec_dict(self.learner_b) if self.learner_b else dict(experiment.learner_b)
         profile_options(self.profile)  # validates
         if self.backend not in BACKENDS:
-            raise ValueError(f"backend must be auto, r or python, got {self.backend!r}")
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if isinstance(self.seed, bool) or int(self.seed) != self.seed or int(self.seed) < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         self.seed = int(self.seed)

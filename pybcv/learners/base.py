@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import fallbacks as _py
+from ..experiments import BACKENDS
 from . import cnn as _cnn
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .predictions import check_predictions
 from .rlearners import RClassifier
 
-BACKENDS = ("auto", "r", "python")
 SETUP_COMMAND = "bash scripts/setup.sh"
 _warned = set()
 

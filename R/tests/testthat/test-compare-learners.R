@@ -1,6 +1,6 @@
 ## compare_learners(): R learners over Python-made partitions, Python statistics.
 
-test_that("J48 against kknn on iris, all 17 tests", {
+test_that("J48 against kknn on iris, every test", {
   need_python()
   need_r_packages("RWeka", "kknn")
   res <- compare_learners("J48", "kknn", iris, "Species", tests = "all", seed = 1)
