@@ -81,6 +81,44 @@ def _design(arg: str) -> str:
     return arg
 
 
+def _test_option(s: str):
+    """``test.option=value`` (``--option mcnemar_5x2bcv.t=1.5``) -> (test, option, value);
+    value: a number, true/false, none, or text."""
+    key, sep, value = s.partition("=")
+    test, dot, name = key.partition(".")
+    if not (sep and dot and test.strip() and name.strip()):
+        raise argparse.ArgumentTypeError(f"give test.option=value (e.g. mcnemar_5x2bcv.t=1.5), got {s!r}")
+    v = value.strip()
+    low = v.lower()
+    if low in ("true", "false"):
+        val = low == "true"
+    elif low in ("none", "null"):
+        val = None
+    else:
+        try:
+            val = int(v)
+        except ValueError:
+            try:
+                val = float(v)
+            except ValueError:
+                val = v
+    return test.strip(), name.strip(), val
+
+
+def _options(a, tests):
+    """The per-test options of --alternative and --option, checked against the
+    registry (a usage error naming the test and option)."""
+    from .comparison import test_options
+    opts = {}
+    for test, name, val in (a.option or []):
+        opts.setdefault(test, {})[name] = val
+    try:
+        test_options(tests, a.profile, opts, a.alternative)
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"--option/--alternative: {e}") from None
+    return opts
+
+
 def _test_keys_help() -> str:
     from .stats import TESTS
     return ", ".join(TESTS)
@@ -245,6 +283,7 @@ def cmd_compare(a) -> int:
     from . import datasets as D
     tests = _tests(a.tests)
     _profile(a.profile)
+    options = _options(a, tests)
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
     if a.learners:
@@ -275,11 +314,12 @@ def cmd_compare(a) -> int:
         if a.learners:
             res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed, profile=a.profile,
                                    backend=a.backend, adjust=a.adjust, n_jobs=a.jobs,
-                                   progress=progress, alpha=a.alpha)
+                                   progress=progress, alpha=a.alpha, alternative=a.alternative,
+                                   options=options)
         else:
             res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
                           profile=a.profile, backend=a.backend, n_jobs=a.jobs, progress=progress,
-                          alpha=a.alpha)
+                          alpha=a.alpha, alternative=a.alternative, options=options)
     if a.learners:
         if a.plot:
             res.plot(path=a.plot)
@@ -399,13 +439,15 @@ def cmd_test(a) -> int:
         wrong = [k for k in tests if TESTS[k].design != design]
         if wrong:
             raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
+    options = _options(a, tests if tests is not None else _tests(design))
     try:
         y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
     except ValueError as e:
         raise UsageError(f"--predictions: {e}") from None
     try:
         res = compare_predictions(y, pa, pb, test_sets=test_sets, design=design, tests=tests,
-                                  profile=a.profile, alpha=a.alpha)
+                                  profile=a.profile, alpha=a.alpha, alternative=a.alternative,
+                                  options=options)
     except ValueError as e:
         raise UsageError(f"--predictions: the folds cannot be the design {design!r}: {e}") from None
     for w in res.warnings:
@@ -598,6 +640,16 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
+def _add_option_arguments(p):
+    from .stats import ALTERNATIVES
+    p.add_argument("--alternative", choices=ALTERNATIVES,
+                   help="H1 on error(A) - error(B) for every selected test that has one "
+                        "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
+                        "test awaits the validity battery's verdict")
+    p.add_argument("--option", type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
+                   help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     from .comparison import ADJUSTMENTS
@@ -638,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
     c.add_argument("--json", action="store_true", help="one JSON object on stdout")
     c.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_option_arguments(c)
     c.set_defaults(fn=cmd_compare)
 
     f = sub.add_parser("folds", help="write a design's folds (fold,row) to fit your own models on")
@@ -656,6 +709,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
+    _add_option_arguments(t)
     t.set_defaults(fn=cmd_test)
 
     sd = SIMULATE_DEFAULTS

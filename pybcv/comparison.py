@@ -190,14 +190,16 @@ class Comparison:
             lo, hi = _interval(head)
             ci = "" if math.isnan(lo) else f", 95% CI [{lo:.4f}, {hi:.4f}]"
             lines.append(f"estimate of mu_A - mu_B ({head.method}): {head.estimate:+.4f}{ci}")
-        w = max(len(r.method or k) for k, r in self.results.items()) + 2
+        def name(r):
+            return r.method + ("" if r.alternative == "two-sided" else f" (H1: {r.alternative})")
+        w = max(len(name(r)) for r in self.results.values()) + 2
         lines += ["", f"  {'test':<{w}}{'statistic':>10}  {'df':>7}  {'p-value':>9}  "
                       f"{'95% CI of mu_A - mu_B':>22}  decision at {alpha:g}"]
         for k, r in self.results.items():
             lo, hi = _interval(r)
             ci = "-" if math.isnan(lo) else f"[{lo:+.4f}, {hi:+.4f}]"
             mark = "*" if k == PAPER_TEST else " "
-            lines.append(f"{mark} {r.method or k:<{w}}{r.statistic:>10.4f}  {_fmt_df(r.df):>7}  "
+            lines.append(f"{mark} {name(r):<{w}}{r.statistic:>10.4f}  {_fmt_df(r.df):>7}  "
                          f"{r.pvalue:>9.4g}  {ci:>22}  {'reject H0' if r.rejects(alpha) else 'keep H0'}")
         if PAPER_TEST in self.results:
             lines.append("* the paper's recommended test")

@@ -376,3 +376,22 @@ def test_rq1_is_a_subcommand(capsys, tmp_path):
     assert rc == 0 and "rho1 and rho2" in out
     rc, _, err = run(capsys, "rq1", "run", "--data", str(tmp_path), "--out", str(tmp_path), "--reps", "0")
     assert rc == 2 and "--reps: must be an integer >= 1, got 0" in err
+
+
+def test_compare_and_test_take_alternative_and_test_options(tmp_path, capsys):
+    """--alternative reaches every selected test that has one (the one-sided
+    5x2 BCV McNemar test included); --option sets one test's option; a bad
+    option is a usage error naming the test and the option."""
+    rc, out, _ = run(capsys, "compare", "--backend", "python", "--quiet", "--a", "majority",
+                     "--alternative", "greater", "--option", "mcnemar_5x2bcv.t=1.5")
+    assert rc == 0
+    assert "5x2 BCV McNemar's test (H1: greater)" in out and "effective table (t = 1.5000)" in out
+    rc, out, _ = run(capsys, "compare", "--backend", "python", "--quiet", "--a", "majority", "--json",
+                     "--alternative", "less")
+    obj = json.loads(out)
+    assert obj["tests"]["mcnemar_5x2bcv"]["pvalue"] > 0.99          # A is worse: "less" keeps H0
+    rc, _, err = run(capsys, "compare", "--backend", "python", "--quiet",
+                     "--option", "mcnemar_5x2bcv.tt=1")
+    assert rc == 2 and "takes no option" in err and "tt" in err
+    rc, _, err = run(capsys, "compare", "--backend", "python", "--quiet", "--option", "t=1")
+    assert rc == 2 and "test.option=value" in err

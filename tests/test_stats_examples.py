@@ -336,3 +336,32 @@ def test_each_result_carries_each_fact_once(key):
             assert f.name in d, f.name
     if key == "mcnemar_5x2bcv":
         np.testing.assert_allclose(d["effective_table"], r.t * np.asarray(d["averaged_table"]))
+
+
+@pytest.mark.parametrize("alternative", ["less", "greater"])
+def test_one_sided_bcv_mcnemar(alternative):
+    """The one-sided 5x2 BCV McNemar test (an option of the registry, pending
+    the validity battery): signed z on the effective table; where the
+    difference points towards H1 its p is half the two-sided p; batch equals
+    from_tables; the interval is one-sided and excludes 0 exactly when p < alpha."""
+    b = [12, 10, 14, 9, 11, 13, 10, 12, 15, 11]
+    c = [7, 8, 6, 9, 5, 8, 7, 6, 9, 6]
+    T = tables_of(b, c, 150)
+    two = S.mcnemar_5x2bcv(T)
+    one = S.mcnemar_5x2bcv(T, alternative=alternative)
+    assert one.alternative == alternative and one.null_distribution == "N(0, 1)"
+    if alternative == "greater":                        # n01_bar > n10_bar: towards H1
+        assert one.statistic ** 2 == pytest.approx(two.statistic, rel=1e-12)
+        assert one.pvalue == pytest.approx(two.pvalue / 2, rel=1e-12)
+        lo, hi = one.confidence_interval(0.95)
+        assert hi == np.inf and (lo > 0) == (one.pvalue < 0.05)
+    else:                                               # the correction points towards H0
+        assert one.pvalue > 1 - two.pvalue / 2 > 0.5
+        lo, hi = one.confidence_interval(0.95)
+        assert lo == -np.inf and hi > 0
+    stat, p = TESTS["mcnemar_5x2bcv"].batch(T[None], 150, 150, alternative=alternative)
+    assert stat[0] == one.statistic and p[0] == one.pvalue
+    lo_b, hi_b = TESTS["mcnemar_5x2bcv"].batch_interval(T[None], 150, 150, alternative=alternative)
+    assert (lo_b[0], hi_b[0]) == one.confidence_interval(0.95)
+    with pytest.raises(ValueError, match="alternative"):
+        S.mcnemar_5x2bcv(T, alternative="bigger")

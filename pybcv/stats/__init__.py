@@ -12,7 +12,7 @@ t: ``rho_t``, ``kfold_t``, ``t_5x2cv``, ``corrected_rho_t``,
 ``mcnemar_5x2bcv`` (the paper's block-regularized 5x2 CV McNemar test).
 Conventions: ``docs/conventions.md``.
 """
-from ._common import (BCVMcNemarResult, FTestResult, McNemarResult, NaiveKFoldMcNemarResult,
+from ._common import (ALTERNATIVES, BCVMcNemarResult, FTestResult, McNemarResult, NaiveKFoldMcNemarResult,
                       TestResult, TTestResult, ZTestResult)
 from .f_tests import calibrated_f_5x2bcv, combined_f_5x2cv
 from .mcnemar_tests import bcv_t, mcnemar_5x2bcv, mcnemar_ho, mcnemar_kfold_naive
@@ -26,4 +26,4 @@ from .z_tests import conservative_z, cvci_z, cvci_z_from_counts, proportion_z
 __all__ = ["TestResult", "TTestResult", "ZTestResult", "FTestResult", "McNemarResult",
            "NaiveKFoldMcNemarResult", "BCVMcNemarResult",
            "TESTS", "TABLE5_TESTS", "PROFILES", "TestSpec", "get_test", "resolve_tests",
-           "profile_options", "designs_for", "bcv_t", "cvci_z_from_counts", *TESTS]
+           "profile_options", "designs_for", "bcv_t", "cvci_z_from_counts", "ALTERNATIVES", *TESTS]
