@@ -45,3 +45,20 @@ def check_labels(y) -> np.ndarray:
         raise ValueError(f"y has {miss.size} missing label(s) (NaN/None), first in row {miss[0]}")
     return y
 
+
+
+def csv_safe(df):
+    """A copy of DataFrame ``df`` whose text cells cannot run as a formula in
+    a spreadsheet: a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or
+    a carriage return gets a leading ``'`` (numbers are left as they are).
+
+    >>> import pandas as pd
+    >>> csv_safe(pd.DataFrame({"a": ["=1+1", "ok"], "b": [-1.5, 2.0]})).values.tolist()
+    [["'=1+1", -1.5], ['ok', 2.0]]
+    """
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object:
+            out[c] = [("'" + x) if isinstance(x, str) and x[:1] in ("=", "+", "-", "@", "\t", "\r")
+                      else x for x in out[c]]
+    return out

@@ -1,4 +1,4 @@
-"""Command line: ``pybcv compare | test | folds | simulate | report | truth | rq1``.
+"""Command line: ``pybcv compare | test | folds | simulate | report | truth | archive | rq1``.
 
 Every argument is checked before any work: a bad one (``--alpha 1.5``,
 ``--seed -1``, ``--n 1``, an unknown learner, test or design, an unreachable
@@ -18,13 +18,27 @@ import json
 import math
 import os
 import socket
+import time
 import sys
 import warnings
 from typing import List, Optional
 from urllib.parse import urlparse
 
+from . import __version__, mnist, rq1
+from . import datasets as D
 from ._validate import int_at_least
+from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
+                         compare_predictions, results_as_json, test_options)
+from .engine import RunConfig, simulate
+from .engine import archive
+from .engine.truth import TUNING, tune
+from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import BACKENDS, COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .learners import LEARNERS, make_learner
+from .partitions import DESIGNS
+from .pipeline import spec_dict
+from .report import build_report
+from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
@@ -67,7 +81,6 @@ def _separator(s: str) -> str:
 
 # ------------------------------------------------------------------ checks of meaning
 def _tests(arg) -> List[str]:
-    from .stats import resolve_tests
     try:
         return resolve_tests(arg)
     except ValueError as e:
@@ -75,7 +88,6 @@ def _tests(arg) -> List[str]:
 
 
 def _design(arg: str) -> str:
-    from .partitions import DESIGNS
     if arg not in DESIGNS:
         raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
     return arg
@@ -108,7 +120,6 @@ def _test_option(s: str):
 def _options(a, tests):
     """The per-test options of --alternative and --option, checked against the
     registry (a usage error naming the test and option)."""
-    from .comparison import test_options
     opts = {}
     for test, name, val in (a.option or []):
         opts.setdefault(test, {})[name] = val
@@ -120,18 +131,15 @@ def _options(a, tests):
 
 
 def _test_keys_help() -> str:
-    from .stats import TESTS
     return ", ".join(TESTS)
 
 
 def _profile_help() -> str:
-    from .stats import PROFILES
     return ("option profile: " + ", ".join(PROFILES)
             + ' (docs/conventions.md, "The paper profile")')
 
 
 def _profile(arg: Optional[str]):
-    from .stats import profile_options
     if arg is None:
         return None
     try:
@@ -146,8 +154,6 @@ def _learner(arg: Optional[str], option: str):
     learner is built with the Python backend, which starts no R)."""
     if arg is None:
         return None
-    from .engine.fitting import spec_dict
-    from .learners import LEARNERS, make_learner
     try:
         spec = spec_dict(arg)
     except (ValueError, TypeError) as e:
@@ -213,7 +219,6 @@ def _floats(s: str, option: str) -> List[float]:
 
 
 def _check_n(n: int, designs: List[str], option: str = "--n"):
-    from .partitions import DESIGNS
     need = max(DESIGNS[d].min_n for d in designs)
     if n < need:
         raise UsageError(f"{option}: the design(s) {', '.join(designs)} need at least {need} records, got {n}")
@@ -236,7 +241,6 @@ def _check_scheduler(address: Optional[str]):
 def _load_csv(a):
     """The --csv data of ``compare``: every violation of the input contract
     (``pybcv.datasets.load_csv``) is a usage error naming column and line."""
-    from . import datasets as D
     markers = [m for m in (a.na_values or "").split(",") if m != ""] if a.na_values else []
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -278,9 +282,6 @@ def _print_json(obj):
 
 # ------------------------------------------------------------------ compare
 def cmd_compare(a) -> int:
-    from .comparison import compare, compare_learners
-    from .stats import designs_for
-    from . import datasets as D
     tests = _tests(a.tests)
     _profile(a.profile)
     options = _options(a, tests)
@@ -352,7 +353,6 @@ def cmd_compare(a) -> int:
 
 # ------------------------------------------------------------------ folds, test
 def cmd_folds(a) -> int:
-    from .comparison import _design_folds
     design = _design(a.design)
     _check_n(a.n, [design])
     if a.out:
@@ -429,12 +429,10 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
 
 
 def cmd_test(a) -> int:
-    from .comparison import compare_predictions, results_as_json
     design = _design(a.design)
     _profile(a.profile)
     tests = None
     if a.tests is not None:
-        from .stats import TESTS
         tests = _tests(a.tests)
         wrong = [k for k in tests if TESTS[k].design != design]
         if wrong:
@@ -462,8 +460,6 @@ def cmd_test(a) -> int:
 
 # ------------------------------------------------------------------ simulate
 def cmd_simulate(a) -> int:
-    from .engine import RunConfig, simulate
-    from .errors import ConfigMismatch
     ds = a.dataset.lower()
     if ds not in EXPERIMENTS:
         raise UsageError(f"--dataset: unknown data set {a.dataset!r}; known: {', '.join(EXPERIMENTS)}")
@@ -473,7 +469,6 @@ def cmd_simulate(a) -> int:
     la, lb = _learner(a.a, "--a"), _learner(a.b, "--b")
     if experiment.learner_free and (la or lb):
         raise UsageError("--a/--b: epsilon is learner-free (fixed per-record losses); they do not apply")
-    from .stats import designs_for
     n = a.n if a.n is not None else experiment.n
     _check_n(n, designs_for(tests))
     values = _floats(a.param, "--param") if a.param else [None]
@@ -512,7 +507,8 @@ def cmd_simulate(a) -> int:
             df.insert(0, "param_value", v)
             df.insert(0, "param_name", experiment.varied)
             frames.append(df)
-        pd.concat(frames).to_csv(os.path.join(a.out, "power.csv"), index=False)
+        with open(os.path.join(a.out, "power.csv"), "w", newline="") as fh:   # never a URL
+            pd.concat(frames).to_csv(fh, index=False)
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
         _print_json({"dataset": ds, "param": experiment.varied, "out": written,
@@ -550,13 +546,11 @@ def _print_failures(failures, shown: int = 5):
 
 # ------------------------------------------------------------------ rq1
 def cmd_rq1(a) -> int:     # reached only through build_parser().parse_args
-    from . import rq1
     return rq1.main(a.rest)
 
 
 # ------------------------------------------------------------------ report
 def cmd_report(a) -> int:
-    from .report import build_report
     for d in a.dirs:
         if not os.path.isdir(d):
             raise UsageError(f"not a folder: {d}")
@@ -576,7 +570,6 @@ def cmd_report(a) -> int:
 
 # ------------------------------------------------------------------ truth
 def cmd_truth(a) -> int:
-    from .engine.truth import TUNING, tune
     ds = a.dataset.lower()
     if ds == "mnist":
         return _truth_mnist(a)
@@ -612,7 +605,6 @@ def _truth_mnist(a) -> int:
     """True error rates of the MNIST CNNs as the paper computes them (train on
     --sets data sets, error on the population), at the reduced defaults of
     :mod:`pybcv.mnist`; --grid: B's dropout rates."""
-    from . import mnist
     sets = mnist.TRUTH_DATA_SETS if a.sets is None else a.sets
     if sets < 2:
         raise UsageError("--sets must be at least 2")
@@ -633,6 +625,96 @@ def _truth_mnist(a) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ archive
+def _archive_errors(fn):
+    """A missing folder, a damaged store or archive: a plain message, exit 2."""
+    def run(a):
+        try:
+            return fn(a)
+        except (ValueError, TypeError, OSError, StoreError) as e:
+            raise UsageError(str(e)) from None
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
+    found = []
+    for top in folders:
+        if not os.path.isdir(top):
+            raise FileNotFoundError(f"not a folder: {top}")
+        for d, subdirs, files in os.walk(top):
+            subdirs.sort()
+            if name in files:
+                found.append(d)
+    return found
+
+
+def _stores_under(folders: Sequence[str]) -> List[str]:
+    return _folders_with(archive.SQLITE_NAME, folders)
+
+
+def _size(folder: str, names: Sequence[str]) -> int:
+    return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
+
+
+@_archive_errors
+def cmd_archive_convert(a) -> int:
+    stores = _stores_under(a.folders)
+    if not stores:
+        print(f"no {archive.SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
+        return 1
+    store_files = [archive.SQLITE_NAME + s for s in ("", "-wal", "-shm")]
+    before = after = 0
+    for d in stores:
+        t0 = time.perf_counter()
+        path = archive.from_sqlite(d)
+        b, n = _size(d, store_files), os.path.getsize(path)
+        before, after = before + b, after + n
+        if a.delete_sqlite:
+            for name in store_files:
+                if os.path.exists(os.path.join(d, name)):
+                    os.remove(os.path.join(d, name))
+        print(f"{d}: {b / 1e6:.2f} MB -> {n / 1e6:.3f} MB, identical, {time.perf_counter() - t0:.1f} s"
+              + (" (store deleted)" if a.delete_sqlite else ""))
+    print(f"{len(stores)} run(s): {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
+    return 0
+
+
+@_archive_errors
+def cmd_archive_verify(a) -> int:
+    bad = 0
+    for d in _stores_under(a.folders):
+        if not archive.is_run(d):
+            print(f"{d}: no {archive.FILE_NAME}")
+            bad += 1
+            continue
+        diff = archive.differences(archive.read_sqlite(d), archive.read_run(d))
+        print(f"{d}: " + ("identical" if not diff else "DIFFERS: " + ", ".join(diff)))
+        bad += bool(diff)
+    return 1 if bad else 0
+
+
+@_archive_errors
+def cmd_archive_show(a) -> int:
+    for d in a.folders:
+        run = archive.read_run(d)
+        cfg = run["config"]
+        print(f"{d}: {cfg.get('dataset')} seed {cfg.get('seed')} profile {cfg.get('profile')}, "
+              f"{len(run['reps'])} repetitions, {len(run['results'])} tests, "
+              f"designs {', '.join(f'{k} {v.shape[1]} folds' for k, v in run['tables'].items()) or 'none'}")
+    return 0
+
+
+@_archive_errors
+def cmd_archive_unpack(a) -> int:
+    todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
+    for d in todo:
+        print(archive.to_sqlite(d))
+    print(f"{len(todo)} archive(s) unpacked")
+    return 0
+
+
+
 # ------------------------------------------------------------------ parser
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
@@ -641,7 +723,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_option_arguments(p):
-    from .stats import ALTERNATIVES
     p.add_argument("--alternative", choices=ALTERNATIVES,
                    help="H1 on error(A) - error(B) for every selected test that has one "
                         "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
@@ -651,8 +732,6 @@ def _add_option_arguments(p):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
-    from .comparison import ADJUSTMENTS
     backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
                 "The 5x2 BCV McNemar test and its rival tests.")
@@ -759,6 +838,25 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--quiet", action="store_true")
     u.set_defaults(fn=cmd_truth)
 
+    ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
+    asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
+    x = asub.add_parser("convert", help="results.sqlite -> run.npz in every run folder under "
+                        "FOLDER, checked bit for bit")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.add_argument("--delete-sqlite", action="store_true",
+                   help="delete each store once its archive reads back identical")
+    x.set_defaults(fn=cmd_archive_convert)
+    x = asub.add_parser("verify", help="compare results.sqlite and run.npz wherever both exist")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.set_defaults(fn=cmd_archive_verify)
+    x = asub.add_parser("show", help="summary of archived runs")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.set_defaults(fn=cmd_archive_show)
+    x = asub.add_parser("unpack", help="run.npz -> results.sqlite in every run folder under FOLDER "
+                        "that has none (so that simulate --resume continues the run)")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.set_defaults(fn=cmd_archive_unpack)
+
     q = sub.add_parser("rq1", add_help=False, help="the paper's RQ1 on the UCI data sets "
                        "(pybcv rq1 run|report ...; pybcv rq1 --help)")
     q.add_argument("rest", nargs=argparse.REMAINDER)
@@ -768,7 +866,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _known_errors() -> tuple:
     """Errors whose message names the problem in full (no traceback hint)."""
-    from .errors import DataError, LearnerContext, StoreError
     known = [LearnerContext, DataError, StoreError]
     try:
         from r_bridge import RUnavailableError
@@ -781,7 +878,6 @@ def _known_errors() -> tuple:
 def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["rq1"]:          # its own parser (pybcv.rq1): options pass through
-        from . import rq1
         return rq1.main(argv[1:])
     try:
         args = build_parser().parse_args(argv)

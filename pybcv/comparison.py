@@ -26,8 +26,9 @@ import numpy as np
 
 from . import seeds
 from .experiments import COMPARE_DEFAULTS
-from .engine.fitting import (CountingLearner, as_learner, learner_free_tables, learner_label,
-                                 predict_designs, tables_from_design_predictions)
+from .datasets import from_arrays
+from .pipeline import (design_generator, learner_free_tables, learner_label, predict_learners,
+                       tables_from_design_predictions)
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS, check_design, design_folds
 from .stats import TESTS, designs_for, profile_options, resolve_tests
@@ -38,11 +39,6 @@ PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marke
 # ------------------------------------------------------------------ selections
 def _paper_first(keys):
     return sorted(keys, key=lambda k: k != PAPER_TEST)
-
-
-def design_generator(seed: int, design: str):
-    """The random stream of ``design`` in a one-off comparison with ``seed``."""
-    return seeds.rng(seeds.design_seq(seed, 0, design))
 
 
 def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
@@ -263,66 +259,7 @@ def _score_tables(tables, n, keys, options) -> Dict[str, Any]:
     return out
 
 
-# ------------------------------------------------------------------ fitting
-def _predict_task(learner, backend, X, y, design_splits):
-    lrn = CountingLearner(as_learner(learner, backend))
-    pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
-    return pred, lrn.backend_
-
-
-def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
-    """[{design: predictions}] and [backend] per learner: one batch per learner
-    when sequential and quiet; else one task per (learner, design), on
-    ``n_jobs`` processes, with a tqdm bar."""
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
-    if n_jobs == 1 and not progress:
-        preds, backends = [], []
-        for lrn in learners:
-            c = CountingLearner(as_learner(lrn, backend))
-            preds.append(predict_designs(c, X, y, splits))
-            backends.append(c.backend_)
-        return preds, backends
-    for lrn in learners:                      # bad specs fail before any fit
-        as_learner(lrn, backend)
-    tasks = [(i, d) for i in range(len(learners)) for d in splits]
-    from tqdm import tqdm
-    bar = tqdm(total=sum(len(splits[d]) for _, d in tasks), disable=not progress, unit="fit",
-               desc="fitting")
-    preds = [dict() for _ in learners]
-    backends = ["python"] * len(learners)
-    try:
-        if n_jobs == 1:
-            for i, d in tasks:
-                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]})
-                preds[i].update(pred)
-                backends[i] = be
-                bar.update(len(splits[d]))
-        else:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-            # fresh processes (spawn): an embedded R or JVM of this process is not forked
-            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}):
-                           (i, d) for i, d in tasks}
-                try:
-                    for fut in as_completed(futures):
-                        i, d = futures[fut]
-                        pred, be = fut.result()
-                        preds[i].update(pred)
-                        backends[i] = be
-                        bar.update(len(splits[d]))
-                except BaseException:
-                    for fut in futures:
-                        fut.cancel()
-                    raise
-    finally:
-        bar.close()
-    return preds, backends
-
-
 def _data(X, y):
-    from .datasets import from_arrays
     return from_arrays(X, y)
 
 
@@ -357,7 +294,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
     splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
-    (pa, pb), backends = _predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
+    (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
                                            n_jobs, progress)
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
@@ -641,7 +578,7 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     opts = test_options(keys, profile, options, alternative)
     data = _data(X, y)
     splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
-    preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress)
+    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress)
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)

@@ -34,6 +34,7 @@ import numpy as np
 
 from .errors import DataError
 from .experiments import EXPERIMENTS
+from ._validate import check_labels
 
 def data_dir() -> str:
     """The folder of the offline data (``uci/``, ``mnist/``): the environment
@@ -242,10 +243,57 @@ def letter(seed=0, n: int = 300) -> Dataset:
 
 
 # ------------------------------------------------------------------ registry
+# ------------------------------------------------------------------ MNIST
+# The 60,000 images of the Keras training split (PYBCV_MNIST_NPZ, default the
+# project's mnist.npz: x_train (60000, 28, 28) uint8, y_train); a data set of
+# size n is n images drawn without replacement, pixels scaled to [0, 1].
+MNIST_NPZ = os.environ.get("PYBCV_MNIST_NPZ", os.path.join(data_dir(), "mnist", "mnist.npz"))
+POPULATION_SIZE = 60000
+
+
+@lru_cache(maxsize=1)
+def population_raw(path: Optional[str] = None):
+    """The 60,000 training images (uint8, (60000, 28, 28)) and labels (int64)."""
+    path = path or MNIST_NPZ
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"MNIST file not found: {path} (set PYBCV_MNIST_NPZ to a .npz "
+                                "with arrays x_train (60000, 28, 28) and y_train)")
+    with np.load(path) as d:
+        if "x_train" not in d.files or "y_train" not in d.files:
+            raise ValueError(f"{path}: expected arrays x_train and y_train, found {d.files}")
+        X, y = d["x_train"], d["y_train"].astype(np.int64)
+    if X.shape != (len(y), 28, 28):
+        raise ValueError(f"{path}: x_train must have shape (n, 28, 28), got {X.shape}")
+    X.setflags(write=False)
+    y.setflags(write=False)
+    return X, y
+
+
+def scale(images) -> np.ndarray:
+    """uint8 images -> float32 rows of 784 pixels in [0, 1] (x / 255).
+
+    >>> scale(np.full((1, 28, 28), 255, np.uint8)).max()
+    1.0
+    """
+    a = np.asarray(images)
+    return (a.reshape(len(a), -1).astype(np.float32) / np.float32(255.0))
+
+
+def mnist_population():
+    """(X, y): all 60,000 images as float32 rows in [0, 1] and their digits."""
+    X, y = population_raw()
+    return scale(X), y
+
+
 def mnist(seed=0, n: int = 1000) -> Dataset:
-    """n MNIST training images drawn without replacement (:mod:`pybcv.mnist`)."""
-    from .mnist import mnist as draw
-    return draw(seed, n)
+    """n images drawn without replacement from the 60,000 (seed: int,
+    SeedSequence or Generator; the engine passes ``data_seq(seed, r)``)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= POPULATION_SIZE:
+        raise ValueError(f"n must be an integer in [2, {POPULATION_SIZE}] (draws without "
+                         f"replacement from the MNIST population), got {n!r}")
+    X, y = population_raw()
+    idx = as_rng(seed).choice(len(y), size=int(n), replace=False)
+    return Dataset("mnist", X=scale(X[idx]), y=y[idx].copy(), params={"n": int(n)})
 
 
 GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist}
@@ -271,7 +319,6 @@ def population(name: str):
     if key == "letter":
         return letter_population()
     if key == "mnist":
-        from .mnist import population as mnist_population
         return mnist_population()
     raise ValueError(f"data set {name!r} has no finite population")
 
@@ -556,7 +603,6 @@ def from_arrays(X, y, name="data") -> Dataset:
     ...
     pybcv.errors.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
     """
-    from ._validate import check_labels
     X_ = X if hasattr(X, "iloc") else np.asarray(X)
     if getattr(X_, "ndim", 2) == 1:
         X_ = X_.reshape(-1, 1)

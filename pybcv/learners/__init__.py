@@ -30,7 +30,7 @@ from .fallbacks import (FNNDistortedFallback, FNNWeightedFallback, GLMFallback, 
                         irls_logistic)
 from .predictions import PredictionError, check_predictions  # noqa: F401
 from .rlearners import RClassifier  # noqa: F401
-from .spec import check_params, parse_spec  # noqa: F401
+from .base import check_params, parse_spec  # noqa: F401
 
 __all__ = ["BACKENDS", "LEARNERS", "LearnerSpec", "NamedLearner", "SklearnLearner",
            "RClassifier", "as_learner", "make_learner", "parse_spec", "check_params",

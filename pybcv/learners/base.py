@@ -19,8 +19,11 @@ fallback, with a warning once per learner).
 """
 from __future__ import annotations
 
+import json
+import shlex
 import warnings
 from dataclasses import dataclass, field
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -30,6 +33,7 @@ from . import cnn as _cnn
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .predictions import check_predictions
 from .rlearners import RClassifier
+from .spec import check_param
 
 SETUP_COMMAND = "bash scripts/setup.sh"
 _warned = set()
@@ -86,7 +90,6 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
     def _validate(self):
         """Check every parameter (:data:`pybcv.learners.spec.PARAM_CHECKS`)
         and, for ``backend="python"``, that the fallback can honour them."""
-        from .spec import check_param
         for k, v in self.get_params(deep=False).items():
             if k != "backend":
                 check_param(self.name, k, v)
@@ -162,7 +165,6 @@ def weka_options(options):
     if options is None:
         return []
     if isinstance(options, str):
-        import shlex
         return shlex.split(options)
     return [str(o) for o in options]
 
@@ -237,10 +239,9 @@ class KKNN(NamedLearner):
         self.backend = backend
 
     def _checked_fallback(self):
-        from .fallbacks import _KERNELS
-        if self.kernel not in _KERNELS:
+        if self.kernel not in _py._KERNELS:
             raise ValueError(f"learner 'kknn': kernel {self.kernel!r} has no Python fallback "
-                             f"(it has {', '.join(sorted(_KERNELS))}); use backend='r'")
+                             f"(it has {', '.join(sorted(_py._KERNELS))}); use backend='r'")
         return super()._checked_fallback()
 
     def _r_params(self):
@@ -381,7 +382,6 @@ def make_learner(name, backend="auto", **params):
     >>> make_learner("fnn-weighted", omega=0.29)       # doctest: +SKIP
     FNNWeighted(omega=0.29)
     """
-    from .spec import check_params
     _check_backend(backend)
     check_params(name, params)
     spec = LEARNERS[name]
@@ -472,3 +472,68 @@ def as_learner(obj_or_name, backend="auto", **params):
         return SklearnLearner(obj)
     raise TypeError(f"expected a learner name or a classifier with fit/predict, "
                     f"got {type(obj).__name__}")
+
+
+# ------------------------------------------------------------------ specs
+def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
+    """Check a registry learner's name and parameters (all before any fit):
+    an unknown name lists the known ones, an unknown parameter names the
+    learner's parameters, a bad value names the parameter and its type."""
+    if not isinstance(name, str) or name not in LEARNERS:
+        raise ValueError(f"unknown learner {name!r}; known learners: "
+                         + ", ".join(sorted(LEARNERS)))
+    allowed = LEARNERS[name].params
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
+                         f"its parameters: {sorted(allowed) or 'none'}")
+    return {k: check_param(name, k, v) for k, v in params.items()}
+
+
+def _value(text: str):
+    t = text.strip()
+    try:
+        return json.loads(t)
+    except ValueError:
+        return t
+
+
+def parse_spec(spec) -> Optional[dict]:
+    """A checked learner spec ``{"name": ..., **params}`` from
+    ``"name:param=value,..."``, from a spec dict, or None (None: no learner
+    given).  Values are read as JSON where they parse (numbers, true/false,
+    null, "Infinity"), else as text; every parameter is then checked
+    (:func:`check_params`), so ``omega=Infinity``, ``k=null`` or ``k=abc``
+    fail here naming the parameter and the expected type.
+
+    >>> parse_spec("J48-unpruned:options=-M 5")
+    {'name': 'J48-unpruned', 'options': '-M 5'}
+    >>> parse_spec({"name": "kknn", "k": 7})
+    {'name': 'kknn', 'k': 7}
+    >>> parse_spec("fnn-weighted:omega=Infinity")
+    Traceback (most recent call last):
+    ...
+    ValueError: learner 'fnn-weighted': parameter omega must be a finite number > 0, got inf (float)
+    """
+    if spec is None:
+        return None
+    if isinstance(spec, dict):
+        if "name" not in spec:
+            raise ValueError(f"learner spec needs a 'name': {spec!r}")
+        d = dict(spec)
+    elif isinstance(spec, str):
+        name, _, rest = spec.partition(":")
+        d = {"name": name.strip()}
+        for kv in filter(None, (s.strip() for s in rest.split(","))):
+            k, eq, v = kv.partition("=")
+            if not eq or not k.strip():
+                raise ValueError(f"learner {d['name']!r}: parameter {kv!r}: write "
+                                 f"name:param=value")
+            if k.strip() in d:
+                raise ValueError(f"learner {d['name']!r}: parameter {k.strip()} given twice")
+            d[k.strip()] = _value(v)
+    else:
+        raise TypeError(f"learner must be a name, 'name:param=value,...' or a spec dict, "
+                        f"got {type(spec).__name__}")
+    params = check_params(d["name"], {k: v for k, v in d.items() if k != "name"})
+    return {"name": d["name"], **{k: d[k] for k in params}}
