@@ -1,6 +1,6 @@
 """The R package in R/: install it into a temporary library and run its
 testthat suite with Rscript (worked examples, identity with Python, bad and
-hostile input, J48 against kknn on iris through compare_learners), and check
+hostile input, J48 against kknn on iris through compare), and check
 that the package ships r_bridge's R learners byte for byte.
 
 Skipped, with the reason, only when Rscript or an R package the suite needs
@@ -135,7 +135,7 @@ lib <- args[1]; out <- args[2]; tests <- args[3]
 suppressPackageStartupMessages(library(pybcv, lib.loc = lib))
 utils::write.csv(iris, file.path(out, "iris.csv"), row.names = FALSE)
 df <- utils::read.csv(file.path(out, "iris.csv"))   # an R user's data: Species a character column
-res <- compare_learners("J48-unpruned", "kknn", df, "Species", tests = strsplit(tests, ",")[[1]])
+res <- compare("J48-unpruned", "kknn", df, "Species", tests = strsplit(tests, ",")[[1]])
 r <- res$results
 writeLines(sprintf("%s,%.17g,%.17g", r$test, r$statistic, r$p.value), file.path(out, "results.csv"))
 for (d in names(res$tables))
@@ -148,7 +148,7 @@ XTESTS = ("mcnemar_5x2bcv,calibrated_f_5x2bcv,kfold_t,cvci_z,mcnemar_kfold_naive
 
 def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
     """J48-unpruned against kknn on iris read by read.csv, default seed on
-    both sides: R's compare_learners (learners run by the package's copy of
+    both sides: R's compare (learners run by the package's copy of
     batch.R, partitions and statistics from Python) gives exactly the tables
     and p-values of Python's pybcv.compare with the R backend."""
     _require_r()
@@ -168,7 +168,7 @@ def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
     script.write_text(XCHECK)
     run = subprocess.run(["Rscript", str(script), str(lib), str(tmp_path), XTESTS], cwd=REPO,
                          capture_output=True, text=True, env=env, timeout=900)
-    assert run.returncode == 0, "R compare_learners failed:\n" + run.stdout[-3000:] + run.stderr[-3000:]
+    assert run.returncode == 0, "R compare failed:\n" + run.stdout[-3000:] + run.stderr[-3000:]
 
     iris = pd.read_csv(tmp_path / "iris.csv")
     X, y = iris.drop(columns="Species"), iris["Species"].astype(str)

@@ -184,9 +184,11 @@ learner_codes <- function(l, ld, sp, data) {
     p <- as.character(p)
     if (anyNA(p))
       stop("learner ", l$name, " returned missing predictions (", fold_label(sp, f), ")", call. = FALSE)
-    codes <- match(p, ld$ylevels)
-    codes[is.na(codes)] <- 0L          # a label that is no class: always wrong
-    out[[f]] <- codes
+    bad <- which(!(p %in% ld$ylevels))
+    if (length(bad))
+      not_labels_error(paste("learner", l$name), p[bad[1L]],
+                       paste0(fold_label(sp, f), ", record ", te[bad[1L]]), ld$ylevels)
+    out[[f]] <- match(p, ld$ylevels)
   }
   unlist(out, use.names = FALSE)
 }
@@ -200,7 +202,7 @@ fold_tables_from_correct <- function(ok_a, ok_b, nte) {
          dimnames = list(NULL, c("n00", "n01", "n10", "n11")))
 }
 
-#' The learners compare_learners() runs by name
+#' The learners compare() runs by name
 #'
 #' Lists the learners of Python's registry (`pybcv.learners.LEARNERS`); each
 #' runs in R through the package's copy of `r_bridge/batch.R`, the same R
@@ -220,7 +222,7 @@ pybcv_learners <- function() as.character(unlist(py_call("learner_names")))
 #' (data set, default n, learners A and B with their defaults, the varied
 #' parameter and its H0 value, the lambda grid), so that R, Python and the
 #' command line read the same defaults.  Learner specs from a record can be
-#' passed to [compare_learners()].
+#' passed to [compare()].
 #'
 #' @return A named list of records (lists), one per data set.
 #' @export

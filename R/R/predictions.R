@@ -7,7 +7,7 @@
 #' folds of [bcv_partitions()] for the 5x2 BCV McNemar test): counts each
 #' fold's 2x2 table (rows A, columns B, each (incorrect, correct); `n01` =
 #' A wrong, B right) and runs every test of that design, as
-#' [compare_learners()] does for learners it runs itself.  When `folds` is
+#' [compare()] does for learners it runs itself.  When `folds` is
 #' given and pybcv has `pybcv.partitions.check_design`, the folds are checked
 #' against the design (an error when they cannot be that design, warnings
 #' for deviations).
@@ -25,7 +25,7 @@
 #' @param n_train Training-set size of each fold (or one number); by default
 #'   the records outside the fold, `length(truth) - fold size`, when `truth`
 #'   covers all records.
-#' @inheritParams compare_learners
+#' @inheritParams compare
 #' @return A `"pybcv_comparison"` (print, `as.data.frame()`, `$htests`,
 #'   `$tables`).
 #' @export
@@ -39,7 +39,7 @@
 #' }
 pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "bcv5x2", tests = NULL,
                                    n_train = NULL, profile = c("default", "paper"), options = list(),
-                                   alpha = 0.05, conf.level = 0.95) {
+                                   alternative = NULL, alpha = 0.05, conf.level = 0.95) {
   dn <- paste(dname(substitute(x)), "and", dname(substitute(y)))
   la <- list(name = dname(substitute(x)))
   lb <- list(name = dname(substitute(y)))
@@ -68,13 +68,9 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   if (length(bad))
     stop("test(s) ", paste(bad, collapse = ", "), " need another design than ", design,
          "; tests of ", design, ": ", paste(of_design, collapse = ", "), call. = FALSE)
-  sel <- py_call("resolve", as.list(tests), profile)
-  keys <- paper_first(as.character(unlist(sel$keys)))
-  opts <- lapply(stats::setNames(keys, keys), function(k) {
-    o <- utils::modifyList(as.list(sel$options[[k]]), as.list(options[[k]]))
-    if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])
-    if (length(o)) do.call(reticulate::dict, o) else reticulate::dict()
-  })
+  sel <- resolve_tests(as.list(tests), profile, options, alternative)
+  keys <- sel$keys
+  opts <- lapply(sel$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
   tab <- cbind(inp$tables, n_train = if (is.null(n_train)) NA_real_ else n_train, n_test = n_test)
   tables <- stats::setNames(list(tab), design)
   np_tr <- stats::setNames(list(if (is.null(n_train)) NULL else np_float(n_train, "n_train")), design)

@@ -9,7 +9,7 @@
 #'   [mcnemar_ho_test()], [mcnemar_kfold_naive_test()];
 #' * t family: [t_tests]; F family: [f_tests]; z family: [z_tests];
 #' * partitions: [bcv_partitions()];
-#' * learners on a data set: [compare_learners()], [compare_many()],
+#' * learners on a data set: [compare()], [compare_learners()],
 #'   [pybcv_learners()]; your own predictions: [pybcv_test_predictions()];
 #'   any test from fold tables: [pybcv_test()], [pybcv_tests()];
 #' * set-up: [pybcv_python()].

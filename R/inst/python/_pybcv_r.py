@@ -160,14 +160,30 @@ def registry_table():
         return _fail(e)
 
 
-def resolve(keys, profile="default"):
-    """(test keys, designs in first-use order, options per key)."""
+def resolve(keys, profile="default", options=None, alternative=None):
+    """(test keys, designs in first-use order, options per key): the options
+    of ``pybcv.comparison.test_options`` (the profile's, ``alternative`` for
+    every test that has one, then ``options``; checked against the registry)."""
     try:
+        from pybcv.comparison import test_options
         from pybcv.stats import registry
         ks = registry.resolve_tests(keys)
-        opts = registry.profile_options(profile)
+        opts = test_options(ks, profile, {str(k): dict(v) for k, v in dict(options or {}).items()},
+                            alternative)
         return {"ok": True, "value": {"keys": ks, "designs": registry.designs_for(ks),
-                                      "options": {k: opts.get(k, {}) for k in ks}}}
+                                      "options": {k: _plain(opts.get(k, {})) for k in ks}}}
+    except Exception as e:
+        return _fail(e)
+
+
+def adjust(pvalues, k):
+    """Holm's and Shaffer's adjusted p-values of the k(k-1)/2 pairs of one
+    test (``pybcv.comparison.holm`` / ``shaffer``, what ``compare --learners`` uses)."""
+    try:
+        from pybcv.comparison import ADJUSTMENTS, holm, shaffer
+        p = np.atleast_1d(np.asarray(pvalues, dtype=float))
+        return {"ok": True, "value": {"holm": holm(p), "shaffer": shaffer(p, int(k)),
+                                      "methods": list(ADJUSTMENTS)}}
     except Exception as e:
         return _fail(e)
 
@@ -188,7 +204,7 @@ def bcv_splits(n, m=5, seed=None, extra_rule="balanced", shuffle=True):
 
 
 def design_seed(seed, design):
-    """The random stream of one design in compare_learners: the stream of
+    """The random stream of one design in compare: the stream of
     ``pybcv.compare`` (repetition 0 of the run with this seed,
     ``SeedSequence(seed, spawn_key=(0, 1, crc32(design)))``), so R and Python
     use the same partitions for the same seed, and a design's partition does
