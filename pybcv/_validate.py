@@ -30,19 +30,23 @@ def nonfinite_message(a, j) -> str:
             f"{bad[0]}; remove or impute them before comparing learners")
 
 
-def check_labels(y) -> np.ndarray:
+def missing_positions(a: np.ndarray) -> np.ndarray:
+    """Positions of missing values (NaN, None) in a 1-d array of any dtype."""
+    if a.dtype.kind == "f":
+        return np.flatnonzero(np.isnan(a))
+    if a.dtype.kind == "O":
+        return np.flatnonzero([v is None or (isinstance(v, float) and v != v) for v in a])
+    return np.zeros(0, dtype=np.intp)
+
+
+def check_labels(y, name: str = "y", where: str = "row") -> np.ndarray:
     """y as a 1-d array; missing labels (NaN/None) are an error."""
     y = np.asarray(y)
     if y.ndim != 1:
         y = y.ravel()
-    if y.dtype.kind == "f":
-        miss = np.flatnonzero(np.isnan(y))
-    elif y.dtype.kind == "O":
-        miss = np.flatnonzero([v is None or (isinstance(v, float) and v != v) for v in y])
-    else:
-        miss = np.zeros(0, dtype=np.intp)
+    miss = missing_positions(y)
     if miss.size:
-        raise ValueError(f"y has {miss.size} missing label(s) (NaN/None), first in row {miss[0]}")
+        raise ValueError(f"{name} has {miss.size} missing label(s) (NaN/None), first in {where} {miss[0]}")
     return y
 
 

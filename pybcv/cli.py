@@ -447,7 +447,7 @@ def cmd_test(a) -> int:
                                   profile=a.profile, alpha=a.alpha, alternative=a.alternative,
                                   options=options)
     except ValueError as e:
-        raise UsageError(f"--predictions: the folds cannot be the design {design!r}: {e}") from None
+        raise UsageError(f"--predictions: {e}") from None
     for w in res.warnings:
         print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:

@@ -26,6 +26,7 @@ import numpy as np
 
 from . import seeds
 from .experiments import COMPARE_DEFAULTS
+from ._validate import check_labels
 from .datasets import from_arrays
 from .pipeline import (design_generator, learner_free_tables, learner_label, predict_learners,
                        tables_from_design_predictions)
@@ -201,6 +202,8 @@ class Comparison:
             lines.append("* the paper's recommended test")
         for msg in self.warnings:
             lines.append(f"warning: {msg}")
+        for r in self.results.values():
+            lines += [f"warning ({r.method}): {msg}" for msg in r.warnings]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -374,19 +377,20 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
+    y = check_labels(y)
     n = y.size
     test_sets = [np.asarray(t, dtype=np.int64) for t in test_sets]
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         if len(preds) != len(test_sets):
             raise ValueError(f"{name} has {len(preds)} folds, the folds are {len(test_sets)}")
-    warns = list(_check_design(test_sets, n, design))
-    labels = set(np.unique(y).tolist())
+    try:
+        warns = list(_check_design(test_sets, n, design))
+    except ValueError as e:
+        raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
+    labels = set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
-            extra = set(np.unique(np.asarray(p)).tolist()) - labels
-            if extra:
-                raise ValueError(f"{name}, fold {f}: predictions must be class labels of y; "
-                                 f"found {sorted(map(str, extra))[:3]}")
+            _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]), labels)
     keys = resolve_tests(design if tests is None else tests)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
@@ -396,6 +400,18 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     tables = {design: T}
     return Comparison(_score_tables(tables, n, keys, opts), tables, n, learner_a, learner_b,
                       ("own", "own"), profile, None, alpha, warns)
+
+
+def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels: set):
+    """One fold's own predictions: one label of y per test record, none missing."""
+    if p.ndim != 1 or p.size != size:
+        raise ValueError(f"{name}, fold {f}: {p.size} prediction(s) for the fold's {size} test records")
+    check_labels(p, f"{name}, fold {f},", "position")
+    extra = sorted(str(v) for v in set(p.tolist()) - labels)
+    if extra:
+        raise ValueError(f"{name}, fold {f}: predictions must be class labels of y (labels: "
+                         f"{', '.join(sorted(map(str, labels))[:8])}); found {extra[:3]} -- not "
+                         "probabilities, scores or integer codes")
 
 
 # ------------------------------------------------------------------ multiple comparisons
@@ -497,13 +513,17 @@ class LearnerComparison:
                  f"{self.adjust} (alpha {self.alpha:g})",
                  "error rates: " + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items()), ""]
         w = max(len(a) + len(b) for a, b in self.comparisons) + 6
-        lines.append(f"  {'pair':<{w}}{'test':<22}{'p':>9}{'holm':>9}{'shaffer':>9}  differ")
+        wt = max(len(p["test"]) for p in self.pairs) + 2
+        lines.append(f"  {'pair':<{w}}{'test':<{wt}}{'p':>10}{'holm':>10}{'shaffer':>10}  "
+                     f"differ (lower error)")
         col = f"pvalue_{self.adjust}"
         for p in self.pairs:
             mark = "*" if p["test"] == PAPER_TEST else " "
-            lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<22}{p['pvalue']:>9.4g}"
-                         f"{p['pvalue_holm']:>9.4g}{p['pvalue_shaffer']:>9.4g}  "
-                         f"{'yes' if p[col] < self.alpha else 'no'}")
+            differ = p[col] < self.alpha
+            lower = p["a"] if p["estimate"] < 0 else p["b"]
+            lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<{wt}}{p['pvalue']:>10.4g}"
+                         f"{p['pvalue_holm']:>10.4g}{p['pvalue_shaffer']:>10.4g}  "
+                         + (f"yes ({lower})" if differ else "no"))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -513,34 +533,52 @@ class LearnerComparison:
         return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
     def plot(self, test: str = PAPER_TEST, ax=None, path: Optional[str] = None):
-        """A k x k matrix of adjusted p-values of ``test`` (pairs that differ
-        at alpha marked with *), learners ordered by error rate."""
+        """A k x k matrix of the adjusted p-values of ``test``, learners
+        ordered by error rate: each cell holds the pair's p-value (``*``
+        below alpha) and says which learner has the lower error ("row
+        better" / "col better"); blue where the row's learner has the lower
+        error, red where the column's, the deeper the smaller the p-value."""
         import matplotlib
         if path is not None:
             matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        if test not in {p["test"] for p in self.pairs}:
+            raise ValueError(f"test {test!r} did not run; ran: "
+                             f"{', '.join(dict.fromkeys(p['test'] for p in self.pairs))}")
         names = sorted(self.learners, key=lambda s: self.errors.get(s, 0.0))
         pos = {s: i for i, s in enumerate(names)}
-        M = np.full((len(names), len(names)), np.nan)
+        k = len(names)
+        M = np.full((k, k), np.nan)
+        better = np.zeros((k, k))           # +1: the row's learner has the lower error
         col = f"pvalue_{self.adjust}"
         for p in self.pairs:
             if p["test"] == test:
                 i, j = pos[p["a"]], pos[p["b"]]
                 M[i, j] = M[j, i] = np.nan if p[col] is None else p[col]
+                s = -np.sign(p["estimate"]) if np.isfinite(p["estimate"]) else 0.0
+                better[i, j], better[j, i] = s, -s
+        Z = better * (1.0 - np.where(np.isnan(M), 1.0, M))
         fig = None
         if ax is None:
-            fig, ax = plt.subplots(figsize=(1.2 * len(names) + 2, 1.0 * len(names) + 1.5))
-        im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis_r")
+            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5))
+        cmap = plt.get_cmap("RdBu")
+        im = ax.imshow(np.where(np.isnan(M), np.nan, Z), vmin=-1, vmax=1, cmap=cmap)
         labels = [f"{s}\n({self.errors.get(s, np.nan):.3f})" for s in names]
-        ax.set_xticks(range(len(names)), labels, rotation=45, ha="right", fontsize=8)
-        ax.set_yticks(range(len(names)), labels, fontsize=8)
-        for i in range(len(names)):
-            for j in range(len(names)):
-                if np.isfinite(M[i, j]):
-                    ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else ""),
-                            ha="center", va="center", fontsize=7, color="white")
-        ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g})", fontsize=9)
-        (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046)
+        ax.set_xticks(range(k), labels, rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(range(k), labels, fontsize=8)
+        for i in range(k):
+            for j in range(k):
+                if not np.isfinite(M[i, j]):
+                    continue
+                r, g, b, _ = cmap((Z[i, j] + 1) / 2)
+                ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+                side = {1.0: "row better", -1.0: "col better"}.get(float(better[i, j]), "equal")
+                ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else "") + "\n" + side,
+                        ha="center", va="center", fontsize=7, color=ink)
+        ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g}); "
+                     "blue: row learner better", fontsize=9)
+        (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046,
+                                    label="(1 - p) x (+1 row better, -1 col better)")
         if path is not None:
             (fig or ax.figure).tight_layout()
             (fig or ax.figure).savefig(path, dpi=110)

@@ -272,3 +272,57 @@ def test_parallel_simulation_honours_the_requested_backend():
     one = simulate("exp6", tests="mcnemar_5x2bcv", reps=4, seed=2, backend="python",
                    learner_a={"name": "J48"})
     np.testing.assert_array_equal(res.pvalue["mcnemar_5x2bcv"], one.pvalue["mcnemar_5x2bcv"])
+
+
+# ------------------------------------------------------------------ messages
+def test_own_predictions_with_nan_or_non_labels_give_clear_errors():
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    ys = np.where(y == 1, "yes", "no").astype(object)
+    pa_s = [np.where(p == 1, "yes", "no").astype(object) for p in pa]
+    pb_s = [np.where(p == 1, "yes", "no").astype(object) for p in pb]
+    bad = [p.copy() for p in pa_s]
+    bad[2][4] = np.nan
+    with pytest.raises(ValueError, match=r"pred_a, fold 2, has 1 missing label\(s\).*position 4"):
+        compare_predictions(ys, bad, pb_s, test_sets=folds)
+    probs = [np.full(len(t), 0.7) for t in folds]
+    with pytest.raises(ValueError, match=r"pred_b, fold 0: predictions must be class labels.*0.7"):
+        compare_predictions(y, pa, probs, test_sets=folds)
+    short = [p[:-1] for p in pa]
+    with pytest.raises(ValueError, match="pred_a, fold 0: .* prediction"):
+        compare_predictions(y, short, pb, test_sets=folds)
+    with pytest.raises(ValueError, match="the folds cannot be the design 'bcv5x2'"):
+        compare_predictions(y, pa, pb, test_sets=[folds[0]] * 10)
+
+
+def test_per_test_warnings_reach_print():
+    """A test's own warnings (here: no discordant record, the zero-variance
+    rule) are printed with the comparison, naming the test."""
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    same = [y[t] for t in folds]
+    cmp = compare_predictions(y, same, same, test_sets=folds)
+    text = str(cmp)
+    assert "warning (5x2 BCV McNemar's test): no discordant records" in text
+    assert "warning (Calibrated 5x2 BCV F-test): zero-variance rule" in text
+
+
+def test_k_learner_table_keeps_columns_apart_with_every_test(exp6):
+    res = compare_learners(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)], tests="all",
+                           backend="python")
+    lines = [ln for ln in str(res).splitlines() if "corrected_pseudo_bootstrap" in ln]
+    assert lines
+    for ln in lines:
+        assert "corrected_pseudo_bootstrap " in ln      # the key is followed by a space
+
+
+def test_k_learner_plot_says_which_learner_is_better(exp6, tmp_path):
+    res = compare_learners(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)],
+                           backend="python")
+    ax = res.plot(path=str(tmp_path / "m.png"))
+    texts = [t.get_text() for t in ax.texts]
+    assert any("row better" in t for t in texts) and any("col better" in t for t in texts)
+    assert (tmp_path / "m.png").stat().st_size > 1000
+    # the majority learner (highest error) is never "row better" on its own row
+    names = [t.get_text().split("\n")[0] for t in ax.get_yticklabels()]
+    assert names[-1] == "majority"
+    with pytest.raises(ValueError, match="did not run"):
+        res.plot(test="kfold_t")
