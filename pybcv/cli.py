@@ -28,8 +28,8 @@ from . import __version__, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
-                         compare_predictions, results_as_json, test_options)
-from .engine import RunConfig, simulate
+                         compare_predictions, JSON_SCHEMA, test_options)
+from .engine import ALPHA, RunConfig, simulate
 from .engine import archive
 from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
@@ -266,6 +266,13 @@ def _backend_note(backends) -> str:
     return "/".join(sorted(bs))
 
 
+def _print_command_json(command: str, data: str, body: dict):
+    """One JSON object of schema pybcv.comparison.JSON_SCHEMA (docs/guide/json.md):
+    "schema", "command", "data", then the command's own fields."""
+    _print_json({"schema": JSON_SCHEMA, "command": command, "data": data,
+                 **{k: v for k, v in body.items() if k != "schema"}})
+
+
 def _print_json(obj):
     def clean(x):
         if isinstance(x, float) and not math.isfinite(x):
@@ -325,7 +332,7 @@ def cmd_compare(a) -> int:
         if a.plot:
             res.plot(path=a.plot)
         if a.json:
-            _print_json({"data": src, **res.to_json()})
+            _print_command_json("compare --learners", src, res.to_json())
             return 0
         print(f"data: {src}")
         print(res)
@@ -333,9 +340,7 @@ def cmd_compare(a) -> int:
             print(f"wrote {a.plot}", file=sys.stderr)
         return 0
     if a.json:
-        obj = res.to_json()
-        obj["comparison"]["data"] = src
-        _print_json(obj)
+        _print_command_json("compare", src, res.to_json())
         return 0
     print(f"data: {src}")
     print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
@@ -451,7 +456,8 @@ def cmd_test(a) -> int:
     for w in res.warnings:
         print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:
-        _print_json(results_as_json(res.results, a.alpha))
+        _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
+                            res.to_json())
         return 0
     print(f"predictions: {a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})")
     print(res)
@@ -511,8 +517,10 @@ def cmd_simulate(a) -> int:
             pd.concat(frames).to_csv(fh, index=False)
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
-        _print_json({"dataset": ds, "param": experiment.varied, "out": written,
-                     "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
+        _print_command_json("simulate", ds, {
+            "alpha": ALPHA,
+            "param": experiment.varied, "out": written,
+            "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
         s = res.summary()

@@ -165,10 +165,13 @@ class Comparison:
         return pd.DataFrame(rows)
 
     def to_json(self, level: float = 0.95) -> dict:
-        """{"comparison": what was compared, "tests": {key: numbers}} (NaN -> null)."""
-        return {"comparison": {"learner_a": self.learner_a, "learner_b": self.learner_b,
+        """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md):
+        {"schema", "alpha", "comparison": what was compared, "tests": {key:
+        numbers}} (NaN -> null)."""
+        return {"schema": JSON_SCHEMA, "alpha": self.alpha,
+                "comparison": {"learner_a": self.learner_a, "learner_b": self.learner_b,
                                "n": int(self.n), "seed": self.seed, "profile": self.profile,
-                               "backends": list(self.backends), "alpha": self.alpha,
+                               "backends": list(self.backends),
                                "error_design": self.error_design,
                                "error_a": _num(self.error_a), "error_b": _num(self.error_b),
                                "fits": list(self.fits), "warnings": list(self.warnings)},
@@ -218,15 +221,23 @@ class Comparison:
         return f"<p><b>{cap}</b></p>" + df.to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
 
+#: The version of the JSON objects of ``compare``, ``compare --learners``,
+#: ``test`` and ``simulate`` (``--json``) and of the ``to_json()`` methods
+#: (docs/guide/json.md); a change of their fields changes it.
+JSON_SCHEMA = "pybcv/1"
+
+
 def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float = 0.95) -> dict:
-    """{test key: {statistic, pvalue, df, estimate, ci_low, ci_high, method, reject}}."""
+    """{test key: {test, method, design, statistic, df, pvalue, alternative,
+    estimate, ci_low, ci_high, ci_level, reject, warnings}}."""
     out = {}
     for k, r in results.items():
         lo, hi = _interval(r, level)
-        out[k] = {"statistic": _num(r.statistic), "pvalue": _num(r.pvalue), "df": _num(r.df),
-                  "estimate": _num(r.estimate), "ci_low": _num(lo), "ci_high": _num(hi),
-                  "method": r.method, "design": TESTS[k].design, "reject": bool(r.rejects(alpha)),
-                  "warnings": list(getattr(r, "warnings", []))}
+        out[k] = {"test": k, "method": r.method, "design": TESTS[k].design,
+                  "statistic": _num(r.statistic), "df": _num(r.df), "pvalue": _num(r.pvalue),
+                  "alternative": r.alternative, "estimate": _num(r.estimate),
+                  "ci_low": _num(lo), "ci_high": _num(hi), "ci_level": level,
+                  "reject": bool(r.rejects(alpha)), "warnings": list(r.warnings)}
     return out
 
 
@@ -497,7 +508,9 @@ class LearnerComparison:
         return pd.DataFrame(self.pairs)
 
     def to_json(self) -> dict:
-        return {"learners": self.learners, "adjust": self.adjust, "alpha": self.alpha,
+        """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
+        return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
+                "adjust": self.adjust,
                 "errors": {k: _num(v) for k, v in self.errors.items()},
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}

@@ -315,7 +315,9 @@ def test_folds_then_own_predictions_equal_compare(tmp_path, capsys):
     pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b"]).to_csv(pred_csv, index=False)
     rc, out, err = run(capsys, "test", "--predictions", str(pred_csv), "--json")
     assert rc == 0, err
-    got = json.loads(out)
+    obj = json.loads(out)
+    assert obj["schema"] == "pybcv/1" and obj["command"] == "test"
+    got = obj["tests"]
     assert set(got) == {"mcnemar_5x2bcv", "calibrated_f_5x2bcv"}
     ref = compare(d.X, d.y, KNeighborsClassifier(1), KNeighborsClassifier(7), seed=7)
     for k, r in ref.results.items():
@@ -325,7 +327,7 @@ def test_folds_then_own_predictions_equal_compare(tmp_path, capsys):
     rc, out, _ = run(capsys, "test", "--predictions", str(pred_csv))
     assert rc == 0 and "* 5x2 BCV McNemar's test" in out
     r = pybcv("test", "--predictions", str(pred_csv), "--json")
-    assert r.returncode == 0 and json.loads(r.stdout) == got
+    assert r.returncode == 0 and json.loads(r.stdout) == obj
 
 
 def test_predictions_that_are_not_the_design_are_refused(tmp_path, capsys):
@@ -366,7 +368,7 @@ def test_compare_csv_missing_values_error_or_dropped(tmp_path, capsys):
     assert rc == 2 and out == "" and "f1" in err and "line 10" in err
     rc, out, err = run(capsys, *base, "--na-values", "-999", "--drop-missing", "--json")
     assert rc == 0
-    assert json.loads(out)["comparison"]["data"].endswith("n = 78)")     # lines 6 and 10 dropped
+    assert json.loads(out)["data"].endswith("n = 78)")     # lines 6 and 10 dropped
     rc, out, err = run(capsys, *base, "--drop-missing")
     assert rc == 0 and "n = 79" in out and "pybcv: note:" in err and "10" in err
 
