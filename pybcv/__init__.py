@@ -11,5 +11,5 @@ from . import partitions, outcomes, stats  # noqa: F401
 from .stats import TESTS, TestResult, mcnemar_5x2bcv  # noqa: F401
 from .partitions import BlockRegularizedMx2CV  # noqa: F401
 from . import experiments  # noqa: F401
-from .comparison import (Comparison, compare, compare_learners, compare_losses,  # noqa: F401
+from .comparison import (Comparison, compare, compare_many, compare_losses,  # noqa: F401
                          compare_predictions)

@@ -27,7 +27,7 @@ from urllib.parse import urlparse
 from . import __version__, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
-from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
+from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
                          compare_predictions, JSON_SCHEMA, test_options)
 from .engine import ALPHA, RunConfig, simulate
 from .engine import archive
@@ -320,7 +320,7 @@ def cmd_compare(a) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if a.learners:
-            res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed, profile=a.profile,
+            res = compare_many(data.X, data.y, specs, tests=tests, seed=a.seed, profile=a.profile,
                                    backend=a.backend, adjust=a.adjust, n_jobs=a.jobs,
                                    progress=progress, alpha=a.alpha, alternative=a.alternative,
                                    options=options)

@@ -6,7 +6,7 @@ fits per learner) for
 * fixed per-record 0-1 losses of two trained models: :func:`compare_losses`;
 * the user's own per-fold predictions: :func:`compare_predictions`;
 * k learners, every pair, p-values adjusted by Holm or Shaffer:
-  :func:`compare_learners`.
+  :func:`compare_many`.
 
 Design ``d`` is drawn from ``rng(design_seq(seed, 0, d))`` (:mod:`pybcv.seeds`),
 so ``pybcv folds --seed S`` exports exactly the folds that ``compare(...,
@@ -598,7 +598,7 @@ class LearnerComparison:
         return ax
 
 
-def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
+def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
@@ -611,7 +611,7 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
 
     >>> from pybcv.datasets import exp6
     >>> d = exp6(2)
-    >>> res = compare_learners(d.X, d.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
+    >>> res = compare_many(d.X, d.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
     ...                        tests="mcnemar_5x2bcv", backend="python")
     >>> [(p["a"], p["b"]) for p in res.pairs][:2]
     [('majority', 'fnn-weighted'), ('majority', 'fnn-weighted:omega=0.29')]

@@ -16,7 +16,7 @@ mu_target = mu_A - lambda (mu_A - mu_B(parameter at lambda = 1)).
 
 :data:`COMPARE_DEFAULTS` are the defaults of a one-off comparison
 (:func:`pybcv.compare`, ``pybcv compare`` and the R package's
-``compare_learners``): the EXP6 experiment's learners at H0, seed 0, the
+``compare_many``): the EXP6 experiment's learners at H0, seed 0, the
 tests of the 5x2 BCV design.
 
 >>> EXPERIMENTS["exp6"].learner_b

@@ -1,12 +1,13 @@
 """One-off comparisons: defaults, own predictions, k learners with Holm and
 Shaffer, the result object's views, n_jobs and progress."""
+import pathlib
 from itertools import combinations
 
 import numpy as np
 import pytest
 
 from pybcv import datasets as D
-from pybcv.comparison import (Comparison, compare, compare_learners, compare_losses,
+from pybcv.comparison import (Comparison, compare, compare_many, compare_losses,
                               compare_predictions, design_generator, holm, shaffer,
                               shaffer_true_counts)
 from pybcv.outcomes import tables_from_predictions
@@ -179,7 +180,7 @@ def test_holm_controls_the_familywise_error_under_the_null():
 # ------------------------------------------------------------------ k learners
 def test_k_learners_fit_each_learner_once_per_design_and_test_every_pair(exp6):
     ls = [_Recorder(), _Recorder(0.2), _Recorder(0.5)]
-    res = compare_learners(exp6.X, exp6.y, ls, seed=2)
+    res = compare_many(exp6.X, exp6.y, ls, seed=2)
     assert [lrn.fits for lrn in ls] == [10, 10, 10]
     assert len(res.pairs) == 3 * 2
     names = res.learners
@@ -197,13 +198,13 @@ def test_k_learners_fit_each_learner_once_per_design_and_test_every_pair(exp6):
     obj = res.to_json()
     assert set(obj) >= {"pairs", "learners", "errors"}
     with pytest.raises(ValueError, match="at least 2"):
-        compare_learners(exp6.X, exp6.y, ["majority"])
+        compare_many(exp6.X, exp6.y, ["majority"])
     with pytest.raises(ValueError, match="adjust"):
-        compare_learners(exp6.X, exp6.y, ["majority", "glm"], adjust="bonferroni")
+        compare_many(exp6.X, exp6.y, ["majority", "glm"], adjust="bonferroni")
 
 
 def test_k_learner_plot(exp6, tmp_path):
-    res = compare_learners(exp6.X, exp6.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
+    res = compare_many(exp6.X, exp6.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
                            backend="python")
     path = tmp_path / "k.png"
     res.plot(path=str(path))
@@ -306,7 +307,7 @@ def test_per_test_warnings_reach_print():
 
 
 def test_k_learner_table_keeps_columns_apart_with_every_test(exp6):
-    res = compare_learners(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)], tests="all",
+    res = compare_many(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)], tests="all",
                            backend="python")
     lines = [ln for ln in str(res).splitlines() if "corrected_pseudo_bootstrap" in ln]
     assert lines
@@ -315,7 +316,7 @@ def test_k_learner_table_keeps_columns_apart_with_every_test(exp6):
 
 
 def test_k_learner_plot_says_which_learner_is_better(exp6, tmp_path):
-    res = compare_learners(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)],
+    res = compare_many(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)],
                            backend="python")
     ax = res.plot(path=str(tmp_path / "m.png"))
     texts = [t.get_text() for t in ax.texts]
@@ -326,3 +327,15 @@ def test_k_learner_plot_says_which_learner_is_better(exp6, tmp_path):
     assert names[-1] == "majority"
     with pytest.raises(ValueError, match="did not run"):
         res.plot(test="kfold_t")
+
+
+def test_one_name_one_meaning_for_k_learners():
+    """compare_many is k learners in Python and R (R's compare_learners is
+    two learners, as Python's compare); Python has no compare_learners."""
+    import pybcv
+    import pybcv.comparison
+    assert not hasattr(pybcv.comparison, "compare_learners") and not hasattr(pybcv, "compare_learners")
+    assert pybcv.compare_many is compare_many
+    r_src = (pathlib.Path(__file__).resolve().parents[1] / "R" / "R" / "compare.R").read_text()
+    assert "compare_many <- function(learners, data, target" in r_src
+    assert "compare_learners <- function(a, b, data, target" in r_src

@@ -1,4 +1,4 @@
-## compare(), compare_learners(): learners on one data set, every
+## compare_learners(), compare_many(): learners on one data set, every
 ## requested test.  The partitions come from Python (pybcv.partitions, the
 ## design streams of pybcv.compare); each named learner runs every fold
 ## of every design in ONE call of batch.R's run_batch() (the R code r_bridge
@@ -9,7 +9,7 @@
 ## comparisons list them).
 paper_first <- function(keys) c(intersect("mcnemar_5x2bcv", keys), setdiff(keys, "mcnemar_5x2bcv"))
 
-## What compare() and compare_learners() share: check the arguments,
+## What compare_learners() and compare_many() share: check the arguments,
 ## resolve the tests, draw every design's splits, and get each learner's
 ## per-row correctness (one batch per learner).
 comparison_setup <- function(learners, data, target, tests, seed, alpha, profile, options,
@@ -121,7 +121,7 @@ results_frame <- function(htests, alpha) {
 #' depend on which other tests are asked for, and R and Python give the same
 #' folds, tables and p-values for the same seed).  A named learner runs in R,
 #' every fold of every design in one call, through the package's copy of
-#' `r_bridge/batch.R` -- the R code the Python side runs through rpy2.
+#' `R/inst/batch.R` -- the R code the Python side runs through rpy2.
 #'
 #' Columns are data, never code: the predictors reach the learners renamed
 #' `x1`, `x2`, ... and the class `y`, whatever their names and level names.
@@ -172,19 +172,19 @@ results_frame <- function(htests, alpha) {
 #'   `htests`, the `"htest"` objects by test key; `tables`, the fold tables
 #'   of every design (columns `n00, n01, n10, n11, n_train, n_test`); and the
 #'   arguments.
-#' @seealso [compare_learners()] for k learners, [pybcv_test_predictions()] for
+#' @seealso [compare_many()] for k learners, [pybcv_test_predictions()] for
 #'   your own per-fold predictions.
 #' @export
 #' @examples
 #' if (pybcv_available() && requireNamespace("RWeka", quietly = TRUE) &&
 #'     requireNamespace("kknn", quietly = TRUE)) {
-#'   res <- compare("J48", "kknn", iris, "Species",
+#'   res <- compare_learners("J48", "kknn", iris, "Species",
 #'                           tests = c("mcnemar_5x2bcv", "calibrated_f_5x2bcv"))
 #'   res
 #'   res$htests$mcnemar_5x2bcv
 #'   as.data.frame(res)
 #' }
-compare <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
+compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                     profile = c("default", "paper"), options = list(), alternative = NULL,
                     conf.level = 0.95, verbose = FALSE) {
   profile <- choice(profile, profile_choices, "profile")
@@ -203,18 +203,18 @@ compare <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05
 #' Compare k learners pairwise on one data set
 #'
 #' Each learner runs once per design (one batch); every pair (i < j, the
-#' earlier learner as A) is then tested as [compare()] tests two
+#' earlier learner as A) is then tested as [compare_learners()] tests two
 #' learners, on the same folds.  The R counterpart of
 #' `pybcv compare --learners a,b,c`.
 #'
 #' Each test's p-values are adjusted over the k(k-1)/2 pairs by Holm's and
 #' by Shaffer's procedure (Python's `pybcv.comparison.holm` / `shaffer`, as
-#' `compare_learners` in Python and `pybcv compare --learners`); `adjust`
+#' `compare_many` in Python and `pybcv compare --learners`); `adjust`
 #' picks the one that decides `reject`.  `plot()` draws the k x k matrix of
 #' adjusted p-values of one test, coloured by which learner of the pair has
 #' the lower error.
 #'
-#' @inheritParams compare
+#' @inheritParams compare_learners
 #' @param learners A character vector of learner specs (or a list of specs
 #'   and R functions), at least two; names, when given, label the learners.
 #' @param adjust The multiplicity adjustment that decides `reject`: `"holm"`
@@ -229,11 +229,11 @@ compare <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05
 #' @examples
 #' if (pybcv_available() && requireNamespace("RWeka", quietly = TRUE) &&
 #'     requireNamespace("kknn", quietly = TRUE)) {
-#'   many <- compare_learners(c("J48", "kknn", "majority"), iris, "Species",
+#'   many <- compare_many(c("J48", "kknn", "majority"), iris, "Species",
 #'                        tests = "mcnemar_5x2bcv")
 #'   as.data.frame(many)
 #' }
-compare_learners <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
+compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                              profile = c("default", "paper"), options = list(), alternative = NULL,
                              adjust = c("holm", "shaffer"), conf.level = 0.95) {
   profile <- choice(profile, profile_choices, "profile")
@@ -277,7 +277,7 @@ compare_learners <- function(learners, data, target, tests = "bcv5x2", seed = 0,
             class = "pybcv_comparisons")
 }
 
-## The multiplicity adjustments of compare_learners() (Python's
+## The multiplicity adjustments of compare_many() (Python's
 ## pybcv.comparison.ADJUSTMENTS; testthat checks they agree).
 adjustments <- c("holm", "shaffer")
 
@@ -295,7 +295,7 @@ learner_errors <- function(comps, nm) {
 }
 
 #' @export
-#' @rdname compare_learners
+#' @rdname compare_many
 #' @param y Ignored (for the generic).
 #' @param test The test whose adjusted p-values `plot()` shows (the paper's
 #'   test by default).
@@ -342,19 +342,19 @@ plot.pybcv_comparisons <- function(x, y, test = "mcnemar_5x2bcv", ...) {
   invisible(x)
 }
 
-#' @describeIn compare The `results` data frame (one row per test).
+#' @describeIn compare_learners The `results` data frame (one row per test).
 #' @param x A `"pybcv_comparison"` (or `"pybcv_comparisons"`) object.
 #' @param row.names,optional,... Ignored (for the generic).
 #' @export
 as.data.frame.pybcv_comparison <- function(x, row.names = NULL, optional = FALSE, ...) x$results
 
 #' @export
-#' @rdname compare_learners
+#' @rdname compare_many
 #' @param x A `"pybcv_comparisons"` object.
 #' @param row.names,optional,... Ignored (for the generic).
 as.data.frame.pybcv_comparisons <- function(x, row.names = NULL, optional = FALSE, ...) x$results
 
-#' @describeIn compare Prints the results table.
+#' @describeIn compare_learners Prints the results table.
 #' @param digits Digits to print.
 #' @export
 print.pybcv_comparison <- function(x, digits = 4L, ...) {
@@ -376,7 +376,7 @@ print.pybcv_comparison <- function(x, digits = 4L, ...) {
 }
 
 #' @export
-#' @rdname compare_learners
+#' @rdname compare_many
 print.pybcv_comparisons <- function(x, digits = 4L, ...) {
   cat("pybcv: ", length(x$learners), " learners (", paste(x$learners, collapse = ", "), ") on ",
       x$data.name, ", seed ", format(x$seed, scientific = FALSE), ", ", length(x$comparisons),

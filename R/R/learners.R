@@ -1,7 +1,8 @@
 ## The R learners: the R code of r_bridge, shipped and run by the package.
 ##
-## inst/batch.R is r_bridge/batch.R byte for byte (a test fails when the two
-## differ; to update: cp r_bridge/batch.R R/inst/batch.R).  It is sourced
+## inst/batch.R is the one copy of the R learners: Python's r_bridge sources
+## the same file (from R/inst in a checkout, from its wheel's copy when
+## installed).  It is sourced
 ## once per session into a private environment whose parent is the stats
 ## namespace (then base, then the search path): R functions that batch.R
 ## calls, or that learners look up by name in their caller (tree() calls
@@ -202,10 +203,10 @@ fold_tables_from_correct <- function(ok_a, ok_b, nte) {
          dimnames = list(NULL, c("n00", "n01", "n10", "n11")))
 }
 
-#' The learners compare() runs by name
+#' The learners compare_learners() runs by name
 #'
 #' Lists the learners of Python's registry (`pybcv.learners.LEARNERS`); each
-#' runs in R through the package's copy of `r_bridge/batch.R`, the same R
+#' runs in R through the package's `inst/batch.R`, the same R
 #' code that the Python side runs through rpy2.
 #'
 #' @return A character vector of learner names.  A name takes parameters as
@@ -222,7 +223,7 @@ pybcv_learners <- function() as.character(unlist(py_call("learner_names")))
 #' (data set, default n, learners A and B with their defaults, the varied
 #' parameter and its H0 value, the lambda grid), so that R, Python and the
 #' command line read the same defaults.  Learner specs from a record can be
-#' passed to [compare()].
+#' passed to [compare_learners()].
 #'
 #' @return A named list of records (lists), one per data set.
 #' @export

@@ -75,6 +75,13 @@ not_labels_error <- function(what, value, where, labels) {
        call. = FALSE)
 }
 
+## The classes of truth: a factor's levels (which may include classes absent
+## from these records), else its distinct values.
+truth_labels <- function(truth) {
+  if (is.list(truth)) return(unique(unlist(lapply(truth, truth_labels))))
+  if (is.factor(truth)) levels(truth) else unique(as.character(truth))
+}
+
 check_labels <- function(p, labels, what) {
   bad <- which(!(p %in% labels))
   if (length(bad)) not_labels_error(what, p[bad[1L]], paste("record", bad[1L]), labels)
@@ -94,7 +101,7 @@ correctness <- function(x, truth, what, labels = NULL) {
   if (anyNA(x)) stop(what, " has missing predictions (NA), first at ", which(is.na(x))[1L], call. = FALSE)
   if (anyNA(truth)) stop("truth has missing labels (NA), first at ", which(is.na(truth))[1L], call. = FALSE)
   p <- as.character(x)
-  check_labels(p, if (is.null(labels)) unique(as.character(truth)) else labels, what)
+  check_labels(p, if (is.null(labels)) truth_labels(truth) else labels, what)
   p == as.character(truth)
 }
 
@@ -132,8 +139,7 @@ fold_tables_input <- function(x, y, truth, folds, correct, xname) {
       lapply(folds, function(i) truth[i])
     }
     if (length(tr) != nf) stop("truth must give one vector per fold (", nf, ")", call. = FALSE)
-    labels <- if (is.null(truth)) NULL else if (is.list(truth)) unique(unlist(lapply(truth, as.character)))
-              else unique(as.character(truth))
+    labels <- if (is.null(truth)) NULL else truth_labels(truth)
     tabs <- t(vapply(seq_len(nf), function(f) counts_from_correct(
       correctness(x[[f]], tr[[f]], sprintf("x[[%d]]", f), labels),
       correctness(y[[f]], tr[[f]], sprintf("y[[%d]]", f), labels)), numeric(4)))

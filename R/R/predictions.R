@@ -7,7 +7,7 @@
 #' folds of [bcv_partitions()] for the 5x2 BCV McNemar test): counts each
 #' fold's 2x2 table (rows A, columns B, each (incorrect, correct); `n01` =
 #' A wrong, B right) and runs every test of that design, as
-#' [compare()] does for learners it runs itself.  When `folds` is
+#' [compare_learners()] does for learners it runs itself.  When `folds` is
 #' given and pybcv has `pybcv.partitions.check_design`, the folds are checked
 #' against the design (an error when they cannot be that design, warnings
 #' for deviations).
@@ -25,7 +25,7 @@
 #' @param n_train Training-set size of each fold (or one number); by default
 #'   the records outside the fold, `length(truth) - fold size`, when `truth`
 #'   covers all records.
-#' @inheritParams compare
+#' @inheritParams compare_learners
 #' @return A `"pybcv_comparison"` (print, `as.data.frame()`, `$htests`,
 #'   `$tables`).
 #' @export

@@ -9,7 +9,7 @@
 #'   [mcnemar_ho_test()], [mcnemar_kfold_naive_test()];
 #' * t family: [t_tests]; F family: [f_tests]; z family: [z_tests];
 #' * partitions: [bcv_partitions()];
-#' * learners on a data set: [compare()], [compare_learners()],
+#' * learners on a data set: [compare_learners()], [compare_many()],
 #'   [pybcv_learners()]; your own predictions: [pybcv_test_predictions()];
 #'   any test from fold tables: [pybcv_test()], [pybcv_tests()];
 #' * set-up: [pybcv_python()].
@@ -21,7 +21,7 @@
 #' The default seed is 0, as in Python and the command line.
 #'
 #' The learners run in R from the package's copy of pybcv's
-#' `r_bridge/batch.R` (the same R code the Python side runs through rpy2);
+#' `R/inst/batch.R` (the same R code the Python side runs through rpy2);
 #' partitions and statistics come from Python, found and imported on the
 #' first call, not when the package is loaded (see [pybcv_python()]).
 #'

@@ -77,7 +77,7 @@ dname <- function(expr) paste(deparse(expr, width.cutoff = 500L), collapse = " "
 #'   `clamp_correction` (Python's result fields, each once).  Python's warnings (no
 #'   discordant record; an over-correcting continuity correction) are R
 #'   warnings.
-#' @seealso [bcv_partitions()], [compare()], [mcnemar_ho_test()],
+#' @seealso [bcv_partitions()], [compare_learners()], [mcnemar_ho_test()],
 #'   [pybcv_test_predictions()]
 #' @rdname bcv_mcnemar_test
 #' @export

@@ -2,7 +2,7 @@
 class ``<Learner>Fallback`` runs registry learner ``<Learner>`` without R.
 
 ``majority``, ``mean``, ``fnn-weighted`` and ``fnn-distorted`` are exact numpy
-twins of the R code in ``r_bridge/batch.R``: same arithmetic in the same
+twins of the R code in ``R/inst/batch.R``: same arithmetic in the same
 order, same tie rules, so their predictions equal the R backend's.
 ``glm`` runs the IRLS of R's ``glm.fit`` for all folds of a design at once;
 ``kknn`` re-implements ``kknn::kknn``.  The Weka learners and ``tree`` are

@@ -124,7 +124,7 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95):
     """Every test of ``keys`` from its design's fold tables in ONE call:
     ``tables[design]`` is a (F, 4) array (n00, n01, n10, n11 per fold),
     ``n_train[design]``/``n_test[design]`` the fold sizes, ``options[key]``
-    the test's options.  Returns {key: result dict} (as ``compare`` does)."""
+    the test's options.  Returns {key: result dict} (as R's ``compare_learners`` does)."""
     try:
         from pybcv.stats import TESTS
         out = {}
@@ -204,7 +204,7 @@ def bcv_splits(n, m=5, seed=None, extra_rule="balanced", shuffle=True):
 
 
 def design_seed(seed, design):
-    """The random stream of one design in compare: the stream of
+    """The random stream of one design in compare_learners: the stream of
     ``pybcv.compare`` (repetition 0 of the run with this seed,
     ``SeedSequence(seed, spawn_key=(0, 1, crc32(design)))``), so R and Python
     use the same partitions for the same seed, and a design's partition does

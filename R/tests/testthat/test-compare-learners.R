@@ -1,9 +1,9 @@
-## compare(): R learners over Python-made partitions, Python statistics.
+## compare_learners(): R learners over Python-made partitions, Python statistics.
 
 test_that("J48 against kknn on iris, every test", {
   need_python()
   need_r_packages("RWeka", "kknn")
-  res <- compare("J48", "kknn", iris, "Species", tests = "all", seed = 1)
+  res <- compare_learners("J48", "kknn", iris, "Species", tests = "all", seed = 1)
   expect_s3_class(res, "pybcv_comparison")
   r <- res$results
   expect_identical(nrow(r), 17L)
@@ -23,7 +23,7 @@ test_that("J48 against kknn on iris, every test", {
   expect_identical(h$statistic, res$htests$mcnemar_5x2bcv$statistic)
   expect_identical(h$p.value, res$htests$mcnemar_5x2bcv$p.value)
   # each design's partition depends on (seed, design) only
-  sub <- compare("J48", "kknn", iris, "Species", tests = c("mcnemar_5x2bcv", "kfold_t"), seed = 1)
+  sub <- compare_learners("J48", "kknn", iris, "Species", tests = c("mcnemar_5x2bcv", "kfold_t"), seed = 1)
   expect_identical(sub$tables$bcv5x2, res$tables$bcv5x2)
   expect_identical(sub$results$p.value, r$p.value[match(c("mcnemar_5x2bcv", "kfold_t"), r$test)])
   out <- capture.output(print(res))
@@ -51,7 +51,7 @@ test_that("R functions as learners; the pipeline equals Python's for the same se
   dat <- data.frame(x = seq_len(n), y = truth)
   keys <- c("mcnemar_5x2bcv", "calibrated_f_5x2bcv", "t_5x2cv", "kfold_t", "cvci_z",
             "mcnemar_kfold_naive", "corrected_10x10cv_t", "proportion_z", "rho_t")
-  res <- compare(A, B, dat, "y", tests = keys, seed = 11)
+  res <- compare_learners(A, B, dat, "y", tests = keys, seed = 11)
   for (k in keys) {
     spec <- st$TESTS[[k]]
     d <- spec$design
@@ -86,69 +86,59 @@ test_that("R functions as learners; the pipeline equals Python's for the same se
   # named learner = the same learner written as an R function
   j48 <- function(train, test) predict(RWeka::J48(Species ~ ., data = train), newdata = test)
   need_r_packages("RWeka")
-  r1 <- compare("J48", "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 3)
-  r2 <- compare(j48, "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 3)
+  r1 <- compare_learners("J48", "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 3)
+  r2 <- compare_learners(j48, "majority", iris, "Species", tests = "mcnemar_5x2bcv", seed = 3)
   expect_identical(r1$tables, r2$tables)
   expect_identical(r2$learners[["a"]], "j48")
   # learner parameters in the engine's syntax
   need_r_packages("kknn")
   k7 <- function(train, test) fitted(kknn::kknn(Species ~ ., train, test, k = 7, kernel = "rectangular"))
-  r3 <- compare("kknn:k=7,kernel=rectangular", "majority", iris, "Species", tests = "kfold_t", seed = 3)
-  r4 <- compare(k7, "majority", iris, "Species", tests = "kfold_t", seed = 3)
+  r3 <- compare_learners("kknn:k=7,kernel=rectangular", "majority", iris, "Species", tests = "kfold_t", seed = 3)
+  r4 <- compare_learners(k7, "majority", iris, "Species", tests = "kfold_t", seed = 3)
   expect_identical(r3$tables, r4$tables)
-  r5 <- compare("J48:options=-M 20", "J48", iris, "Species", tests = "kfold_t", seed = 3)
-  r6 <- compare(function(train, test) predict(RWeka::J48(Species ~ ., train, control = c("-M", "20")), test),
+  r5 <- compare_learners("J48:options=-M 20", "J48", iris, "Species", tests = "kfold_t", seed = 3)
+  r6 <- compare_learners(function(train, test) predict(RWeka::J48(Species ~ ., train, control = c("-M", "20")), test),
                          "J48", iris, "Species", tests = "kfold_t", seed = 3)
   expect_identical(r5$tables, r6$tables)
 })
 
 test_that("profile and options reach the tests", {
   need_python()
-  res <- compare("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
+  res <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
                           tests = c("cvci_z", "mcnemar_kfold_naive"), seed = 2, profile = "paper")
   expect_identical(res$htests$cvci_z$alternative, "less")
   expect_identical(res$htests$mcnemar_kfold_naive$empty_fold, "drop")
-  res2 <- compare("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
+  res2 <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
                            tests = "cvci_z", seed = 2, options = list(cvci_z = list(alternative = "greater")))
   expect_identical(res2$htests$cvci_z$alternative, "greater")
 })
 
-test_that("the package's learners are r_bridge's batch.R, byte for byte", {
-  need_python()
-  util <- reticulate::import("importlib.util")
-  spec <- util$find_spec("r_bridge")
-  if (is.null(spec)) skip("r_bridge (next to pybcv) is not importable")
-  bridge <- file.path(dirname(spec$origin), "batch.R")
-  shipped <- system.file("batch.R", package = "pybcv")
-  expect_identical(readBin(shipped, "raw", file.size(shipped)), readBin(bridge, "raw", file.size(bridge)))
-})
-
-test_that("compare uses seed 0 by default, as Python does", {
+test_that("compare_learners uses seed 0 by default, as Python does", {
   need_python()
   py <- reticulate::import("pybcv.experiments")$COMPARE_DEFAULTS
-  for (f in list(compare, compare_learners)) {
+  for (f in list(compare_learners, compare_many)) {
     expect_identical(formals(f)$seed, as.numeric(py$seed))
     expect_identical(formals(f)$tests, py$tests)
     expect_identical(formals(f)$alpha, py$alpha)
   }
-  expect_identical(formals(compare)$seed, 0)
+  expect_identical(formals(compare_learners)$seed, 0)
   f <- function(train, test) rep("setosa", nrow(test))
-  r0 <- compare("majority", f, iris, "Species", tests = "kfold_t")
-  r0b <- compare("majority", f, iris, "Species", tests = "kfold_t", seed = 0)
+  r0 <- compare_learners("majority", f, iris, "Species", tests = "kfold_t")
+  r0b <- compare_learners("majority", f, iris, "Species", tests = "kfold_t", seed = 0)
   expect_identical(r0$tables, r0b$tables)
-  expect_false(identical(r0$tables, compare("majority", f, iris, "Species", tests = "kfold_t",
+  expect_false(identical(r0$tables, compare_learners("majority", f, iris, "Species", tests = "kfold_t",
                                                      seed = 1)$tables))
 })
 
-test_that("as.data.frame() and compare_learners()", {
+test_that("as.data.frame() and compare_many()", {
   need_python()
   need_r_packages("RWeka", "kknn")
   keys <- c("mcnemar_5x2bcv", "combined_t_5x2cv", "kfold_t")
-  res <- compare("J48", "kknn", iris, "Species", tests = keys)
+  res <- compare_learners("J48", "kknn", iris, "Species", tests = keys)
   df <- as.data.frame(res)
   expect_identical(df, res$results)
   expect_true(all(c("test", "p.value", "estimate", "conf.low", "conf.high") %in% names(df)))
-  many <- compare_learners(c("J48", "kknn", "majority"), iris, "Species", tests = keys)
+  many <- compare_many(c("J48", "kknn", "majority"), iris, "Species", tests = keys)
   expect_s3_class(many, "pybcv_comparisons")
   expect_identical(names(many$comparisons), c("J48 vs kknn", "J48 vs majority", "kknn vs majority"))
   # the pair J48 vs kknn is the two-learner comparison (same folds, same tables)
@@ -158,7 +148,7 @@ test_that("as.data.frame() and compare_learners()", {
   expect_identical(nrow(d), 9L)
   expect_identical(unique(d$a), c("J48", "kknn"))
   expect_output(print(many), "3 learners")
-  expect_error(compare_learners("J48", iris, "Species"), "at least two")
+  expect_error(compare_many("J48", iris, "Species"), "at least two")
 })
 
 test_that("pybcv_experiments() reads Python's records", {
@@ -172,7 +162,7 @@ test_that("pybcv_experiments() reads Python's records", {
 test_that("the paper's test comes first, as in Python's comparisons", {
   need_python()
   f <- function(train, test) rep("setosa", nrow(test))
-  r <- compare("majority", f, iris, "Species")
+  r <- compare_learners("majority", f, iris, "Species")
   expect_identical(r$results$test, c("mcnemar_5x2bcv", "calibrated_f_5x2bcv"))
   py <- reticulate::import("pybcv.comparison")
   expect_identical(r$results$test[1], py$PAPER_TEST)
@@ -182,20 +172,20 @@ test_that("the profiles R offers are Python's; the withdrawn 'calibrated' is ref
   need_python()
   py <- reticulate::import("pybcv.stats")$PROFILES
   expect_identical(pybcv:::profile_choices, names(py))
-  for (f in list(compare, compare_learners, pybcv_test_predictions))
+  for (f in list(compare_learners, compare_many, pybcv_test_predictions))
     expect_identical(eval(formals(f)$profile), names(py))
   rule <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa",
                                        ifelse(test$Petal.Width < 1.7, "versicolor", "virginica"))
-  expect_error(compare("majority", rule, iris, "Species", profile = "calibrated"),
+  expect_error(compare_learners("majority", rule, iris, "Species", profile = "calibrated"),
                "profile must be one of")
 })
 
-test_that("compare_learners adjusts over the pairs (Holm by default, as the CLI) and plots", {
+test_that("compare_many adjusts over the pairs (Holm by default, as the CLI) and plots", {
   need_python()
   rule <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa",
                                        ifelse(test$Petal.Width < 1.7, "versicolor", "virginica"))
   half <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa", "versicolor")
-  many <- compare_learners(list(majority = "majority", rule = rule, half = half), iris, "Species",
+  many <- compare_many(list(majority = "majority", rule = rule, half = half), iris, "Species",
                            tests = "mcnemar_5x2bcv")
   expect_identical(many$adjust, "holm")
   expect_identical(pybcv:::adjustments, unlist(reticulate::import("pybcv.comparison")$ADJUSTMENTS))
@@ -205,10 +195,10 @@ test_that("compare_learners adjusts over the pairs (Holm by default, as the CLI)
   expect_equal(r$p.shaffer, as.numeric(py$shaffer(r$p.value, 3L)), tolerance = 0)
   expect_identical(r$reject, r$p.holm < 0.05)
   expect_true(all(r$p.holm >= r$p.value))
-  s <- compare_learners(list(majority = "majority", rule = rule, half = half), iris, "Species",
+  s <- compare_many(list(majority = "majority", rule = rule, half = half), iris, "Species",
                         tests = "mcnemar_5x2bcv", adjust = "shaffer")
   expect_identical(s$results$reject, s$results$p.shaffer < 0.05)
-  expect_error(compare_learners(c("majority", "mean"), iris, "Species", adjust = "bonferroni"),
+  expect_error(compare_many(c("majority", "mean"), iris, "Species", adjust = "bonferroni"),
                "adjust must be one of")
   expect_identical(names(sort(many$errors))[1L], "rule")
   f <- tempfile(fileext = ".png")
@@ -223,8 +213,8 @@ test_that("predictions that are not labels are refused, from a learner and from 
   need_python()
   prob <- function(train, test) runif(nrow(test))
   codes <- function(train, test) as.integer(factor(rep("setosa", nrow(test)), levels = levels(iris$Species)))
-  expect_error(compare("majority", prob, iris, "Species"), "is not a label of truth.*probabilities")
-  expect_error(compare("majority", codes, iris, "Species"), "prediction \"1\".*not a label")
+  expect_error(compare_learners("majority", prob, iris, "Species"), "is not a label of truth.*probabilities")
+  expect_error(compare_learners("majority", codes, iris, "Species"), "prediction \"1\".*not a label")
   truth <- rep(c("a", "b"), 20)
   p <- bcv_partitions(40, seed = 0)
   ok <- lapply(p$validation, function(i) truth[i])
@@ -240,14 +230,14 @@ test_that("alternative and options reach the tests; a bad option names the test"
   need_python()
   rule <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa",
                                        ifelse(test$Petal.Width < 1.7, "versicolor", "virginica"))
-  g <- compare("majority", rule, iris, "Species", alternative = "greater",
+  g <- compare_learners("majority", rule, iris, "Species", alternative = "greater",
                options = list(mcnemar_5x2bcv = list(t = 1.5)))
   h <- g$htests$mcnemar_5x2bcv
   expect_identical(h$alternative, "greater")
   expect_identical(h$t, 1.5)
   expect_identical(g$htests$calibrated_f_5x2bcv$alternative, "two.sided")
-  expect_error(compare("majority", rule, iris, "Species", options = list(mcnemar_5x2bcv = list(tt = 1))),
+  expect_error(compare_learners("majority", rule, iris, "Species", options = list(mcnemar_5x2bcv = list(tt = 1))),
                "takes no option")
-  expect_error(compare("majority", rule, iris, "Species", options = list(kfold_t = list(alternative = "less"))),
+  expect_error(compare_learners("majority", rule, iris, "Species", options = list(kfold_t = list(alternative = "less"))),
                "not selected")
 })

@@ -14,7 +14,7 @@ test_that("numeric, integer, logical, factor and character predictors with every
   need_r_packages("RWeka", "kknn", "tree")
   d <- mixed_frame()
   for (l in c("J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn", "tree", "glm", "majority")) {
-    r <- compare(l, "majority", d, "cls", tests = c("kfold_t", "mcnemar_5x2bcv"))
+    r <- compare_learners(l, "majority", d, "cls", tests = c("kfold_t", "mcnemar_5x2bcv"))
     expect_true(all(is.finite(r$results$p.value)), info = l)
     expect_identical(sum(r$tables$cv10[, 1:4]), 80, info = l)
   }
@@ -23,8 +23,8 @@ test_that("numeric, integer, logical, factor and character predictors with every
   d2$chr <- factor(d2$chr, levels = c("r", "s"))
   d2$lgl <- as.numeric(d2$lgl)
   for (l in c("J48", "kknn")) {
-    expect_identical(compare(l, "majority", d, "cls", tests = "kfold_t")$tables,
-                     compare(l, "majority", d2, "cls", tests = "kfold_t")$tables, info = l)
+    expect_identical(compare_learners(l, "majority", d, "cls", tests = "kfold_t")$tables,
+                     compare_learners(l, "majority", d2, "cls", tests = "kfold_t")$tables, info = l)
   }
 })
 
@@ -33,17 +33,17 @@ test_that("kknn takes factor predictors without library(kknn), and equals kknn::
   need_r_packages("kknn")
   expect_false("package:kknn" %in% search())
   d <- mixed_frame()[c("num", "int", "fac", "cls")]
-  r <- compare("kknn:kernel=rectangular", "majority", d, "cls", tests = "kfold_t", seed = 4)
+  r <- compare_learners("kknn:kernel=rectangular", "majority", d, "cls", tests = "kfold_t", seed = 4)
   expect_false("package:kknn" %in% search())
   # the same learner written as a script would (kknn attached, contrasts by name)
   suppressPackageStartupMessages(library(kknn))
   on.exit(detach("package:kknn"), add = TRUE)
   k5 <- function(train, test) fitted(kknn::kknn(cls ~ ., train, test, k = 5, kernel = "rectangular"))
-  expect_identical(r$tables, compare(k5, "majority", d, "cls", tests = "kfold_t", seed = 4)$tables)
+  expect_identical(r$tables, compare_learners(k5, "majority", d, "cls", tests = "kfold_t", seed = 4)$tables)
   # kernel= is not read as k= (exact parameter matching)
-  r7 <- compare("kknn:k=7,kernel=rectangular", "majority", d, "cls", tests = "kfold_t", seed = 4)
+  r7 <- compare_learners("kknn:k=7,kernel=rectangular", "majority", d, "cls", tests = "kfold_t", seed = 4)
   k7 <- function(train, test) fitted(kknn::kknn(cls ~ ., train, test, k = 7, kernel = "rectangular"))
-  expect_identical(r7$tables, compare(k7, "majority", d, "cls", tests = "kfold_t", seed = 4)$tables)
+  expect_identical(r7$tables, compare_learners(k7, "majority", d, "cls", tests = "kfold_t", seed = 4)$tables)
 })
 
 test_that("J48-unpruned is J48 with Weka's -U", {
@@ -52,8 +52,8 @@ test_that("J48-unpruned is J48 with Weka's -U", {
   d <- mixed_frame(120, 1)
   unpruned <- function(train, test) predict(RWeka::J48(cls ~ ., train, control = "-U"), test)
   pruned <- function(train, test) predict(RWeka::J48(cls ~ ., train), test)
-  r1 <- compare("J48-unpruned", "J48", d, "cls", tests = "kfold_t")
-  r2 <- compare(unpruned, pruned, d, "cls", tests = "kfold_t")
+  r1 <- compare_learners("J48-unpruned", "J48", d, "cls", tests = "kfold_t")
+  r2 <- compare_learners(unpruned, pruned, d, "cls", tests = "kfold_t")
   expect_identical(r1$tables, r2$tables)
   expect_gt(sum(r1$tables$cv10[, c("n01", "n10")]), 0)      # pruning matters on these data
   # batch.R's own name table: "J48-unpruned" runs J48 with -U
@@ -74,22 +74,22 @@ test_that("missing values and unusable columns are errors naming the column", {
   need_python()
   d <- mixed_frame()
   d$num[7] <- NA
-  expect_error(compare("majority", "majority", d, "cls"),
+  expect_error(compare_learners("majority", "majority", d, "cls"),
                "column \"num\" has 1 missing value\\(s\\) \\(NA\\), first in row 7")
   d <- mixed_frame()
   d$cls[3] <- NA
-  expect_error(compare("majority", "majority", d, "cls"),
+  expect_error(compare_learners("majority", "majority", d, "cls"),
                "the target column \"cls\" has 1 missing value\\(s\\) \\(NA\\), first in row 3")
   d <- mixed_frame()
   d$when <- as.Date("2020-01-01") + seq_len(nrow(d))
-  expect_error(compare("majority", "majority", d, "cls"), "column \"when\" has type Date")
+  expect_error(compare_learners("majority", "majority", d, "cls"), "column \"when\" has type Date")
   d <- mixed_frame()
   d$num[2] <- Inf
-  expect_error(compare("majority", "majority", d, "cls"), "column \"num\" has infinite")
+  expect_error(compare_learners("majority", "majority", d, "cls"), "column \"num\" has infinite")
   # a learner that needs numbers names the factor columns
-  expect_error(compare("mean", "majority", mixed_frame(), "cls", tests = "kfold_t"),
+  expect_error(compare_learners("mean", "majority", mixed_frame(), "cls", tests = "kfold_t"),
                "mean needs numeric predictors.*\"fac\", \"chr\"")
-  ok <- compare("mean", "majority", mixed_frame()[c("num", "int", "lgl", "cls")], "cls",
+  ok <- compare_learners("mean", "majority", mixed_frame()[c("num", "int", "lgl", "cls")], "cls",
                          tests = "kfold_t")
   expect_true(is.finite(ok$results$p.value))
 })

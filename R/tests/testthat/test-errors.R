@@ -45,28 +45,28 @@ test_that("differences of the wrong shape or range", {
   expect_clean_error(pybcv_test("no_such_test", matrix(1, 10, 4)), "unknown test key")
 })
 
-test_that("partitions and compare reject bad arguments", {
+test_that("partitions and compare_learners reject bad arguments", {
   need_python()
   expect_clean_error(bcv_partitions(5), "too few records")
   expect_clean_error(bcv_partitions(100, m = 16), "m must be an integer in \\[1, 15\\]")
   expect_clean_error(bcv_partitions(100, seed = -1), "seed must be")
   expect_clean_error(bcv_partitions(100.5), "n must be a")
-  expect_clean_error(compare("J48", "nosuch", iris, "Species"), "unknown learner .nosuch.; known learners: J48")
-  expect_clean_error(compare("cnn", "majority", iris, "Species"),
+  expect_clean_error(compare_learners("J48", "nosuch", iris, "Species"), "unknown learner .nosuch.; known learners: J48")
+  expect_clean_error(compare_learners("cnn", "majority", iris, "Species"),
                      "learner .cnn. has no R implementation \\(none: PyTorch only\\)")
-  expect_clean_error(compare("majority", "majority", iris, "Kind"), "target must name exactly one column of data; columns: \"Sepal.Length\"")
-  expect_clean_error(compare("majority", "majority", as.list(iris), "Species"), "data must be a data frame")
-  expect_clean_error(compare("majority", "majority", iris, "Species", tests = "nope"),
+  expect_clean_error(compare_learners("majority", "majority", iris, "Kind"), "target must name exactly one column of data; columns: \"Sepal.Length\"")
+  expect_clean_error(compare_learners("majority", "majority", as.list(iris), "Species"), "data must be a data frame")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Species", tests = "nope"),
                      "unknown test key 'nope'")
-  expect_clean_error(compare("kknn:q=3", "majority", iris, "Species"),
+  expect_clean_error(compare_learners("kknn:q=3", "majority", iris, "Species"),
                      "learner .kknn. has no parameter\\(s\\) \\[.q.\\]; its parameters: \\[.k., .kernel.\\]")
-  expect_clean_error(compare("majority:k=3", "majority", iris, "Species"),
+  expect_clean_error(compare_learners("majority:k=3", "majority", iris, "Species"),
                      "learner .majority. has no parameter\\(s\\) \\[.k.\\]; its parameters: none")
   short <- function(train, test) rep("setosa", 3)
-  expect_clean_error(compare(short, "majority", iris, "Species", tests = "mcnemar_ho"),
+  expect_clean_error(compare_learners(short, "majority", iris, "Species", tests = "mcnemar_ho"),
                      "learner short returned 3 predictions for 50 validation records")
   boom <- function(train, test) stop("no model today")
-  expect_clean_error(compare("majority", boom, iris, "Species", tests = "mcnemar_ho"),
+  expect_clean_error(compare_learners("majority", boom, iris, "Species", tests = "mcnemar_ho"),
                      "learner boom failed on fold 1 of 1 \\(design holdout\\): no model today")
 })
 
@@ -78,4 +78,31 @@ test_that("a missing Python gives a clear set-up message", {
   Sys.setenv(PYBCV_PYTHON = "/no/such/python")
   expect_clean_error(pybcv_find_python(), "PYBCV_PYTHON is \"/no/such/python\", which does not exist")
   expect_clean_error(pybcv_find_python(), "bash scripts/setup.sh")
+})
+
+test_that("use_pybcv_python checks the interpreter before using it", {
+  need_python()
+  expect_clean_error(use_pybcv_python("/no/such/python"), "\"/no/such/python\" does not exist")
+  expect_clean_error(use_pybcv_python(c("a", "b")), "python must be the path of a Python interpreter")
+  expect_clean_error(use_pybcv_python(unname(Sys.which("false"))), "cannot import pybcv")
+  # the Python already bound is accepted again; any other one is refused with how to fix it
+  bound <- reticulate::py_config()$python
+  expect_identical(use_pybcv_python(bound), bound)
+  expect_identical(getOption("pybcv.python"), bound)
+  expect_true(pybcv_available())
+})
+
+test_that("install_pybcv refuses what is not pybcv", {
+  expect_clean_error(install_pybcv("/no/such/folder"), "must be a pybcv checkout, wheel or sdist")
+  expect_clean_error(install_pybcv(tempdir()), "holds no pyproject.toml")
+})
+
+test_that("the Weka learners run inside the JVM from the installed package (inst/java)", {
+  need_python()
+  need_r_packages("RWeka")
+  jar <- system.file("java", "pybcv-weka.jar", package = "pybcv")
+  expect_true(nzchar(jar), info = "the package has no inst/java/pybcv-weka.jar (bash scripts/build_java.sh)")
+  res <- compare_learners("J48", "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+  env <- pybcv:::batch_env()
+  expect_true(env$weka_jvm$jvm_state$runs[["J48"]] >= 1L)
 })

@@ -27,11 +27,11 @@ test_that("library(pybcv) does not start Python; the first call does", {
   expect_true(any(grepl("M=1.586315280", r$out, fixed = TRUE)), info = paste(r$out, collapse = "\n"))
 })
 
-test_that("the first call may also be bcv_partitions or compare", {
+test_that("the first call may also be bcv_partitions or compare_learners", {
   need_python()
   r <- run_fresh("library(pybcv); p <- bcv_partitions(40, seed = 1); cat('n', length(p$train), '\\n')")
   expect_true(any(grepl("n 10", r$out)), info = paste(r$out, collapse = "\n"))
-  r <- run_fresh(paste("library(pybcv); x <- compare('majority', 'majority', iris, 'Species',",
+  r <- run_fresh(paste("library(pybcv); x <- compare_learners('majority', 'majority', iris, 'Species',",
                        "tests = 'mcnemar_ho'); cat('p', x$results$p.value, '\\n')"))
   expect_true(any(grepl("p 1", r$out)), info = paste(r$out, collapse = "\n"))
 })

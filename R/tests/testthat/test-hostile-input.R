@@ -25,8 +25,8 @@ test_that("hostile column names, level names and class labels are data", {
   hostile[[4]] <- ifelse(plain$p4 == "a", paste0("1`", cmd, "`"), paste0("2", cmd))
   hostile[[5]] <- c(setosa = paste0("1); ", cmd), versicolor = "2\"`\n", virginica = "3\u2603'")[plain$cls]
   for (l in c("J48", "J48-unpruned", "kknn", "tree", "SMO")) {
-    r_plain <- compare(l, "majority", plain, "cls", tests = c("mcnemar_5x2bcv", "kfold_t"))
-    r_host <- compare(l, "majority", hostile, hostile_names[5],
+    r_plain <- compare_learners(l, "majority", plain, "cls", tests = c("mcnemar_5x2bcv", "kfold_t"))
+    r_host <- compare_learners(l, "majority", hostile, hostile_names[5],
                                tests = c("mcnemar_5x2bcv", "kfold_t"))
     expect_identical(r_host$tables, r_plain$tables, info = l)
     expect_identical(r_host$results$p.value, r_plain$results$p.value, info = l)
@@ -50,7 +50,7 @@ test_that("hostile learner parameter strings and names are errors, not code", {
              cmd,
              paste0("majority:", cmd, "=1"))
   for (s in specs) {
-    e <- tryCatch(compare(s, "majority", iris, "Species", tests = "mcnemar_ho"),
+    e <- tryCatch(compare_learners(s, "majority", iris, "Species", tests = "mcnemar_ho"),
                   error = function(e) e)
     expect_s3_class(e, "error")
     expect_false(file.exists(marker), info = s)
