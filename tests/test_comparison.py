@@ -339,3 +339,19 @@ def test_one_name_one_meaning_for_k_learners():
     r_src = (pathlib.Path(__file__).resolve().parents[1] / "R" / "R" / "compare.R").read_text()
     assert "compare_many <- function(learners, data, target" in r_src
     assert "compare_learners <- function(a, b, data, target" in r_src
+
+
+def test_compare_losses_refuses_losses_that_are_not_zero_one():
+    """Probabilities (or any loss other than 0/1) were truncated to 0 and gave
+    p = 6.5e-15; they are refused with the reason, naming the record."""
+    rng = np.random.default_rng(0)
+    la = rng.random(200)
+    lb = (rng.random(200) < 0.3).astype(int)
+    with pytest.raises(ValueError, match=r"loss_a: record 0 has loss .*need 0/1 losses.*not probabilities"):
+        compare_losses(la, lb)
+    with pytest.raises(ValueError, match="loss_b"):
+        compare_losses(lb, lb * 0.5)
+    with pytest.raises(ValueError, match="same length"):
+        compare_losses(lb, lb[:-1])
+    ok = compare_losses(lb.astype(bool), 1 - lb)
+    assert ok.error_a == pytest.approx(lb.mean())
