@@ -50,7 +50,6 @@ def check_labels(y, name: str = "y", where: str = "row") -> np.ndarray:
     return y
 
 
-
 def csv_safe(df):
     """A copy of DataFrame ``df`` whose text cells cannot run as a formula in
     a spreadsheet: a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or

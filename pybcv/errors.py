@@ -8,6 +8,8 @@
   and the repetition;
 * :class:`PredictionError` -- predictions that are not labels of y's
   classes, or of the wrong shape (a LearnerContext and a ValueError);
+* :class:`FitError` -- a Python learner's fit or predict raised (a
+  LearnerContext and a RuntimeError);
 * :class:`ConfigMismatch` -- ``--resume`` with another configuration than
   the stored one (a ValueError);
 * :class:`StoreError` -- a results file that cannot be used (a RuntimeError).
@@ -96,6 +98,16 @@ class PredictionError(LearnerContext, ValueError):
         self._place(learner, fold, n_folds, message)
 
 
+class FitError(LearnerContext, RuntimeError):
+    """A Python learner's fit or predict raised (a scikit-learn estimator on
+    data it cannot take, a time limit): the message names the learner and
+    the fold, and the engine adds the design and the repetition."""
+
+    def __init__(self, learner, fold, n_folds, message):
+        RuntimeError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)
+
+
 class ConfigMismatch(ValueError):
     """--resume with a configuration other than the stored one."""
 
@@ -106,4 +118,5 @@ class StoreError(RuntimeError):
     names the file and what is wrong."""
 
 
-__all__ = ["DataError", "LearnerContext", "PredictionError", "ConfigMismatch", "StoreError"]
+__all__ = ["DataError", "LearnerContext", "PredictionError", "FitError", "ConfigMismatch",
+           "StoreError"]
