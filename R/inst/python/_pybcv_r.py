@@ -278,11 +278,14 @@ def r_learner(spec):
         from pybcv.learners import LEARNERS, make_learner
         d = _parse_spec(spec)
         name = d.pop("name")
+        no_r = ValueError(f"learner {name!r} has no R implementation "
+                          f"({LEARNERS[name].r_implementation if name in LEARNERS else '?'}); "
+                          f"compare it from Python (pybcv.compare) or pass an R function(train, test)")
+        if name in LEARNERS and LEARNERS[name].r_implementation.startswith("none"):
+            raise no_r
         est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
         if not hasattr(est, "_r_params"):
-            raise ValueError(f"learner {name!r} has no R implementation "
-                             f"({LEARNERS[name].r_implementation}); compare it from Python "
-                             f"(pybcv.compare) or pass an R function(train, test)")
+            raise no_r
         params = {}
         for k, v in est._r_params().items():
             if v is None:
