@@ -39,14 +39,14 @@ def missing_positions(a: np.ndarray) -> np.ndarray:
     return np.zeros(0, dtype=np.intp)
 
 
-def check_labels(y, name: str = "y", where: str = "row") -> np.ndarray:
+def check_labels(y) -> np.ndarray:
     """y as a 1-d array; missing labels (NaN/None) are an error."""
     y = np.asarray(y)
     if y.ndim != 1:
         y = y.ravel()
     miss = missing_positions(y)
     if miss.size:
-        raise ValueError(f"{name} has {miss.size} missing label(s) (NaN/None), first in {where} {miss[0]}")
+        raise ValueError(f"y has {miss.size} missing label(s) (NaN/None), first in row {miss[0]}")
     return y
 
 

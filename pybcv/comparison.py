@@ -26,7 +26,7 @@ import numpy as np
 
 from . import seeds
 from .experiments import COMPARE_DEFAULTS
-from ._validate import check_labels
+from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
 from .pipeline import (design_generator, learner_free_tables, learner_label, predict_learners,
                        tables_from_design_predictions)
@@ -469,7 +469,10 @@ def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels:
     """One fold's own predictions: one label of y per test record, none missing."""
     if p.ndim != 1 or p.size != size:
         raise ValueError(f"{name}, fold {f}: {p.size} prediction(s) for the fold's {size} test records")
-    check_labels(p, f"{name}, fold {f},", "position")
+    miss = missing_positions(p)
+    if miss.size:
+        raise ValueError(f"{name}, fold {f}: the predictions have {miss.size} missing label(s) "
+                         f"(NaN/None), first at position {miss[0]}")
     extra = sorted(str(v) for v in set(p.tolist()) - labels)
     if extra:
         raise ValueError(f"{name}, fold {f}: predictions must be class labels of y (labels: "

@@ -283,7 +283,7 @@ def test_own_predictions_with_nan_or_non_labels_give_clear_errors():
     pb_s = [np.where(p == 1, "yes", "no").astype(object) for p in pb]
     bad = [p.copy() for p in pa_s]
     bad[2][4] = np.nan
-    with pytest.raises(ValueError, match=r"pred_a, fold 2, has 1 missing label\(s\).*position 4"):
+    with pytest.raises(ValueError, match=r"pred_a, fold 2: the predictions have 1 missing label\(s\).*position 4"):
         compare_predictions(ys, bad, pb_s, test_sets=folds)
     probs = [np.full(len(t), 0.7) for t in folds]
     with pytest.raises(ValueError, match=r"pred_b, fold 0: predictions must be class labels.*0.7"):
