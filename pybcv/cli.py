@@ -21,28 +21,25 @@ import socket
 import time
 import sys
 import warnings
-from typing import List, Optional
+from typing import List, Optional, Sequence
 from urllib.parse import urlparse
 
 from . import __version__, mnist, rq1
 from . import datasets as D
-from ._validate import LearnerContext, int_at_least
-from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
-                         compare_predictions, design_generator, results_as_json,
-                         select_tests)
-from .datasets import DataError
-from .engine import ConfigMismatch, RunConfig, simulate, simulate_curve
-
+from ._validate import int_at_least
+from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
+                         compare_predictions, design_generator, JSON_SCHEMA, test_options)
+from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine import archive
-from .engine.store import StoreError
 from .engine.truth import TUNING, tune
-from .experiments import COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
+from .experiments import BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
 from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path
 from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
 from .report import build_report
-from .stats import PROFILES, TESTS, designs_for, profile_options
+from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
@@ -86,7 +83,7 @@ def _separator(s: str) -> str:
 # ------------------------------------------------------------------ checks of meaning
 def _tests(arg) -> List[str]:
     try:
-        return select_tests(arg)
+        return resolve_tests(arg)
     except ValueError as e:
         raise UsageError(f"--tests: {e}") from None
 
@@ -95,6 +92,47 @@ def _design(arg: str) -> str:
     if arg not in DESIGNS:
         raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
     return arg
+
+
+def _test_option(s: str):
+    """``test.option=value`` (``--option mcnemar_5x2bcv.t=1.5``) -> (test, option, value);
+    value: a number, true/false, none, or text."""
+    key, sep, value = s.partition("=")
+    test, dot, name = key.partition(".")
+    if not (sep and dot and test.strip() and name.strip()):
+        raise argparse.ArgumentTypeError(f"give test.option=value (e.g. mcnemar_5x2bcv.t=1.5), got {s!r}")
+    v = value.strip()
+    low = v.lower()
+    if low in ("true", "false"):
+        val = low == "true"
+    elif low in ("none", "null"):
+        val = None
+    else:
+        try:
+            val = int(v)
+        except ValueError:
+            try:
+                val = float(v)
+            except ValueError:
+                val = v
+    return test.strip(), name.strip(), val
+
+
+def _options(a, tests):
+    """The per-test options of --alternative and --option, checked against the
+    registry (a usage error naming the test and option)."""
+    opts = {}
+    for test, name, val in (a.option or []):
+        opts.setdefault(test, {})[name] = val
+    try:
+        test_options(tests, a.profile, opts, a.alternative)
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"--option/--alternative: {e}") from None
+    return opts
+
+
+def _test_keys_help() -> str:
+    return ", ".join(TESTS)
 
 
 def _profile_help() -> str:
@@ -248,6 +286,13 @@ def _backend_note(backends) -> str:
     return "/".join(sorted(bs))
 
 
+def _print_command_json(command: str, data: str, body: dict):
+    """One JSON object of schema pybcv.comparison.JSON_SCHEMA (docs/guide/json.md):
+    "schema", "command", "data", then the command's own fields."""
+    _print_json({"schema": JSON_SCHEMA, "command": command, "data": data,
+                 **{k: v for k, v in body.items() if k != "schema"}})
+
+
 def _print_json(obj):
     def clean(x):
         if isinstance(x, float) and not math.isfinite(x):
@@ -266,6 +311,7 @@ def _print_json(obj):
 def cmd_compare(a) -> int:
     tests = _tests(a.tests)
     _profile(a.profile)
+    options = _options(a, tests)
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
     if a.learners:
@@ -312,13 +358,15 @@ def cmd_compare(a) -> int:
         warnings.simplefilter("ignore")
         try:
             if a.learners:
-                res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed,
-                                       profile=a.profile, backend=a.backend, adjust=a.adjust,
-                                       n_jobs=a.jobs, progress=progress, alpha=a.alpha, **folds)
+                res = compare_many(data.X, data.y, specs, tests=tests, seed=a.seed,
+                                   profile=a.profile, backend=a.backend, adjust=a.adjust,
+                                   n_jobs=a.jobs, progress=progress, alpha=a.alpha,
+                                   alternative=a.alternative, options=options, **folds)
             else:
                 res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
                               profile=a.profile, backend=a.backend, n_jobs=a.jobs,
-                              progress=progress, alpha=a.alpha, **folds)
+                              progress=progress, alpha=a.alpha, alternative=a.alternative,
+                              options=options, **folds)
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
@@ -327,7 +375,7 @@ def cmd_compare(a) -> int:
         if a.plot:
             res.plot(path=a.plot)
         if a.json:
-            _print_json({"data": src, **res.to_json()})
+            _print_command_json("compare --learners", src, res.to_json())
             return 0
         print(f"data: {src}")
         print(res)
@@ -335,9 +383,7 @@ def cmd_compare(a) -> int:
             print(f"wrote {a.plot}", file=sys.stderr)
         return 0
     if a.json:
-        obj = res.to_json()
-        obj["comparison"]["data"] = src
-        _print_json(obj)
+        _print_command_json("compare", src, res.to_json())
         return 0
     print(f"data: {src}")
     print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
@@ -487,19 +533,22 @@ def cmd_test(a) -> int:
         wrong = [k for k in tests if TESTS[k].design != design]
         if wrong:
             raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
+    options = _options(a, tests if tests is not None else _tests(design))
     try:
         y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
     except ValueError as e:
         raise UsageError(f"--predictions: {e}") from None
     try:
         res = compare_predictions(y, pa, pb, test_sets=test_sets, design=design, tests=tests,
-                                  profile=a.profile, alpha=a.alpha)
+                                  profile=a.profile, alpha=a.alpha, alternative=a.alternative,
+                                  options=options)
     except ValueError as e:
-        raise UsageError(f"--predictions: the folds cannot be the design {design!r}: {e}") from None
+        raise UsageError(f"--predictions: {e}") from None
     for w in res.warnings:
         print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:
-        _print_json(results_as_json(res.results, a.alpha))
+        _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
+                            res.to_json())
         return 0
     print(f"predictions: {a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})")
     print(res)
@@ -545,8 +594,10 @@ def cmd_simulate(a) -> int:
         raise UsageError(str(e)) from None
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
-        _print_json({"dataset": ds, "param": experiment.varied, "out": written,
-                     "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
+        _print_command_json("simulate", ds, {
+            "alpha": ALPHA,
+            "param": experiment.varied, "out": written,
+            "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
         s = res.summary()
@@ -788,10 +839,19 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
+def _add_option_arguments(p):
+    p.add_argument("--alternative", choices=ALTERNATIVES,
+                   help="H1 on error(A) - error(B) for every selected test that has one "
+                        "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
+                        "test awaits the validity battery's verdict")
+    p.add_argument("--option", type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
+                   help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    backends = ["auto", "r", "python"]
+    backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
-                "The 5x2 BCV McNemar test and 16 rival tests.")
+                "The 5x2 BCV McNemar test and its rival tests.")
     p.add_argument("--version", action="version", version=f"pybcv {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     cd = COMPARE_DEFAULTS
@@ -829,7 +889,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--plot", help="with --learners: write the matrix of adjusted p-values (PNG)")
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
-                   "all (17), table5 (14) or k1,k2,...")
+                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
     c.add_argument("--seed", type=_seed, default=cd["seed"])
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
     c.add_argument("--profile", default=cd["profile"], help=_profile_help())
@@ -838,6 +898,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
     c.add_argument("--json", action="store_true", help="one JSON object on stdout")
     c.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_option_arguments(c)
     c.set_defaults(fn=cmd_compare)
 
     f = sub.add_parser(
@@ -866,6 +927,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
+    _add_option_arguments(t)
     t.set_defaults(fn=cmd_test)
 
     sd = SIMULATE_DEFAULTS

@@ -32,6 +32,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from .errors import DataError
 from .experiments import EXPERIMENTS
 from ._validate import check_labels
 
@@ -51,10 +52,6 @@ LETTER_CSV = os.environ.get("PYBCV_LETTER_CSV", os.path.join(data_dir(), "uci", 
 # UCI column order of the letter data (= mlbench LetterRecognition's order)
 LETTER_COLUMNS = ("x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
                   "y2bar", "xybar", "x2ybr", "xy2br", "x_ege", "xegvy", "y_ege", "yegvx")
-
-
-class DataError(ValueError):
-    """Bad user data (missing file or column, NaN, too few records, one class)."""
 
 
 @dataclass
@@ -471,7 +468,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     >>> load_csv(p)                            # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    pybcv.datasets.DataError: ...d.csv: column 'b', line 3: missing value '?' ...
+    pybcv.errors.DataError: ...d.csv: column 'b', line 3: missing value '?' ...
     >>> d = load_csv(p, drop_missing=True)     # doctest: +SKIP
     >>> d.n, d.params["dropped_lines"]         # doctest: +SKIP
     (21, [3])
@@ -674,7 +671,7 @@ def from_arrays(X, y, name="data") -> Dataset:
     >>> from_arrays([[1.0], [float("nan")]], [0, 1])
     Traceback (most recent call last):
     ...
-    pybcv.datasets.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
+    pybcv.errors.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
     """
     X_ = X if hasattr(X, "iloc") else np.asarray(X)
     if getattr(X_, "ndim", 2) == 1:

@@ -129,6 +129,10 @@ DEMO_LEARNERS = {
     "learner_b": EXPERIMENTS[DEMO_DATASET].learner_b,
 }
 
+#: Where a learner runs: "auto" (R where it is available, else Python), "r"
+#: or "python" -- the choices of every ``backend`` argument.
+BACKENDS = ("auto", "r", "python")
+
 #: Defaults of every one-off comparison on the user's data (Python
 #: ``compare``, ``pybcv compare --csv``, R).  The learners, C4.5 (J48) and
 #: weighted kNN (kknn), take any number of numeric and categorical

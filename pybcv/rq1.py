@@ -86,7 +86,8 @@ import numpy as np
 
 from ._validate import csv_safe
 from .engine.archive import ArchiveError, read_npz
-from .engine.store import FolderLock, StoreError
+from .engine.store import FolderLock
+from .errors import StoreError
 from .learners import make_learner
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS

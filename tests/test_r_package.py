@@ -154,7 +154,7 @@ def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
     """J48-unpruned against kknn on iris read by read.csv, default seed on
     both sides: R's compare_learners (learners run by the package's copy of
     batch.R, partitions and statistics from Python) gives exactly the tables
-    and p-values of Python's pybcv.engine.compare with the R backend."""
+    and p-values of Python's pybcv.compare with the R backend."""
     _require_r()
     from conftest import _r_problem  # the project's R check (rpy2, R, packages)
     problem = _r_problem(("RWeka", "kknn"))
@@ -164,7 +164,7 @@ def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
         pytest.skip(problem)
     import numpy as np
     import pandas as pd
-    from pybcv.engine import compare
+    from pybcv.comparison import compare
 
     lib = installed_lib
     env = _env()

@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 from ..stats import TESTS
 from . import archive
-from .config import RunConfig, intervals, score
+from .config import RunConfig, score
 from .repetition import Repetition, run_chunk
 from .store import Store
 
@@ -395,14 +395,14 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile,
         ci, tabs = {}, None
         if need_rescore:
             tabs = tables()                 # a ValueError when the run stored no tables
-            res = score(cfg, tabs)
+            res, ci = score(cfg, tabs)
         elif len(reps):
             try:
                 tabs = tables()
             except ValueError:              # no stored tables: no intervals
                 tabs = None
-        if tabs is not None:
-            ci = intervals(cfg, tabs)
+            if tabs is not None:
+                _, ci = score(cfg, tabs)
     empty = (np.empty(0), np.empty(0))     # no finished repetition (every one failed)
     stat = {k: np.asarray(res.get(k, empty)[0], float) for k in cfg.tests}
     pv = {k: np.asarray(res.get(k, empty)[1], float) for k in cfg.tests}
