@@ -36,7 +36,9 @@ myst_heading_anchors = 3
 suppress_warnings = ["myst.xref_missing", "myst.header"]
 
 autosummary_generate = True
-autodoc_default_options = {"members": True, "show-inheritance": False}
+# members grouped by kind (classes, functions, data), a data value not printed
+autodoc_default_options = {"members": True, "show-inheritance": False,
+                           "member-order": "groupwise", "no-value": True}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_validation_checks = set()
