@@ -108,6 +108,16 @@ class LearnerContext(Exception):
         return f"{self.where()}: {self.detail}"
 
 
+class FitError(LearnerContext, RuntimeError):
+    """A Python learner's fit or predict raised (a scikit-learn estimator on
+    data it cannot take, a time limit): the message names the learner and
+    the fold, and the engine adds the design and the repetition."""
+
+    def __init__(self, learner, fold, n_folds, message):
+        RuntimeError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)
+
+
 def csv_safe(df):
     """A copy of DataFrame ``df`` whose text cells cannot run as a formula in
     a spreadsheet: a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or

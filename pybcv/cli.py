@@ -28,15 +28,17 @@ from . import __version__, mnist, rq1
 from . import datasets as D
 from ._validate import LearnerContext, int_at_least
 from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
-                         compare_predictions, results_as_json, select_tests)
+                         compare_predictions, design_generator, results_as_json,
+                         select_tests)
 from .datasets import DataError
 from .engine import ConfigMismatch, RunConfig, simulate
 from .engine import archive
 from .engine.store import StoreError
 from .engine.truth import TUNING, tune
-from .experiments import COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
-from .learners import LEARNERS, make_learner
-from .partitions import DESIGNS
+from .experiments import COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .learners import LEARNERS, check_learner
+from .learners.importpath import is_import_path
+from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
 from .report import build_report
 from .stats import PROFILES, TESTS, designs_for, profile_options
@@ -109,9 +111,9 @@ def _profile(arg: Optional[str]):
     return arg
 
 
-def _learner(arg: Optional[str], option: str):
-    """A learner spec dict, its name and parameters checked (no fit; the
-    learner is built with the Python backend, which starts no R)."""
+def _learner(arg: Optional[str], option: str, backend: str = "python"):
+    """A learner spec dict, its name and parameters checked against the
+    backend that will run it (no fit; ``pybcv.learners.check_learner``)."""
     if arg is None:
         return None
     try:
@@ -119,6 +121,8 @@ def _learner(arg: Optional[str], option: str):
     except (ValueError, TypeError) as e:
         raise UsageError(f"{option}: {e}") from None
     name = spec["name"]
+    if is_import_path(name):          # a scikit-learn classifier: checked by spec_dict
+        return spec
     if name not in LEARNERS:
         raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
     extra = set(spec) - {"name"} - set(LEARNERS[name].params)
@@ -128,13 +132,17 @@ def _learner(arg: Optional[str], option: str):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            make_learner(name, backend="python", **{k: v for k, v in spec.items() if k != "name"})
+            check_learner(name, backend=backend, **{k: v for k, v in spec.items() if k != "name"})
     except (ValueError, TypeError) as e:
-        raise UsageError(f"{option}: learner {name!r}: {e}") from None
+        msg = str(e).replace("backend='r'", "--backend r")
+        if msg.startswith(f"{name}: "):
+            msg = msg[len(name) + 2:]
+        raise UsageError(f"{option}: {msg}" if msg.startswith("learner")
+                         else f"{option}: learner {name!r}: {msg}") from None
     return spec
 
 
-def _learner_list(arg: str) -> List[dict]:
+def _learner_list(arg: str, backend: str = "python") -> List[dict]:
     """``a,b:k=1,c`` -> specs; a piece with '=' and no ':' continues the previous spec."""
     pieces: List[str] = []
     for p in (x.strip() for x in arg.split(",")):
@@ -146,7 +154,7 @@ def _learner_list(arg: str) -> List[dict]:
             pieces.append(p)
     if len(pieces) < 2:
         raise UsageError(f"--learners: give at least 2 learners separated by commas, got {arg!r}")
-    return [_learner(p, "--learners") for p in pieces]
+    return [_learner(p, "--learners", backend) for p in pieces]
 
 
 def _writable_dir(path: str, option: str = "--out") -> str:
@@ -198,6 +206,19 @@ def _check_scheduler(address: Optional[str]):
                          f"({e.strerror or e})") from None
 
 
+def _cli_words(msg: str) -> str:
+    """A message of pybcv.datasets in the command line's words (options, not
+    keyword arguments)."""
+    for py, cli in (("pass it in na_values with drop_missing=True",
+                     "pass it with --na-values and add --drop-missing"),
+                    ("pass drop_missing=True", "add --drop-missing"),
+                    ("drop_missing=True", "--drop-missing"),
+                    ("decimal=','", "--decimal ,"),
+                    ("sep=';'", "--sep ';'")):
+        msg = msg.replace(py, cli)
+    return msg
+
+
 def _load_csv(a):
     """The --csv data of ``compare``: every violation of the input contract
     (``pybcv.datasets.load_csv``) is a usage error naming column and line."""
@@ -206,12 +227,12 @@ def _load_csv(a):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             data = D.load_csv(a.csv, a.target, sep=a.sep, na_values=markers,
-                              drop_missing=a.drop_missing)
-    except D.DataError as e:
-        raise UsageError(f"--csv: {e}") from None
+                              drop_missing=a.drop_missing, groups=a.groups, decimal=a.decimal)
+    except (D.DataError, ValueError) as e:
+        raise UsageError(f"--csv: {_cli_words(str(e))}") from None
     for w in caught:
         if issubclass(w.category, UserWarning) and not (a.quiet or a.json):
-            print(f"pybcv: note: {w.message}", file=sys.stderr)
+            print(f"pybcv: note: {_cli_words(str(w.message))}", file=sys.stderr)
     return data
 
 
@@ -247,10 +268,11 @@ def cmd_compare(a) -> int:
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
     if a.learners:
-        specs = _learner_list(a.learners)
+        specs = _learner_list(a.learners, a.backend)
     else:
-        specs = [_learner(a.a, "--a") or dict(COMPARE_DEFAULTS["learner_a"]),
-                 _learner(a.b, "--b") or dict(COMPARE_DEFAULTS["learner_b"])]
+        defaults = COMPARE_DEFAULTS if a.csv else DEMO_LEARNERS      # pybcv.experiments
+        specs = [_learner(a.a, "--a", a.backend) or dict(defaults["learner_a"]),
+                 _learner(a.b, "--b", a.backend) or dict(defaults["learner_b"])]
     if a.plot and not a.learners:
         raise UsageError("--plot draws the k-learner comparison; use it with --learners")
     if a.plot:
@@ -261,6 +283,8 @@ def cmd_compare(a) -> int:
         data = _load_csv(a)
         src = f"{a.csv} (target {a.target!r}, n = {data.n})"
     else:
+        if a.groups:
+            raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
         n = a.n if a.n is not None else EXPERIMENTS["exp6"].n
         _check_n(n, designs_for(tests))
         data = D.exp6(a.seed, n=n)
@@ -268,17 +292,36 @@ def cmd_compare(a) -> int:
     if data.n < 2:
         raise UsageError(f"--csv: too few records ({data.n})")
     _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")
+    if a.stratify and a.groups:
+        raise UsageError("--stratify and --groups cannot be combined: give one of them")
+    folds = {"stratify": a.stratify, "groups": data.groups}
+    for d in designs_for(tests):
+        try:
+            design_splitter(d, a.stratify, data.groups is not None)
+        except ValueError as e:
+            why = str(e).split(": ", 1)[-1]
+            raise UsageError(f"{'--stratify' if a.stratify else '--groups'} with --tests {a.tests}: "
+                             f"{why}") from None
+    if a.stratify:
+        src += "; folds stratified by class"
+    elif a.groups:
+        src += f"; folds of whole groups of column {a.groups!r} ({len(set(data.groups.tolist()))} groups)"
     progress = not (a.quiet or a.json)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if a.learners:
-            res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed, profile=a.profile,
-                                   backend=a.backend, adjust=a.adjust, n_jobs=a.jobs,
-                                   progress=progress, alpha=a.alpha)
-        else:
-            res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
-                          profile=a.profile, backend=a.backend, n_jobs=a.jobs, progress=progress,
-                          alpha=a.alpha)
+        try:
+            if a.learners:
+                res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed,
+                                       profile=a.profile, backend=a.backend, adjust=a.adjust,
+                                       n_jobs=a.jobs, progress=progress, alpha=a.alpha, **folds)
+            else:
+                res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
+                              profile=a.profile, backend=a.backend, n_jobs=a.jobs,
+                              progress=progress, alpha=a.alpha, **folds)
+        except ValueError as e:
+            if a.groups and str(e).startswith("groups"):
+                raise UsageError(f"--groups {a.groups}: {e}") from None
+            raise
     if a.learners:
         if a.plot:
             res.plot(path=a.plot)
@@ -315,17 +358,34 @@ def cmd_folds(a) -> int:
     _check_n(a.n, [design])
     if a.out:
         _output_file(a.out)
-    folds = _design_folds(a.n, design, a.seed)
-    lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
+    if a.train:       # the (train, test) pairs: exactly those compare(seed=...) fits
+        splits = DESIGNS[design].splits(a.n, design_generator(a.seed, design))
+        lines = ["fold,row,set"] + [f"{f},{int(r)},{side}" for f, (tr, te) in enumerate(splits)
+                                    for side, rows in (("train", tr), ("test", te)) for r in rows]
+        n_folds = len(splits)
+    else:
+        folds = _design_folds(a.n, design, a.seed)
+        lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
+        n_folds = len(folds)
     text = "\n".join(lines) + "\n"
     if a.out:
         with open(a.out, "w") as fh:
             fh.write(text)
-        print(f"wrote {a.out}: {len(folds)} folds of design {design} (n = {a.n}, seed {a.seed}); "
-              f"training = the other rows", file=sys.stderr)
+        print(f"wrote {a.out}: {n_folds} folds of design {design} (n = {a.n}, seed {a.seed}); "
+              f"rows are 0-based (the first record is row 0); {_training_rows(design, a.train)}",
+              file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _training_rows(design: str, written: bool) -> str:
+    if written:
+        return "set says which rows train and which test each fold"
+    if design == "conservative_z":
+        return ("the training rows are NOT the other rows: the first 15 folds train on the other "
+                "rows, the half-sample folds on part of a half; write them with --train")
+    return "each fold's training rows are all the other rows"
 
 
 PREDICTION_COLUMNS = ("fold", "row", "y", "pred_a", "pred_b")
@@ -340,9 +400,16 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
     if not os.path.exists(path):
         raise ValueError(f"predictions file not found: {path}")
     try:
+        import csv
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            header = [h.strip() for h in next(csv.reader(fh, delimiter=sep), [])]
         df = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
     except Exception as e:
         raise ValueError(f"cannot read {path} as CSV: {e}") from None
+    dup = sorted({h for h in header if header.count(h) > 1})
+    if dup:
+        raise ValueError(f"{path}: column {dup[0]!r} appears {header.count(dup[0])} times in the "
+                         f"header (line 1); every column needs its own name")
     missing = [c for c in PREDICTION_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; need {','.join(PREDICTION_COLUMNS)}"
@@ -356,20 +423,44 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
         if bad.size:
             raise ValueError(f"{path}: column {c!r}, line {bad[0] + 2}: {df[c].iloc[bad[0]]!r} is not a "
                              f"non-negative integer")
+        big = np.flatnonzero((v >= 2 ** 31).to_numpy())
+        if big.size:
+            raise ValueError(f"{path}: column {c!r}, line {big[0] + 2}: {df[c].iloc[big[0]]!r} is "
+                             f"far too large for a {c} number (0-based, below the number of "
+                             f"{'folds' if c == 'fold' else 'records'})")
         ints[c] = v.to_numpy().astype(np.int64)
     for c in ("y", "pred_a", "pred_b"):
         empty = np.flatnonzero((df[c].str.strip() == "").to_numpy())
         if empty.size:
             raise ValueError(f"{path}: column {c!r}, line {empty[0] + 2}: empty value")
     fold, row = ints["fold"], ints["row"]
+    one_based = " (folds and rows are 0-based, as pybcv folds writes them: if yours start at 1, " \
+                "subtract 1)"
     F = int(fold.max()) + 1
+    if F > len(df):      # every fold has a line at least
+        raise ValueError(f"{path}: fold {F - 1} on line {int(np.argmax(fold)) + 2}, but the file "
+                         f"has {len(df)} lines: folds are numbered 0, 1, ... without gaps")
     present = np.unique(fold)
     if present.size != F:
-        gap = sorted(set(range(F)) - set(present.tolist()))[0]
-        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line")
-    n = int(row.max()) + 1 if n is None else n
+        gap = int(np.setdiff1d(np.arange(F), present)[0])
+        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line"
+                         + (one_based if gap == 0 else ""))
+    # a design tests at least a third of the records, so n <= 3 (lines + 1)
+    most = 3 * (len(df) + 1)
+    if n is not None and n > most:
+        raise ValueError(f"n = {n}, but the file has {len(df)} predictions, which no design of "
+                         f"{n} records can have (at most n = {most})")
+    if n is None:
+        if row.max() >= most:
+            raise ValueError(f"{path}: column 'row', line {int(np.argmax(row)) + 2}: row "
+                             f"{int(row.max())} cannot be a record of a data set of which the file "
+                             f"lists {len(df)} predictions (rows are 0-based record numbers)")
+        if row.min() >= 1:
+            raise ValueError(f"{path}: no line has row 0" + one_based)
+        n = int(row.max()) + 1
     if row.max() >= n:
-        raise ValueError(f"{path}: column 'row' holds {row.max()}, but n = {n}")
+        raise ValueError(f"{path}: column 'row' holds {row.max()}, but n = {n}, so rows are "
+                         f"0..{n - 1}" + (one_based if row.max() == n else ""))
     y = np.full(n, df["y"].iloc[0], dtype=object)
     seen = np.zeros(n, bool)
     for i, (r, lab) in enumerate(zip(row, df["y"])):
@@ -422,7 +513,7 @@ def cmd_simulate(a) -> int:
     experiment = EXPERIMENTS[ds]
     tests = _tests(a.tests)
     _profile(a.profile)
-    la, lb = _learner(a.a, "--a"), _learner(a.b, "--b")
+    la, lb = _learner(a.a, "--a", a.backend), _learner(a.b, "--b", a.backend)
     if experiment.learner_free and (la or lb):
         raise UsageError("--a/--b: epsilon is learner-free (fixed per-record losses); they do not apply")
     n = a.n if a.n is not None else experiment.n
@@ -696,10 +787,22 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
                    "naming its column and line unless --drop-missing")
+    c.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
-    c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5")
-    c.add_argument("--b", help=f"learner B (default {spec(cd['learner_b'])})")
+    c.add_argument("--stratify", action="store_true",
+                   help="stratified 5x2 BCV: the blocks are formed within the classes")
+    c.add_argument("--groups", metavar="COLUMN",
+                   help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
+                        "(not a predictor); no group is on both sides of a fold")
+    dl = DEMO_LEARNERS
+    c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
+                   f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
+                   f"scikit-learn classifier by import path, e.g. "
+                   f"sklearn.ensemble.RandomForestClassifier:n_estimators=200")
+    c.add_argument("--b", help=f"learner B (default with --csv {spec(cd['learner_b'])}, on the "
+                   f"EXP6 demonstration {spec(dl['learner_b'])})")
     c.add_argument("--learners", help="k learners, comma separated: every pair is tested, "
                    "p-values adjusted (--adjust)")
     c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",
@@ -718,15 +821,25 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quiet", action="store_true", help="no progress bar")
     c.set_defaults(fn=cmd_compare)
 
-    f = sub.add_parser("folds", help="write a design's folds (fold,row) to fit your own models on")
+    f = sub.add_parser(
+        "folds", help="write a design's folds (fold,row) to fit your own models on",
+        description="Writes one line per test record of every fold: fold,row.  Folds are numbered "
+                    "0..F-1 in the design's order and rows are 0-based (the first data record is "
+                    "row 0).  A fold's training rows are all the other rows, except in "
+                    "conservative_z, whose half-sample folds train on part of a half: --train "
+                    "writes fold,row,set with every training and test row.  The folds are those "
+                    "of pybcv compare --seed S; pybcv test reads the predictions made on them.")
     f.add_argument("--n", type=_n, required=True, help="number of records")
+    f.add_argument("--train", action="store_true",
+                   help="also write each fold's training rows (fold,row,set; set = train or test)")
     f.add_argument("--seed", type=_seed, default=cd["seed"])
     f.add_argument("--design", default="bcv5x2", help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
 
     t = sub.add_parser("test", help="the tests of a design from your own per-fold predictions")
-    t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b")
+    t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b "
+                   "(folds and rows 0-based, as pybcv folds writes them)")
     t.add_argument("--design", default="bcv5x2", help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")

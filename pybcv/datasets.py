@@ -71,6 +71,7 @@ class Dataset:
     loss_a: Optional[np.ndarray] = None
     loss_b: Optional[np.ndarray] = None
     params: Dict[str, Any] = field(default_factory=dict)
+    groups: Optional[np.ndarray] = None     # one group per record (load_csv(groups=...))
 
     @property
     def learner_free(self) -> bool:
@@ -423,7 +424,8 @@ def _lines_text(lines, limit=10):
 
 
 def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
-             na_values=(), drop_missing: bool = False) -> Dataset:
+             na_values=(), drop_missing: bool = False, groups: Optional[str] = None,
+             decimal: str = ".") -> Dataset:
     """Read a delimited text file (also .gz) with a header line and one
     record per line.
 
@@ -449,6 +451,16 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
       at least ``min_records`` records.
 
     ``sep``: the delimiter (one character, e.g. ``";"`` or ``"\\t"``).
+    ``groups``: a column naming each record's group (for a grouped BCV); it
+    is not a predictor and is returned as ``Dataset.groups``.
+    ``decimal``: the decimal mark of numbers, ``"."`` or ``","`` (``"1,5"``
+    is 1.5; the separator must then be another character, e.g. ``";"``).
+
+    After reading, a warning lists the predictors read as categorical (with
+    their numbers of levels), and another one names a categorical column
+    with many levels whose values look like numbers (decimal commas read
+    with ``decimal="."``, or numbers with units), which is how a numeric
+    column read wrongly shows itself.
 
     >>> import os, tempfile
     >>> p = os.path.join(tempfile.mkdtemp(), "d.csv")
@@ -465,6 +477,11 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     path = os.fspath(path)
     if not isinstance(sep, str) or len(sep) != 1:
         raise ValueError(f"sep must be a single character, got {sep!r}")
+    if decimal not in (".", ","):
+        raise ValueError(f"decimal must be '.' or ',', got {decimal!r}")
+    if decimal == sep:
+        raise ValueError(f"decimal {decimal!r} is also the field separator; numbers with decimal "
+                         f"commas need another separator, such as sep=';'")
     if isinstance(na_values, str):
         na_values = (na_values,)
     markers = set(MISSING_MARKERS) | {str(v).strip() for v in (na_values or ())}
@@ -492,8 +509,15 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
                         f"rather than sep={sep!r}?)")
         raise DataError(f"{path}: no target column {target!r}; columns are: "
                         f"{', '.join(names)}{hint}")
-    if len(names) < 2:
-        raise DataError(f"{path}: no predictor columns besides {target!r}")
+    if groups is not None:
+        if groups not in seen:
+            raise DataError(f"{path}: no groups column {groups!r}; columns are: {', '.join(names)}")
+        if groups == target:
+            raise DataError(f"{path}: the groups column {groups!r} is the target column; "
+                            f"name a column that says which group each record belongs to")
+    if len(names) < 2 + (groups is not None):
+        raise DataError(f"{path}: no predictor columns besides "
+                        + (f"{target!r}" if groups is None else f"{target!r} and {groups!r}"))
     p = len(names)
     for rec, line in zip(rows, lines):
         if len(rec) != p:
@@ -506,9 +530,12 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     missing = np.zeros((n, p), bool)
     for j in range(p):
         missing[:, j] = pd.Series(cells[:, j], dtype=object).isin(markers).to_numpy()
+    # the cells as numbers are read: decimal commas turned into points
+    num_cells = cells if decimal == "." or not n else \
+        np.vectorize(lambda c: c.replace(",", "."), otypes=[object])(cells)
     kinds, numbers = [], []
     for j in range(p):
-        kind, num, bad = _classify_column(cells[:, j], missing[:, j])
+        kind, num, bad = _classify_column(num_cells[:, j], missing[:, j])
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             v = cells[i, j]
@@ -537,7 +564,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
         warnings.warn(f"{path}: dropped {len(dropped)} record(s) with missing values, on "
                       f"line(s) {_lines_text(dropped)}", UserWarning, stacklevel=2)
         keep = ~rows_bad
-        cells, line_arr = cells[keep], line_arr[keep]
+        cells, num_cells, line_arr = cells[keep], num_cells[keep], line_arr[keep]
         numbers = [num[keep] for num in numbers]
         n = len(cells)
     if n < min_records:
@@ -548,8 +575,8 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             # pandas' own reading of the validated cells: int64 when every
             # cell is an integer literal, float64 otherwise (as read_csv)
             try:
-                cols[h] = cells[:, j].astype(np.int64) if _plain_ascii(cells[:, j]) \
-                    else pd.to_numeric(pd.Series(cells[:, j], dtype=object)).to_numpy()
+                cols[h] = num_cells[:, j].astype(np.int64) if _plain_ascii(num_cells[:, j]) \
+                    else pd.to_numeric(pd.Series(num_cells[:, j], dtype=object)).to_numpy()
             except (TypeError, ValueError, OverflowError):
                 cols[h] = numbers[j]
         else:
@@ -558,12 +585,51 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     y = df[target].to_numpy()
     if len(np.unique(y.astype(str))) < 2:
         raise DataError(f"{path}: the target column {target!r} has a single class")
-    X = df.drop(columns=[target])
-    if all(k == "num" for h, k in zip(names, kinds) if h != target):
+    not_X = [target] + ([] if groups is None else [groups])
+    _note_categorical(path, [(h, cells[:, j]) for j, h in enumerate(names)
+                             if kinds[j] == "cat" and h not in not_X], decimal)
+    X = df.drop(columns=not_X)
+    if all(k == "num" for h, k in zip(names, kinds) if h not in not_X):
         X = X.to_numpy(float)
     return Dataset(os.path.basename(path), X=X, y=y,
                    params={"path": path, "target": target, "sep": sep,
-                           "dropped_lines": dropped})
+                           "dropped_lines": dropped},
+                   groups=None if groups is None else df[groups].to_numpy())
+
+
+#: a categorical column with more levels than this whose values look like
+#: numbers gets a warning (a numeric column read wrongly)
+MANY_LEVELS = 20
+
+
+def _note_categorical(path, columns, decimal):
+    """Warnings after reading: which predictors are categorical, and which
+    of them look numeric (decimal commas, or digits in most cells)."""
+    import warnings
+    if not columns:
+        return
+    levels = {h: len(set(c.tolist())) for h, c in columns}
+    warnings.warn(f"{path}: read as categorical (not numbers): "
+                  + ", ".join(f"{h!r} ({levels[h]} levels)" for h, _ in columns[:10])
+                  + (f", ... ({len(columns)} columns in all)" if len(columns) > 10 else ""),
+                  UserWarning, stacklevel=3)
+    for h, c in columns:
+        if levels[h] <= MANY_LEVELS:
+            continue
+        if decimal == "." and any("," in v for v in c.tolist()):
+            as_num = _as_numbers(np.array([v.replace(",", ".") for v in c.tolist()], dtype=object))
+            if np.isfinite(as_num).mean() > 0.5:
+                example = next(v for v, x in zip(c.tolist(), as_num) if "," in v and np.isfinite(x))
+                warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric: its "
+                              f"values are numbers with decimal commas (e.g. {example!r}); read "
+                              f"them with decimal=','", UserWarning, stacklevel=3)
+                continue
+        digits = np.mean([any(ch.isdigit() for ch in v) for v in c.tolist()])
+        if digits > 0.5:
+            example = next(v for v in c.tolist() if any(ch.isdigit() for ch in v))
+            warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric (most "
+                          f"values hold digits, e.g. {example!r}) but is read as categorical; "
+                          f"if it is a number, correct those cells", UserWarning, stacklevel=3)
 
 
 def _check_column_values(values, where: str):

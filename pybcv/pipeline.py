@@ -44,7 +44,7 @@ from . import seeds
 from ._validate import LearnerContext
 from .fold_tables import tables_batch
 from .learners import as_learner as _wrap_learner
-from .learners import make_learner, parse_spec
+from .learners import make_learner, parse_spec, seeded
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS
 
@@ -191,22 +191,29 @@ def design_generator(seed: int, design: str):
     return seeds.rng(seeds.design_seq(seed, 0, design))
 
 
-def _predict_task(learner, backend, X, y, design_splits):
-    lrn = CountingLearner(as_learner(learner, backend))
+def _seeded_learner(learner, backend, seed):
+    """The learner; a scikit-learn estimator's fits get ``seed`` as their
+    ``random_state`` where it has none (``pybcv.learners.seeded``)."""
+    return seeded(as_learner(learner, backend), seed)
+
+
+def _predict_task(learner, backend, X, y, design_splits, seed=None):
+    lrn = CountingLearner(_seeded_learner(learner, backend, seed))
     pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
     return pred, lrn.backend_
 
 
-def predict_learners(learners, X, y, splits, backend, n_jobs, progress):
+def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None):
     """[{design: predictions}] and [backend] per learner: one batch per learner
     when sequential and quiet; else one task per (learner, design), on
-    ``n_jobs`` processes, with a tqdm bar."""
+    ``n_jobs`` processes, with a tqdm bar.  ``seed``: the ``random_state`` of
+    scikit-learn fits that have none."""
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
         raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     if n_jobs == 1 and not progress:
         preds, backends = [], []
         for lrn in learners:
-            c = CountingLearner(as_learner(lrn, backend))
+            c = CountingLearner(_seeded_learner(lrn, backend, seed))
             preds.append(predict_designs(c, X, y, splits))
             backends.append(c.backend_)
         return preds, backends
@@ -220,14 +227,14 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress):
     try:
         if n_jobs == 1:
             for i, d in tasks:
-                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]})
+                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed)
                 preds[i].update(pred)
                 backends[i] = be
                 bar.update(len(splits[d]))
         else:
             # fresh processes (spawn): an embedded R or JVM of this process is not forked
             with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}):
+                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}, seed):
                            (i, d) for i, d in tasks}
                 try:
                     for fut in as_completed(futures):
