@@ -178,7 +178,7 @@ parsnip_learner <- function(spec) {
          call. = FALSE)
   function(train, test) {
     model <- parsnip::fit(spec, fold_formula(fold_target(train, test)), data = train)
-    as.character(predict(model, new_data = test, type = "class")[[".pred_class"]])
+    as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
   }
 }
 
