@@ -6,8 +6,7 @@
 # 2. R CMD build R (runs the vignette: needs the .venv of scripts/setup.sh,
 #    found through PYBCV_PYTHON);
 # 3. R CMD check --as-cran on the tarball, offline (no CRAN incoming or
-#    orphaned-package look-ups; suggested packages that are not installed,
-#    e.g. parsnip, are not forced).
+#    orphaned-package look-ups).
 # Prints the check's Status line; exit status 1 on an ERROR or a WARNING.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
