@@ -526,6 +526,38 @@ def cmd_report(a) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ validity
+def _until(s: str) -> float:
+    """HH:MM (UTC, today) -> seconds since the epoch."""
+    import datetime as _dt
+    try:
+        h, m = (int(x) for x in s.split(":"))
+        now = _dt.datetime.now(_dt.timezone.utc)
+        return now.replace(hour=h, minute=m, second=0, microsecond=0).timestamp()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--until takes HH:MM (UTC), got {s!r}") from None
+
+
+def cmd_validity(a) -> int:
+    from . import validity as V
+    say = (lambda s: None) if a.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
+    if a.action == "run":
+        names = a.families or None
+        unknown = [f for f in names or () if f not in V.FAMILY]
+        if unknown:
+            raise UsageError(f"--families: unknown {unknown}; known: {', '.join(V.FAMILY)}")
+        lf = {"all": None, "learner-free": True, "learners": False}[a.kind]
+        V.run(a.runs, names, a.until, lf, a.jobs, say)
+    elif a.action == "score":
+        V.score(a.runs, a.out, say)
+        V.candidates(a.runs, a.out, say)
+        V.rq1_coverage(V.RQ1_ARCHIVE, a.out, say)
+    else:
+        V.report(a.out)
+        say(f"wrote {os.path.join(a.out, 'README.md')}")
+    return 0
+
+
 # ------------------------------------------------------------------ truth
 def cmd_truth(a) -> int:
     from .engine.truth import TUNING, tune
@@ -698,6 +730,21 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--out", help="write the result as JSON")
     u.add_argument("--quiet", action="store_true")
     u.set_defaults(fn=cmd_truth)
+
+    v = sub.add_parser("validity", help="the validity battery (docs/validity): run, score, report")
+    v.add_argument("action", choices=("run", "score", "report"),
+                   help="run: the families (resumable); score: counts from the stored runs; "
+                   "report: docs/validity/README.md and the plot")
+    v.add_argument("--runs", default="validity_runs", help="folder of the stores (default %(default)s)")
+    v.add_argument("--out", default=os.path.join("docs", "validity"),
+                   help="folder of the results (default %(default)s)")
+    v.add_argument("--families", nargs="*", help="run only these families (names as in "
+                   "docs/validity/README.md)")
+    v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"))
+    v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
+    v.add_argument("--jobs", type=int, default=1)
+    v.add_argument("--quiet", action="store_true")
+    v.set_defaults(fn=cmd_validity)
 
     q = sub.add_parser("rq1", add_help=False, help="the paper's RQ1 on the UCI data sets "
                        "(pybcv rq1 run|report ...; pybcv rq1 --help)")

@@ -382,11 +382,15 @@ def make_learner(name, backend="auto", **params):
     FNNWeighted(omega=0.29)
     """
     from .spec import check_params
+    from .noisy import NOISE_PARAMS, NoisyLearner
     _check_backend(backend)
-    check_params(name, params)
+    params = check_params(name, params)
+    noise = {k: params.pop(k) for k in NOISE_PARAMS if k in params}
     spec = LEARNERS[name]
     est = spec.estimator(backend=backend, **spec.init, **params)
     est._validate()
+    if noise:        # the learner sees the data through noise (pybcv.learners.noisy)
+        est = NoisyLearner(est, noise.get("noise", 0.0), noise.get("noise_stream", 0))
     return est
 
 

@@ -45,6 +45,13 @@ def _integer_at_least_1(learner, name, v):
     return int(v)
 
 
+def _integer_at_least_0(learner, name, v):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+        raise ValueError(f"learner {learner!r}: parameter {name} must be an integer >= 0, "
+                         f"got {_got(v)}")
+    return int(v)
+
+
 def _kernel(learner, name, v):
     if not isinstance(v, str) or v not in KKNN_KERNELS:
         raise ValueError(f"learner {learner!r}: parameter {name} must be one of "
@@ -93,6 +100,9 @@ PARAM_CHECKS = {
     "threshold": _probability,
     "options": _weka_options,
     "unpruned": _flag,
+    # generic: every learner takes them (pybcv.learners.noisy)
+    "noise": _positive_number,
+    "noise_stream": lambda learner, name, v: _integer_at_least_0(learner, name, v),
 }
 
 
@@ -111,7 +121,8 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
-    allowed = LEARNERS[name].params
+    from .noisy import NOISE_PARAMS
+    allowed = set(LEARNERS[name].params) | set(NOISE_PARAMS)
     unknown = sorted(set(params) - set(allowed))
     if unknown:
         raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
