@@ -112,7 +112,8 @@ def _learner(arg: Optional[str], option: str):
     name = spec["name"]
     if name not in LEARNERS:
         raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
-    extra = set(spec) - {"name"} - set(LEARNERS[name].params)
+    from .learners.noisy import NOISE_PARAMS
+    extra = set(spec) - {"name"} - set(LEARNERS[name].params) - set(NOISE_PARAMS)
     if extra:
         raise UsageError(f"{option}: learner {name!r} has no parameter(s) {sorted(extra)}; "
                          f"its parameters: {sorted(LEARNERS[name].params) or 'none'}")

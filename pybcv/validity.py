@@ -162,7 +162,23 @@ FAMILIES: List[Family] = [
     Family("simple n=3000 delta=0", "null", "simple", 3000, 2000, {"delta": 0.0}, tests=LIGHT,
            note="as simple n=300 delta=0"),
     Family("simple n=300 delta=0 all tests", "null", "simple", 300, 2000, {"delta": 0.0},
-           note="as simple n=300 delta=0, with the 100- to 315-fold designs"),
+           note="simple n=300 delta=0 with the 100- to 315-fold designs (the same seed: "
+                "its repetitions are those of simple n=300 delta=0)"),
+    # ---- constructed after the choice of "Beyond the paper" (held out by construction)
+    Family("epsilon n=500 eps=0.2", "null", "epsilon", 500, 10000, {"eps": 0.2}, tests=MID,
+           note="added after the t candidates were chosen"),
+    Family("simple noise n=300 sd=0.3", "null", "simple", 300, 2000, {"delta": 1.0},
+           _NOISY(0.3, 1), _NOISY(0.3, 2), LIGHT,
+           note="two glm through weaker noise (0.3 sd of x); added after the choice"),
+    Family("pima mean-noise n=300", "null", "pima", 300, 2000, {},
+           {"name": "mean", "noise": 1.0, "noise_stream": 1},
+           {"name": "mean", "noise": 1.0, "noise_stream": 2}, LIGHT,
+           note="nearest-class-mean twins through independent noise (1 column sd); added "
+                "after the choice"),
+    Family("twonorm mean-noise n=1000", "null", "twonorm", 1000, 2000, {},
+           {"name": "mean", "noise": 1.0, "noise_stream": 1},
+           {"name": "mean", "noise": 1.0, "noise_stream": 2}, LIGHT,
+           note="nearest-class-mean twins, 1 column sd of noise; added after the choice"),
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
@@ -229,9 +245,19 @@ def simple_truth(n_train: int, delta: float, sets: int = 2000, seed: int = SEED)
     return float(errs.mean() - 0.5)
 
 
-def truths(fam: Family) -> Dict[str, float]:
+def truths(fam: Family, root: Optional[str] = None) -> Dict[str, float]:
     """{design: true mu_A - mu_B} of a family (the same for every design
-    unless it depends on the training size)."""
+    unless it depends on the training size); an estimated truth is kept in
+    ``<run folder>/truth.json`` when ``root`` is given."""
+    if root is not None and fam.truth is not None:
+        path = os.path.join(family_dir(root, fam), "truth.json")
+        if os.path.exists(path):
+            return json.load(open(path))
+        out = truths(fam)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as fh:
+            json.dump(out, fh, indent=1)
+        return out
     cfg = fam.config()
     designs = sorted({TESTS[k].design for k in cfg.tests})
     if fam.truth == "simple-glm":
@@ -293,7 +319,7 @@ def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
     out = family_dir(root, fam)
     os.makedirs(out, exist_ok=True)
     _write_identity(out, fam, cfg)
-    truth = truths(fam)
+    truth = truths(fam, root)
     size = _chunk_size(fam.n)
     units = dict(cfg.units())
     done = 0
@@ -404,9 +430,13 @@ def stored_tables(fam: Family, root: str):
 def score_family(fam: Family, root: str) -> Tuple[List[dict], dict]:
     """Rows of results.csv for one family and its run facts."""
     cfg = fam.config()
-    truth = truths(fam)
     out = family_dir(root, fam)
     counts: Dict[Tuple[str, str], dict] = {}
+    if not os.path.isdir(out):
+        return [], {"family": fam.name, "kind": fam.kind, "role": fam.role,
+                    "dataset": fam.dataset, "n": fam.n, "reps_target": fam.reps, "reps": 0,
+                    "seconds": 0.0, "v_eff": float("nan"), "note": fam.note}
+    truth = truths(fam, root)
     if fam.learner_free:
         R, tabs, secs = stored_tables(fam, root)
         for p in sorted(glob.glob(os.path.join(out, "chunk_*.json"))):
@@ -551,7 +581,7 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
         if not R or "bcv5x2" not in tabs:
             continue
         T = tabs["bcv5x2"]
-        truth = truths(fam)["bcv5x2"]
+        truth = truths(fam, root)["bcv5x2"]
         ntr, nte = DESIGNS["bcv5x2"].sizes(fam.n)
         for t in T_CANDIDATES:
             _, p = spec.batch(T, ntr, nte, t=t)

@@ -183,3 +183,11 @@ def test_cli_validity_refuses_an_unknown_family(capsys):
     from pybcv.cli import main
     assert main(["validity", "run", "--families", "nope"]) != 0
     assert "unknown" in capsys.readouterr().err
+
+
+def test_cli_simulate_takes_the_noise_parameters(tmp_path):
+    from pybcv.cli import main
+    rc = main(["simulate", "--dataset", "simple", "--reps", "2", "--tests", "mcnemar_5x2bcv",
+               "--n", "60", "--a", "glm:noise=1,noise_stream=1", "--b",
+               "glm:noise=1,noise_stream=2", "--backend", "python", "--out", str(tmp_path)])
+    assert rc == 0

@@ -126,7 +126,8 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     unknown = sorted(set(params) - set(allowed))
     if unknown:
         raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
-                         f"its parameters: {sorted(allowed) or 'none'}")
+                         f"its parameters: {sorted(LEARNERS[name].params) or 'none'} "
+                         f"(and {', '.join(NOISE_PARAMS)}, which every learner takes)")
     return {k: check_param(name, k, v) for k, v in params.items()}
 
 
