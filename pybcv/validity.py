@@ -144,7 +144,7 @@ FAMILIES: List[Family] = [
            note="as simple n=300 delta=0"),
     Family("simple noise n=1000", "null", "simple", 1000, 2000, {"delta": 1.0},
            _NOISY(1.0, 1), _NOISY(1.0, 2), LIGHT, note="as simple noise n=300"),
-    Family("exp6 H0 n=300", "null", "exp6", 300, 2000, {}, None, None, LIGHT,
+    Family("exp6 H0 n=300", "null", "exp6", 300, 2000, {}, None, None, "bcv5x2",
            note="J48-unpruned (Python stand-in) vs fnn-weighted omega = 0.29, the paper's H0 "
                 "omega (tuned for the R learners; the stand-in's true errors may differ)"),
     # ---- coverage families (known true difference)
@@ -593,7 +593,41 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
         progress(f"candidates: {fam.name}")
     df = pd.DataFrame(rows)
     df.to_csv(os.path.join(dest, "candidates.csv"), index=False)
+    rq1_candidates(dest=dest)
     return df
+
+
+def rq1_candidates(path: str = RQ1_ARCHIVE, dest: str = DOCS):
+    """Coverage of the 5x2 BCV McNemar interval at each candidate t in RQ1's
+    441 experiments (truth as in :func:`rq1_coverage`); writes
+    ``candidates_rq1.csv``: per t, the experiments, how many have a
+    coverage interval entirely below LEVEL, how many a coverage below it,
+    the worst and the median coverage."""
+    import pandas as pd
+    from . import rq1
+    from .outcomes import differences
+    _, data = rq1.read_archive(path)
+    ntr, nte = DESIGNS[rq1.DESIGN].sizes(rq1.N_SAMPLE)
+    spec = TESTS["mcnemar_5x2bcv"]
+    cov = {t: [] for t in (None,) + T_CANDIDATES}
+    hi = {t: [] for t in cov}
+    for ds, reps in data.items():
+        T = np.stack([row["tables"] for row in reps.values() if row.get("tables") is not None])
+        T = T.astype(np.int64)
+        for p in range(len(rq1.PAIRS)):
+            Tp = T[:, p]
+            truth = float(differences(Tp).mean())
+            for t in cov:
+                lo_, hi_ = spec.batch_interval(Tp, ntr, nte, level=LEVEL, t=t)
+                k = int(np.sum((lo_ <= truth) & (truth <= hi_)))
+                cov[t].append(k / len(Tp))
+                hi[t].append(clopper_pearson(k, len(Tp))[1])
+    rows = [{"t": "20/11" if t is None else f"{t:g}", "experiments": len(cov[t]),
+             "undercover": int(np.sum(np.array(hi[t]) < LEVEL)),
+             "below_level": int(np.sum(np.array(cov[t]) < LEVEL)),
+             "worst": float(np.min(cov[t])), "median": float(np.median(cov[t]))} for t in cov]
+    pd.DataFrame(rows).to_csv(os.path.join(dest, "candidates_rq1.csv"), index=False,
+                              float_format="%.4f")
 
 
 def choose_t(cand) -> Optional[float]:
@@ -791,6 +825,8 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
              f"{ALPHA} or a coverage interval entirely below {LEVEL}.\n")
     if intro:
         L.append(intro + "\n")
+    notes = os.path.join(dest, "notes.md")
+    notes_text = open(notes).read().strip() + "\n" if os.path.exists(notes) else ""
     # ---- guide
     L.append("## Which test to use (what the battery shows)\n")
     dd = d[d.kind == "null"]
@@ -829,6 +865,8 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
                          f"{worst.coverage:.3f}, {worst.family})")
     L.append("**Intervals that under-cover** (default options): " + ("; ".join(under) or "none")
              + ".\n")
+    if notes_text:
+        L.append(notes_text)
     # ---- families
     L.append("## Families\n")
     L.append("| family | kind | role | tests | repetitions | run time | v_eff | what |")
@@ -918,6 +956,18 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
                    if assess(r).get("liberal") or assess(r).get("undercovers")]
             L.append(f"Held out, t = {chosen} is flagged on: "
                      + (", ".join(bad) if bad else "no family") + ".\n")
+        path = os.path.join(dest, "candidates_rq1.csv")
+        if os.path.exists(path):
+            q = read_csv(path)
+            L.append("Coverage of the 5x2 BCV McNemar interval in RQ1's experiments (held out; "
+                     "truth as in the RQ1 section):\n")
+            L.append("| t | experiments | coverage interval below 0.95 | coverage < 0.95 | "
+                     "worst | median |")
+            L.append("|---|---:|---:|---:|---:|---:|")
+            for _, r in q.iterrows():
+                L.append(f"| {r.t} | {r.experiments} | {r.undercover} | {r.below_level} | "
+                         f"{r.worst:.3f} | {r.median:.3f} |")
+            L.append("")
     # ---- flags
     L.append("## Flags and their documented warnings\n")
     L.append("Every flag must be covered by a row of `warnings.csv` (test, option, family "

@@ -36,7 +36,7 @@ def test_every_test_and_option_is_scored():
 
 def test_the_readme_is_the_report_of_the_committed_counts(tmp_path):
     for f in ("results.csv", "families.csv", "rq1_coverage.csv", "candidates.csv",
-              "warnings.csv"):
+              "candidates_rq1.csv", "warnings.csv", "notes.md"):
         shutil.copy(os.path.join(DOCS, f), tmp_path / f)
     text = V.report(str(tmp_path))
     assert text == open(os.path.join(DOCS, "README.md")).read()
@@ -119,6 +119,11 @@ def test_learner_counts_are_rescored_from_the_store(tmp_path):
         assert got[k]["rejections"] == int(np.sum(res.pvalue[k] < V.ALPHA))
     t2 = [r for r in rows if r["variant"] == "t=2.0"][0]
     assert t2["reps"] == 3 and facts["reps"] == 3
+
+
+def test_simple_truth_is_zero_without_signal_and_negative_with_it():
+    assert abs(V.simple_truth(100, 0.0, sets=20)) < 1e-9     # every classifier errs 1/2
+    assert -0.15 < V.simple_truth(100, 0.5, sets=20) < -0.05  # glm beats the majority
 
 
 def test_family_names_and_roles():
