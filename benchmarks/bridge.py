@@ -1,7 +1,7 @@
 """Fits per second through r_bridge against the loops that limit them.
 
 Weka learners (J48, J48 -U, JRip, SMO, Logistic): the bridge (one call per
-design; the folds run inside the JVM, r_bridge/weka_jvm.R + java/src) against
+design; the folds run inside the JVM, R/inst/weka_jvm.R + java/src) against
 a plain Java loop over RWeka's own weka.jar (``pybcv.WekaLoop``, the same fits
 on the same data and splits, timed inside the JVM), and, for contrast, the
 two older R paths of batch.R: its R loop with Java-side row selection
@@ -24,7 +24,7 @@ the bridge and the Java loop report the fastest of three timed passes (the
 machine is shared).  The ratio is Java-loop ms/fit over bridge ms/fit (1 = Java speed).
 
 Run:  .venv/bin/python benchmarks/bridge.py [--reps 20] [--out benchmarks/bridge_results.md]
-(needs ``bash scripts/setup.sh`` to have compiled java/src into build/java).
+(needs ``bash scripts/setup.sh`` to have built R/inst/java/pybcv-weka.jar from java/src).
 """
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def write_java_sets(d, sets):
 
 
 def java_loop(d, cls, opts, sets):
-    cp = weka_jar() + os.pathsep + os.path.join(ROOT, "build", "java")
+    cp = weka_jar() + os.pathsep + os.path.join(ROOT, "R", "inst", "java", "pybcv-weka.jar")
     res = subprocess.run(["java", "-cp", cp, "pybcv.WekaLoop", d, str(LOOP_WARMUP), cls, *opts],
                          capture_output=True, text=True, check=True)
     out = res.stdout.split()
@@ -281,7 +281,7 @@ is fit + prediction of the 150 test records.  All columns come from one run.
   (java/src, built by scripts/setup.sh): the data set is sent to the JVM once
   and every fold is trained and predicted there.
 - "Java loop": `pybcv.WekaLoop` (java/src), a plain Weka loop run with
-  `java -cp weka.jar:build/java` on the same data (ARFF) and splits: new
+  `java -cp weka.jar:R/inst/java/pybcv-weka.jar` on the same data (ARFF) and splits: new
   training Instances, new classifier, `buildClassifier`, `classifyInstance`;
   timed inside the JVM, start-up and reading excluded.
 - ratio = Java-loop ms/fit / bridge ms/fit (target >= 0.7).  "CPU": CPU

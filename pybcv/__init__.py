@@ -10,15 +10,6 @@ __version__ = "0.1.0"
 from . import partitions, outcomes, stats  # noqa: F401
 from .stats import TESTS, TestResult, bcv_mcnemar, mcnemar  # noqa: F401
 from .partitions import BlockRegularizedMx2CV  # noqa: F401
-
-_COMPARISON = ("compare", "compare_losses", "compare_predictions", "compare_learners", "Comparison")
-
-
-def __getattr__(name):   # the one-off comparison API (imports the learners only when used)
-    if name in _COMPARISON:
-        from . import comparison
-        return getattr(comparison, name)
-    if name == "experiments":
-        import importlib
-        return importlib.import_module(".experiments", __name__)
-    raise AttributeError(f"module 'pybcv' has no attribute {name!r}")
+from . import experiments  # noqa: F401
+from .comparison import (Comparison, compare, compare_learners, compare_losses,  # noqa: F401
+                         compare_predictions)

@@ -106,3 +106,30 @@ class LearnerContext(Exception):
 
     def __str__(self):
         return f"{self.where()}: {self.detail}"
+
+
+class FitError(LearnerContext, RuntimeError):
+    """A Python learner's fit or predict raised (a scikit-learn estimator on
+    data it cannot take, a time limit): the message names the learner and
+    the fold, and the engine adds the design and the repetition."""
+
+    def __init__(self, learner, fold, n_folds, message):
+        RuntimeError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)
+
+
+def csv_safe(df):
+    """A copy of DataFrame ``df`` whose text cells cannot run as a formula in
+    a spreadsheet: a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or
+    a carriage return gets a leading ``'`` (numbers are left as they are).
+
+    >>> import pandas as pd
+    >>> csv_safe(pd.DataFrame({"a": ["=1+1", "ok"], "b": [-1.5, 2.0]})).values.tolist()
+    [["'=1+1", -1.5], ['ok', 2.0]]
+    """
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object:
+            out[c] = [("'" + x) if isinstance(x, str) and x[:1] in ("=", "+", "-", "@", "\t", "\r")
+                      else x for x in out[c]]
+    return out

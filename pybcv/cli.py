@@ -1,4 +1,4 @@
-"""Command line: ``pybcv compare | test | folds | simulate | report | truth | rq1``.
+"""Command line: ``pybcv compare | test | folds | simulate | report | truth | archive | rq1``.
 
 Every argument is checked before any work: a bad one (``--alpha 1.5``,
 ``--seed -1``, ``--n 1``, an unknown learner, test or design, an unreachable
@@ -18,13 +18,32 @@ import json
 import math
 import os
 import socket
+import time
 import sys
 import warnings
 from typing import List, Optional
 from urllib.parse import urlparse
 
-from ._validate import int_at_least
-from .experiments import COMPARE_DEFAULTS, EXPERIMENTS, SIMULATE_DEFAULTS
+from . import __version__, mnist, rq1
+from . import datasets as D
+from ._validate import LearnerContext, int_at_least
+from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
+                         compare_predictions, design_generator, results_as_json,
+                         select_tests)
+from .datasets import DataError
+from .engine import ConfigMismatch, RunConfig, simulate
+from .engine import archive
+from .engine.store import StoreError
+from .engine.truth import TUNING, tune
+from .experiments import COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .learners import LEARNERS, check_learner
+from .learners.importpath import is_import_path
+from .learners.noisy import NOISE_PARAMS
+from .partitions import DESIGNS, design_splitter
+from .pipeline import spec_dict
+from .report import build_report
+from .stats import PROFILES, TESTS, designs_for, profile_options
+from . import validity as V
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
@@ -67,7 +86,6 @@ def _separator(s: str) -> str:
 
 # ------------------------------------------------------------------ checks of meaning
 def _tests(arg) -> List[str]:
-    from .comparison import select_tests
     try:
         return select_tests(arg)
     except ValueError as e:
@@ -75,20 +93,17 @@ def _tests(arg) -> List[str]:
 
 
 def _design(arg: str) -> str:
-    from .partitions import DESIGNS
     if arg not in DESIGNS:
         raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
     return arg
 
 
 def _profile_help() -> str:
-    from .stats import PROFILES
     return ("option profile: " + ", ".join(PROFILES)
             + ' (docs/conventions.md, "The paper profile")')
 
 
 def _profile(arg: Optional[str]):
-    from .stats import profile_options
     if arg is None:
         return None
     try:
@@ -98,21 +113,20 @@ def _profile(arg: Optional[str]):
     return arg
 
 
-def _learner(arg: Optional[str], option: str):
-    """A learner spec dict, its name and parameters checked (no fit; the
-    learner is built with the Python backend, which starts no R)."""
+def _learner(arg: Optional[str], option: str, backend: str = "python"):
+    """A learner spec dict, its name and parameters checked against the
+    backend that will run it (no fit; ``pybcv.learners.check_learner``)."""
     if arg is None:
         return None
-    from .engine.fitting import spec_dict
-    from .learners import LEARNERS, make_learner
     try:
         spec = spec_dict(arg)
     except (ValueError, TypeError) as e:
         raise UsageError(f"{option}: {e}") from None
     name = spec["name"]
+    if is_import_path(name):          # a scikit-learn classifier: checked by spec_dict
+        return spec
     if name not in LEARNERS:
         raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
-    from .learners.noisy import NOISE_PARAMS
     extra = set(spec) - {"name"} - set(LEARNERS[name].params) - set(NOISE_PARAMS)
     if extra:
         raise UsageError(f"{option}: learner {name!r} has no parameter(s) {sorted(extra)}; "
@@ -120,13 +134,17 @@ def _learner(arg: Optional[str], option: str):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            make_learner(name, backend="python", **{k: v for k, v in spec.items() if k != "name"})
+            check_learner(name, backend=backend, **{k: v for k, v in spec.items() if k != "name"})
     except (ValueError, TypeError) as e:
-        raise UsageError(f"{option}: learner {name!r}: {e}") from None
+        msg = str(e).replace("backend='r'", "--backend r")
+        if msg.startswith(f"{name}: "):
+            msg = msg[len(name) + 2:]
+        raise UsageError(f"{option}: {msg}" if msg.startswith("learner")
+                         else f"{option}: learner {name!r}: {msg}") from None
     return spec
 
 
-def _learner_list(arg: str) -> List[dict]:
+def _learner_list(arg: str, backend: str = "python") -> List[dict]:
     """``a,b:k=1,c`` -> specs; a piece with '=' and no ':' continues the previous spec."""
     pieces: List[str] = []
     for p in (x.strip() for x in arg.split(",")):
@@ -138,7 +156,7 @@ def _learner_list(arg: str) -> List[dict]:
             pieces.append(p)
     if len(pieces) < 2:
         raise UsageError(f"--learners: give at least 2 learners separated by commas, got {arg!r}")
-    return [_learner(p, "--learners") for p in pieces]
+    return [_learner(p, "--learners", backend) for p in pieces]
 
 
 def _writable_dir(path: str, option: str = "--out") -> str:
@@ -171,7 +189,6 @@ def _floats(s: str, option: str) -> List[float]:
 
 
 def _check_n(n: int, designs: List[str], option: str = "--n"):
-    from .partitions import DESIGNS
     need = max(DESIGNS[d].min_n for d in designs)
     if n < need:
         raise UsageError(f"{option}: the design(s) {', '.join(designs)} need at least {need} records, got {n}")
@@ -191,21 +208,33 @@ def _check_scheduler(address: Optional[str]):
                          f"({e.strerror or e})") from None
 
 
+def _cli_words(msg: str) -> str:
+    """A message of pybcv.datasets in the command line's words (options, not
+    keyword arguments)."""
+    for py, cli in (("pass it in na_values with drop_missing=True",
+                     "pass it with --na-values and add --drop-missing"),
+                    ("pass drop_missing=True", "add --drop-missing"),
+                    ("drop_missing=True", "--drop-missing"),
+                    ("decimal=','", "--decimal ,"),
+                    ("sep=';'", "--sep ';'")):
+        msg = msg.replace(py, cli)
+    return msg
+
+
 def _load_csv(a):
     """The --csv data of ``compare``: every violation of the input contract
     (``pybcv.datasets.load_csv``) is a usage error naming column and line."""
-    from . import datasets as D
     markers = [m for m in (a.na_values or "").split(",") if m != ""] if a.na_values else []
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             data = D.load_csv(a.csv, a.target, sep=a.sep, na_values=markers,
-                              drop_missing=a.drop_missing)
-    except D.DataError as e:
-        raise UsageError(f"--csv: {e}") from None
+                              drop_missing=a.drop_missing, groups=a.groups, decimal=a.decimal)
+    except (D.DataError, ValueError) as e:
+        raise UsageError(f"--csv: {_cli_words(str(e))}") from None
     for w in caught:
         if issubclass(w.category, UserWarning) and not (a.quiet or a.json):
-            print(f"pybcv: note: {w.message}", file=sys.stderr)
+            print(f"pybcv: note: {_cli_words(str(w.message))}", file=sys.stderr)
     return data
 
 
@@ -236,18 +265,16 @@ def _print_json(obj):
 
 # ------------------------------------------------------------------ compare
 def cmd_compare(a) -> int:
-    from .comparison import compare, compare_learners
-    from .stats import designs_for
-    from . import datasets as D
     tests = _tests(a.tests)
     _profile(a.profile)
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
     if a.learners:
-        specs = _learner_list(a.learners)
+        specs = _learner_list(a.learners, a.backend)
     else:
-        specs = [_learner(a.a, "--a") or dict(COMPARE_DEFAULTS["learner_a"]),
-                 _learner(a.b, "--b") or dict(COMPARE_DEFAULTS["learner_b"])]
+        defaults = COMPARE_DEFAULTS if a.csv else DEMO_LEARNERS      # pybcv.experiments
+        specs = [_learner(a.a, "--a", a.backend) or dict(defaults["learner_a"]),
+                 _learner(a.b, "--b", a.backend) or dict(defaults["learner_b"])]
     if a.plot and not a.learners:
         raise UsageError("--plot draws the k-learner comparison; use it with --learners")
     if a.plot:
@@ -258,6 +285,8 @@ def cmd_compare(a) -> int:
         data = _load_csv(a)
         src = f"{a.csv} (target {a.target!r}, n = {data.n})"
     else:
+        if a.groups:
+            raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
         n = a.n if a.n is not None else EXPERIMENTS["exp6"].n
         _check_n(n, designs_for(tests))
         data = D.exp6(a.seed, n=n)
@@ -265,17 +294,36 @@ def cmd_compare(a) -> int:
     if data.n < 2:
         raise UsageError(f"--csv: too few records ({data.n})")
     _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")
+    if a.stratify and a.groups:
+        raise UsageError("--stratify and --groups cannot be combined: give one of them")
+    folds = {"stratify": a.stratify, "groups": data.groups}
+    for d in designs_for(tests):
+        try:
+            design_splitter(d, a.stratify, data.groups is not None)
+        except ValueError as e:
+            why = str(e).split(": ", 1)[-1]
+            raise UsageError(f"{'--stratify' if a.stratify else '--groups'} with --tests {a.tests}: "
+                             f"{why}") from None
+    if a.stratify:
+        src += "; folds stratified by class"
+    elif a.groups:
+        src += f"; folds of whole groups of column {a.groups!r} ({len(set(data.groups.tolist()))} groups)"
     progress = not (a.quiet or a.json)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if a.learners:
-            res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed, profile=a.profile,
-                                   backend=a.backend, adjust=a.adjust, n_jobs=a.jobs,
-                                   progress=progress, alpha=a.alpha)
-        else:
-            res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
-                          profile=a.profile, backend=a.backend, n_jobs=a.jobs, progress=progress,
-                          alpha=a.alpha)
+        try:
+            if a.learners:
+                res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed,
+                                       profile=a.profile, backend=a.backend, adjust=a.adjust,
+                                       n_jobs=a.jobs, progress=progress, alpha=a.alpha, **folds)
+            else:
+                res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
+                              profile=a.profile, backend=a.backend, n_jobs=a.jobs,
+                              progress=progress, alpha=a.alpha, **folds)
+        except ValueError as e:
+            if a.groups and str(e).startswith("groups"):
+                raise UsageError(f"--groups {a.groups}: {e}") from None
+            raise
     if a.learners:
         if a.plot:
             res.plot(path=a.plot)
@@ -308,22 +356,38 @@ def cmd_compare(a) -> int:
 
 # ------------------------------------------------------------------ folds, test
 def cmd_folds(a) -> int:
-    from .comparison import _design_folds
     design = _design(a.design)
     _check_n(a.n, [design])
     if a.out:
         _output_file(a.out)
-    folds = _design_folds(a.n, design, a.seed)
-    lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
+    if a.train:       # the (train, test) pairs: exactly those compare(seed=...) fits
+        splits = DESIGNS[design].splits(a.n, design_generator(a.seed, design))
+        lines = ["fold,row,set"] + [f"{f},{int(r)},{side}" for f, (tr, te) in enumerate(splits)
+                                    for side, rows in (("train", tr), ("test", te)) for r in rows]
+        n_folds = len(splits)
+    else:
+        folds = _design_folds(a.n, design, a.seed)
+        lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
+        n_folds = len(folds)
     text = "\n".join(lines) + "\n"
     if a.out:
         with open(a.out, "w") as fh:
             fh.write(text)
-        print(f"wrote {a.out}: {len(folds)} folds of design {design} (n = {a.n}, seed {a.seed}); "
-              f"training = the other rows", file=sys.stderr)
+        print(f"wrote {a.out}: {n_folds} folds of design {design} (n = {a.n}, seed {a.seed}); "
+              f"rows are 0-based (the first record is row 0); {_training_rows(design, a.train)}",
+              file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _training_rows(design: str, written: bool) -> str:
+    if written:
+        return "set says which rows train and which test each fold"
+    if design == "conservative_z":
+        return ("the training rows are NOT the other rows: the first 15 folds train on the other "
+                "rows, the half-sample folds on part of a half; write them with --train")
+    return "each fold's training rows are all the other rows"
 
 
 PREDICTION_COLUMNS = ("fold", "row", "y", "pred_a", "pred_b")
@@ -338,9 +402,16 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
     if not os.path.exists(path):
         raise ValueError(f"predictions file not found: {path}")
     try:
+        import csv
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            header = [h.strip() for h in next(csv.reader(fh, delimiter=sep), [])]
         df = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
     except Exception as e:
         raise ValueError(f"cannot read {path} as CSV: {e}") from None
+    dup = sorted({h for h in header if header.count(h) > 1})
+    if dup:
+        raise ValueError(f"{path}: column {dup[0]!r} appears {header.count(dup[0])} times in the "
+                         f"header (line 1); every column needs its own name")
     missing = [c for c in PREDICTION_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; need {','.join(PREDICTION_COLUMNS)}"
@@ -354,20 +425,44 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
         if bad.size:
             raise ValueError(f"{path}: column {c!r}, line {bad[0] + 2}: {df[c].iloc[bad[0]]!r} is not a "
                              f"non-negative integer")
+        big = np.flatnonzero((v >= 2 ** 31).to_numpy())
+        if big.size:
+            raise ValueError(f"{path}: column {c!r}, line {big[0] + 2}: {df[c].iloc[big[0]]!r} is "
+                             f"far too large for a {c} number (0-based, below the number of "
+                             f"{'folds' if c == 'fold' else 'records'})")
         ints[c] = v.to_numpy().astype(np.int64)
     for c in ("y", "pred_a", "pred_b"):
         empty = np.flatnonzero((df[c].str.strip() == "").to_numpy())
         if empty.size:
             raise ValueError(f"{path}: column {c!r}, line {empty[0] + 2}: empty value")
     fold, row = ints["fold"], ints["row"]
+    one_based = " (folds and rows are 0-based, as pybcv folds writes them: if yours start at 1, " \
+                "subtract 1)"
     F = int(fold.max()) + 1
+    if F > len(df):      # every fold has a line at least
+        raise ValueError(f"{path}: fold {F - 1} on line {int(np.argmax(fold)) + 2}, but the file "
+                         f"has {len(df)} lines: folds are numbered 0, 1, ... without gaps")
     present = np.unique(fold)
     if present.size != F:
-        gap = sorted(set(range(F)) - set(present.tolist()))[0]
-        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line")
-    n = int(row.max()) + 1 if n is None else n
+        gap = int(np.setdiff1d(np.arange(F), present)[0])
+        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line"
+                         + (one_based if gap == 0 else ""))
+    # a design tests at least a third of the records, so n <= 3 (lines + 1)
+    most = 3 * (len(df) + 1)
+    if n is not None and n > most:
+        raise ValueError(f"n = {n}, but the file has {len(df)} predictions, which no design of "
+                         f"{n} records can have (at most n = {most})")
+    if n is None:
+        if row.max() >= most:
+            raise ValueError(f"{path}: column 'row', line {int(np.argmax(row)) + 2}: row "
+                             f"{int(row.max())} cannot be a record of a data set of which the file "
+                             f"lists {len(df)} predictions (rows are 0-based record numbers)")
+        if row.min() >= 1:
+            raise ValueError(f"{path}: no line has row 0" + one_based)
+        n = int(row.max()) + 1
     if row.max() >= n:
-        raise ValueError(f"{path}: column 'row' holds {row.max()}, but n = {n}")
+        raise ValueError(f"{path}: column 'row' holds {row.max()}, but n = {n}, so rows are "
+                         f"0..{n - 1}" + (one_based if row.max() == n else ""))
     y = np.full(n, df["y"].iloc[0], dtype=object)
     seen = np.zeros(n, bool)
     for i, (r, lab) in enumerate(zip(row, df["y"])):
@@ -385,12 +480,10 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
 
 
 def cmd_test(a) -> int:
-    from .comparison import compare_predictions, results_as_json
     design = _design(a.design)
     _profile(a.profile)
     tests = None
     if a.tests is not None:
-        from .stats import TESTS
         tests = _tests(a.tests)
         wrong = [k for k in tests if TESTS[k].design != design]
         if wrong:
@@ -416,17 +509,15 @@ def cmd_test(a) -> int:
 
 # ------------------------------------------------------------------ simulate
 def cmd_simulate(a) -> int:
-    from .engine import ConfigMismatch, RunConfig, simulate
     ds = a.dataset.lower()
     if ds not in EXPERIMENTS:
         raise UsageError(f"--dataset: unknown data set {a.dataset!r}; known: {', '.join(EXPERIMENTS)}")
     experiment = EXPERIMENTS[ds]
     tests = _tests(a.tests)
     _profile(a.profile)
-    la, lb = _learner(a.a, "--a"), _learner(a.b, "--b")
+    la, lb = _learner(a.a, "--a", a.backend), _learner(a.b, "--b", a.backend)
     if experiment.learner_free and (la or lb):
         raise UsageError("--a/--b: epsilon is learner-free (fixed per-record losses); they do not apply")
-    from .stats import designs_for
     n = a.n if a.n is not None else experiment.n
     _check_n(n, designs_for(tests))
     values = _floats(a.param, "--param") if a.param else [None]
@@ -465,7 +556,8 @@ def cmd_simulate(a) -> int:
             df.insert(0, "param_value", v)
             df.insert(0, "param_name", experiment.varied)
             frames.append(df)
-        pd.concat(frames).to_csv(os.path.join(a.out, "power.csv"), index=False)
+        with open(os.path.join(a.out, "power.csv"), "w", newline="") as fh:   # never a URL
+            pd.concat(frames).to_csv(fh, index=False)
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
         _print_json({"dataset": ds, "param": experiment.varied, "out": written,
@@ -503,13 +595,11 @@ def _print_failures(failures, shown: int = 5):
 
 # ------------------------------------------------------------------ rq1
 def cmd_rq1(a) -> int:     # reached only through build_parser().parse_args
-    from . import rq1
     return rq1.main(a.rest)
 
 
 # ------------------------------------------------------------------ report
 def cmd_report(a) -> int:
-    from .report import build_report
     for d in a.dirs:
         if not os.path.isdir(d):
             raise UsageError(f"not a folder: {d}")
@@ -540,7 +630,6 @@ def _until(s: str) -> float:
 
 
 def cmd_validity(a) -> int:
-    from . import validity as V
     say = (lambda s: None) if a.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     if a.action == "run":
         names = a.families or None
@@ -561,7 +650,6 @@ def cmd_validity(a) -> int:
 
 # ------------------------------------------------------------------ truth
 def cmd_truth(a) -> int:
-    from .engine.truth import TUNING, tune
     ds = a.dataset.lower()
     if ds == "mnist":
         return _truth_mnist(a)
@@ -597,7 +685,6 @@ def _truth_mnist(a) -> int:
     """True error rates of the MNIST CNNs as the paper computes them (train on
     --sets data sets, error on the population), at the reduced defaults of
     :mod:`pybcv.mnist`; --grid: B's dropout rates."""
-    from . import mnist
     sets = mnist.TRUTH_DATA_SETS if a.sets is None else a.sets
     if sets < 2:
         raise UsageError("--sets must be at least 2")
@@ -618,6 +705,96 @@ def _truth_mnist(a) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ archive
+def _archive_errors(fn):
+    """A missing folder, a damaged store or archive: a plain message, exit 2."""
+    def run(a):
+        try:
+            return fn(a)
+        except (ValueError, TypeError, OSError, StoreError) as e:
+            raise UsageError(str(e)) from None
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
+    found = []
+    for top in folders:
+        if not os.path.isdir(top):
+            raise FileNotFoundError(f"not a folder: {top}")
+        for d, subdirs, files in os.walk(top):
+            subdirs.sort()
+            if name in files:
+                found.append(d)
+    return found
+
+
+def _stores_under(folders: Sequence[str]) -> List[str]:
+    return _folders_with(archive.SQLITE_NAME, folders)
+
+
+def _size(folder: str, names: Sequence[str]) -> int:
+    return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
+
+
+@_archive_errors
+def cmd_archive_convert(a) -> int:
+    stores = _stores_under(a.folders)
+    if not stores:
+        print(f"no {archive.SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
+        return 1
+    store_files = [archive.SQLITE_NAME + s for s in ("", "-wal", "-shm")]
+    before = after = 0
+    for d in stores:
+        t0 = time.perf_counter()
+        path = archive.from_sqlite(d)
+        b, n = _size(d, store_files), os.path.getsize(path)
+        before, after = before + b, after + n
+        if a.delete_sqlite:
+            for name in store_files:
+                if os.path.exists(os.path.join(d, name)):
+                    os.remove(os.path.join(d, name))
+        print(f"{d}: {b / 1e6:.2f} MB -> {n / 1e6:.3f} MB, identical, {time.perf_counter() - t0:.1f} s"
+              + (" (store deleted)" if a.delete_sqlite else ""))
+    print(f"{len(stores)} run(s): {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
+    return 0
+
+
+@_archive_errors
+def cmd_archive_verify(a) -> int:
+    bad = 0
+    for d in _stores_under(a.folders):
+        if not archive.is_run(d):
+            print(f"{d}: no {archive.FILE_NAME}")
+            bad += 1
+            continue
+        diff = archive.differences(archive.read_sqlite(d), archive.read_run(d))
+        print(f"{d}: " + ("identical" if not diff else "DIFFERS: " + ", ".join(diff)))
+        bad += bool(diff)
+    return 1 if bad else 0
+
+
+@_archive_errors
+def cmd_archive_show(a) -> int:
+    for d in a.folders:
+        run = archive.read_run(d)
+        cfg = run["config"]
+        print(f"{d}: {cfg.get('dataset')} seed {cfg.get('seed')} profile {cfg.get('profile')}, "
+              f"{len(run['reps'])} repetitions, {len(run['results'])} tests, "
+              f"designs {', '.join(f'{k} {v.shape[1]} folds' for k, v in run['tables'].items()) or 'none'}")
+    return 0
+
+
+@_archive_errors
+def cmd_archive_unpack(a) -> int:
+    todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
+    for d in todo:
+        print(archive.to_sqlite(d))
+    print(f"{len(todo)} archive(s) unpacked")
+    return 0
+
+
+
 # ------------------------------------------------------------------ parser
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
@@ -626,8 +803,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
-    from .comparison import ADJUSTMENTS
     backends = ["auto", "r", "python"]
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
                 "The 5x2 BCV McNemar test and 16 rival tests.")
@@ -645,10 +820,22 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
                    "naming its column and line unless --drop-missing")
+    c.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
-    c.add_argument("--a", help=f"learner A (default {spec(cd['learner_a'])}), e.g. kknn:k=5")
-    c.add_argument("--b", help=f"learner B (default {spec(cd['learner_b'])})")
+    c.add_argument("--stratify", action="store_true",
+                   help="stratified 5x2 BCV: the blocks are formed within the classes")
+    c.add_argument("--groups", metavar="COLUMN",
+                   help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
+                        "(not a predictor); no group is on both sides of a fold")
+    dl = DEMO_LEARNERS
+    c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
+                   f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
+                   f"scikit-learn classifier by import path, e.g. "
+                   f"sklearn.ensemble.RandomForestClassifier:n_estimators=200")
+    c.add_argument("--b", help=f"learner B (default with --csv {spec(cd['learner_b'])}, on the "
+                   f"EXP6 demonstration {spec(dl['learner_b'])})")
     c.add_argument("--learners", help="k learners, comma separated: every pair is tested, "
                    "p-values adjusted (--adjust)")
     c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",
@@ -667,15 +854,25 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quiet", action="store_true", help="no progress bar")
     c.set_defaults(fn=cmd_compare)
 
-    f = sub.add_parser("folds", help="write a design's folds (fold,row) to fit your own models on")
+    f = sub.add_parser(
+        "folds", help="write a design's folds (fold,row) to fit your own models on",
+        description="Writes one line per test record of every fold: fold,row.  Folds are numbered "
+                    "0..F-1 in the design's order and rows are 0-based (the first data record is "
+                    "row 0).  A fold's training rows are all the other rows, except in "
+                    "conservative_z, whose half-sample folds train on part of a half: --train "
+                    "writes fold,row,set with every training and test row.  The folds are those "
+                    "of pybcv compare --seed S; pybcv test reads the predictions made on them.")
     f.add_argument("--n", type=_n, required=True, help="number of records")
+    f.add_argument("--train", action="store_true",
+                   help="also write each fold's training rows (fold,row,set; set = train or test)")
     f.add_argument("--seed", type=_seed, default=cd["seed"])
     f.add_argument("--design", default="bcv5x2", help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
 
     t = sub.add_parser("test", help="the tests of a design from your own per-fold predictions")
-    t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b")
+    t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b "
+                   "(folds and rows 0-based, as pybcv folds writes them)")
     t.add_argument("--design", default="bcv5x2", help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
@@ -746,6 +943,24 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--jobs", type=int, default=1)
     v.add_argument("--quiet", action="store_true")
     v.set_defaults(fn=cmd_validity)
+    ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
+    asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
+    x = asub.add_parser("convert", help="results.sqlite -> run.npz in every run folder under "
+                        "FOLDER, checked bit for bit")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.add_argument("--delete-sqlite", action="store_true",
+                   help="delete each store once its archive reads back identical")
+    x.set_defaults(fn=cmd_archive_convert)
+    x = asub.add_parser("verify", help="compare results.sqlite and run.npz wherever both exist")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.set_defaults(fn=cmd_archive_verify)
+    x = asub.add_parser("show", help="summary of archived runs")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.set_defaults(fn=cmd_archive_show)
+    x = asub.add_parser("unpack", help="run.npz -> results.sqlite in every run folder under FOLDER "
+                        "that has none (so that simulate --resume continues the run)")
+    x.add_argument("folders", nargs="+", metavar="FOLDER")
+    x.set_defaults(fn=cmd_archive_unpack)
 
     q = sub.add_parser("rq1", add_help=False, help="the paper's RQ1 on the UCI data sets "
                        "(pybcv rq1 run|report ...; pybcv rq1 --help)")
@@ -756,9 +971,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _known_errors() -> tuple:
     """Errors whose message names the problem in full (no traceback hint)."""
-    from ._validate import LearnerContext
-    from .datasets import DataError
-    from .engine.store import StoreError
     known = [LearnerContext, DataError, StoreError]
     try:
         from r_bridge import RUnavailableError
@@ -771,7 +983,6 @@ def _known_errors() -> tuple:
 def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["rq1"]:          # its own parser (pybcv.rq1): options pass through
-        from . import rq1
         return rq1.main(argv[1:])
     try:
         args = build_parser().parse_args(argv)

@@ -26,11 +26,13 @@ import numpy as np
 
 from . import seeds
 from .experiments import COMPARE_DEFAULTS
-from .engine.fitting import (CountingLearner, as_learner, learner_free_tables, learner_label,
-                                 predict_designs, tables_from_design_predictions)
+from .datasets import from_arrays
+from .pipeline import (design_generator, learner_free_tables, learner_label, predict_learners,
+                       tables_from_design_predictions)
 from .outcomes import tables_from_predictions
-from .partitions import DESIGNS, check_design, design_folds
-from .stats import TESTS, designs_for, profile_options, resolve_tests
+from ._validate import check_labels
+from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
+from .stats import TESTS, bcv_t, designs_for, profile_options, resolve_tests
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
 
@@ -43,11 +45,6 @@ select_tests = resolve_tests
 
 def _paper_first(keys):
     return sorted(keys, key=lambda k: k != PAPER_TEST)
-
-
-def design_generator(seed: int, design: str):
-    """The random stream of ``design`` in a one-off comparison with ``seed``."""
-    return seeds.rng(seeds.design_seq(seed, 0, design))
 
 
 def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
@@ -155,7 +152,6 @@ class Comparison:
     def bcv_t(self) -> Optional[float]:
         if "bcv5x2" not in self.tables:
             return None
-        from .stats import bcv_t
         return float(bcv_t(5, *self._bcv_rho()))
 
     @property
@@ -242,90 +238,57 @@ def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float =
     return out
 
 
-def _score_tables(tables, n, keys, profile) -> Dict[str, Any]:
+def _score_tables(tables, n, keys, profile, splits=None) -> Dict[str, Any]:
+    """Every test of ``keys``; fold sizes from ``splits`` when given (the
+    grouped designs' sizes depend on the draw), else from the design."""
     po = profile_options(profile)
     out = {}
     for k in _paper_first(keys):
-        ntr, nte = DESIGNS[TESTS[k].design].sizes(n)
+        d = TESTS[k].design
+        if splits is not None and d in splits:
+            ntr = np.array([len(tr) for tr, _ in splits[d]])
+            nte = np.array([len(te) for _, te in splits[d]])
+        else:
+            ntr, nte = DESIGNS[d].sizes(n)
         out[k] = TESTS[k].from_tables(tables[TESTS[k].design], ntr, nte, **po.get(k, {}))
     return out
 
 
-# ------------------------------------------------------------------ fitting
-def _predict_task(learner, backend, X, y, design_splits):
-    lrn = CountingLearner(as_learner(learner, backend))
-    pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
-    return pred, lrn.backend_
-
-
-def _predict_learners(learners, X, y, splits, backend, n_jobs, progress):
-    """[{design: predictions}] and [backend] per learner: one batch per learner
-    when sequential and quiet; else one task per (learner, design), on
-    ``n_jobs`` processes, with a tqdm bar."""
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
-    if n_jobs == 1 and not progress:
-        preds, backends = [], []
-        for lrn in learners:
-            c = CountingLearner(as_learner(lrn, backend))
-            preds.append(predict_designs(c, X, y, splits))
-            backends.append(c.backend_)
-        return preds, backends
-    for lrn in learners:                      # bad specs fail before any fit
-        as_learner(lrn, backend)
-    tasks = [(i, d) for i in range(len(learners)) for d in splits]
-    from tqdm import tqdm
-    bar = tqdm(total=sum(len(splits[d]) for _, d in tasks), disable=not progress, unit="fit",
-               desc="fitting")
-    preds = [dict() for _ in learners]
-    backends = ["python"] * len(learners)
-    try:
-        if n_jobs == 1:
-            for i, d in tasks:
-                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]})
-                preds[i].update(pred)
-                backends[i] = be
-                bar.update(len(splits[d]))
-        else:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-            # fresh processes (spawn): an embedded R or JVM of this process is not forked
-            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}):
-                           (i, d) for i, d in tasks}
-                try:
-                    for fut in as_completed(futures):
-                        i, d = futures[fut]
-                        pred, be = fut.result()
-                        preds[i].update(pred)
-                        backends[i] = be
-                        bar.update(len(splits[d]))
-                except BaseException:
-                    for fut in futures:
-                        fut.cancel()
-                    raise
-    finally:
-        bar.close()
-    return preds, backends
-
-
 def _data(X, y):
-    from .datasets import from_arrays
     return from_arrays(X, y)
+
+
+def _draw_splits(data, keys, seed, stratify=False, groups=None):
+    """{design: (train, test) pairs} of every design the tests need, design d
+    from the stream ``design_generator(seed, d)``; with ``stratify`` the BCV's
+    blocks are formed within the classes of y, with ``groups`` (one value
+    per record) over whole groups (:func:`pybcv.partitions.design_splitter`)."""
+    if not isinstance(stratify, (bool, np.bool_)):
+        raise ValueError(f"stratify must be True or False, got {stratify!r}")
+    return {d: design_splitter(d, bool(stratify), groups is not None).splits(
+                data.n, design_generator(seed, d), y=data.y if stratify else None, groups=groups)
+            for d in designs_for(keys)}
 
 
 def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
-            alpha: float = COMPARE_DEFAULTS["alpha"]) -> Comparison:
+            alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
+            groups: Optional[Sequence] = None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
     the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
 
     Learners: a registry name, ``"name:param=value"``, a spec dict, a pybcv
-    learner or any scikit-learn classifier (default: the EXP6 experiment's,
-    :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
+    learner or any scikit-learn classifier (default: J48 vs kknn, which take
+    any predictors, :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
     per learner; ``n_jobs`` processes fit the designs in parallel and
     ``progress`` shows a tqdm bar.
+
+    ``stratify=True`` forms the BCV's blocks within the classes of y;
+    ``groups`` (one value per record) forms them of whole groups, so that no
+    group is on both sides of a fold (the block-regularized designs only;
+    docs/guide/partitions.md).  The seed draws these folds as it draws the
+    plain ones.
 
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
@@ -339,12 +302,12 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
-    splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
-    (pa, pb), backends = _predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress)
+    splits = _draw_splits(data, keys, seed, stratify, groups)
+    (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
+                                           n_jobs, progress, seed)
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
-    return Comparison(_score_tables(tables, data.n, keys, profile), tables, data.n,
+    return Comparison(_score_tables(tables, data.n, keys, profile, splits), tables, data.n,
                       learner_label(learner_a), learner_label(learner_b), tuple(backends), profile,
                       seed, alpha, fits=(fits, fits))
 
@@ -394,14 +357,16 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     """
     if (test_sets is None) == (splits is None):
         raise ValueError("give the folds as test_sets or as splits (one of them)")
-    if test_sets is None:
-        test_sets = [te for _, te in splits]
     if design not in DESIGNS:
         raise ValueError(f"unknown partition design {design!r}; known: {sorted(DESIGNS)}")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
+    y = check_labels(y)                  # NaN / None labels: an error naming the row
     n = y.size
+    if splits is not None:
+        splits = _own_splits(splits, n, design)
+        test_sets = [te for _, te in splits]
     test_sets = [np.asarray(t, dtype=np.int64) for t in test_sets]
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         if len(preds) != len(test_sets):
@@ -410,7 +375,12 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     labels = set(np.unique(y).tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
-            extra = set(np.unique(np.asarray(p)).tolist()) - labels
+            try:
+                check_labels(np.asarray(p, dtype=object))
+            except ValueError as e:
+                raise ValueError(f"{name}, fold {f}: {str(e).replace('y has', 'the predictions have').replace('in row', 'at position')}"
+                                 ) from None
+            extra = set(np.asarray(p, dtype=object).tolist()) - labels
             if extra:
                 raise ValueError(f"{name}, fold {f}: predictions must be class labels of y; "
                                  f"found {sorted(map(str, extra))[:3]}")
@@ -420,8 +390,34 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
     T = tables_from_predictions(y, list(pred_a), list(pred_b), [(None, t) for t in test_sets])
     tables = {design: T}
-    return Comparison(_score_tables(tables, n, keys, profile), tables, n, learner_a, learner_b,
-                      ("own", "own"), profile, None, alpha, warns)
+    return Comparison(_score_tables(tables, n, keys, profile,
+                                    None if splits is None else {design: splits}),
+                      tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha, warns)
+
+
+def _own_splits(splits, n: int, design: str):
+    """The user's ``(train, test)`` pairs, checked: each a pair of 0-based
+    row arrays, and (every design but conservative_z) the training rows all
+    the rows the fold does not test -- the designs' tests assume it.  Their
+    training sizes are then what the tests read."""
+    try:
+        pairs = [tuple(sp) for sp in splits]
+    except TypeError:
+        raise ValueError("splits must be (train, test) pairs of row arrays") from None
+    if any(len(sp) != 2 for sp in pairs):
+        raise ValueError("splits must be (train, test) pairs of row arrays")
+    pairs = check_splits(pairs, n)
+    if design == "conservative_z":
+        raise ValueError("conservative_z's half-sample folds cannot be checked from your splits; "
+                         "use pybcv's own conservative_z folds (pybcv folds --train)")
+    for f, (tr, te) in enumerate(pairs):
+        if tr.size + te.size != n or np.union1d(tr, te).size != n:
+            missing = np.setdiff1d(np.arange(n), np.union1d(tr, te))
+            raise ValueError(f"splits[{f}]: the training rows are not all the rows the fold does "
+                             f"not test ({missing.size} row(s) on neither side, e.g. row "
+                             f"{int(missing[0]) if missing.size else '?'}); design {design!r} "
+                             f"trains every fold on all the other rows")
+    return pairs
 
 
 # ------------------------------------------------------------------ multiple comparisons
@@ -564,7 +560,8 @@ class LearnerComparison:
             for j in range(len(names)):
                 if np.isfinite(M[i, j]):
                     ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else ""),
-                            ha="center", va="center", fontsize=7, color="white")
+                            ha="center", va="center", fontsize=7,
+                            color="black" if M[i, j] < 0.5 else "white")   # readable on viridis_r
         ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g})", fontsize=9)
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046)
         if path is not None:
@@ -577,7 +574,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
-                     alpha: float = COMPARE_DEFAULTS["alpha"]) -> LearnerComparison:
+                     alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
+                     groups: Optional[Sequence] = None) -> LearnerComparison:
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
@@ -602,13 +600,14 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     keys = _paper_first(select_tests(tests))
     profile_options(profile)
     data = _data(X, y)
-    splits = {d: DESIGNS[d].splits(data.n, design_generator(seed, d)) for d in designs_for(keys)}
-    preds, backends = _predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress)
+    splits = _draw_splits(data, keys, seed, stratify, groups)
+    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
+                                       seed)
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)
         comparisons[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, profile), tables, data.n, names[i], names[j],
+            _score_tables(tables, data.n, keys, profile, splits), tables, data.n, names[i], names[j],
             (backends[i], backends[j]), profile, seed, alpha)
     any_cmp = next(iter(comparisons.values()))
     errors = {names[0]: any_cmp.error_a}

@@ -33,6 +33,7 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from .experiments import EXPERIMENTS
+from ._validate import check_labels
 
 def data_dir() -> str:
     """The folder of the offline data (``uci/``, ``mnist/``): the environment
@@ -70,6 +71,7 @@ class Dataset:
     loss_a: Optional[np.ndarray] = None
     loss_b: Optional[np.ndarray] = None
     params: Dict[str, Any] = field(default_factory=dict)
+    groups: Optional[np.ndarray] = None     # one group per record (load_csv(groups=...))
 
     @property
     def learner_free(self) -> bool:
@@ -254,10 +256,57 @@ def letter(seed=0, n: int = 300) -> Dataset:
 
 
 # ------------------------------------------------------------------ registry
+# ------------------------------------------------------------------ MNIST
+# The 60,000 images of the Keras training split (PYBCV_MNIST_NPZ, default the
+# project's mnist.npz: x_train (60000, 28, 28) uint8, y_train); a data set of
+# size n is n images drawn without replacement, pixels scaled to [0, 1].
+MNIST_NPZ = os.environ.get("PYBCV_MNIST_NPZ", os.path.join(data_dir(), "mnist", "mnist.npz"))
+POPULATION_SIZE = 60000
+
+
+@lru_cache(maxsize=1)
+def population_raw(path: Optional[str] = None):
+    """The 60,000 training images (uint8, (60000, 28, 28)) and labels (int64)."""
+    path = path or MNIST_NPZ
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"MNIST file not found: {path} (set PYBCV_MNIST_NPZ to a .npz "
+                                "with arrays x_train (60000, 28, 28) and y_train)")
+    with np.load(path) as d:
+        if "x_train" not in d.files or "y_train" not in d.files:
+            raise ValueError(f"{path}: expected arrays x_train and y_train, found {d.files}")
+        X, y = d["x_train"], d["y_train"].astype(np.int64)
+    if X.shape != (len(y), 28, 28):
+        raise ValueError(f"{path}: x_train must have shape (n, 28, 28), got {X.shape}")
+    X.setflags(write=False)
+    y.setflags(write=False)
+    return X, y
+
+
+def scale(images) -> np.ndarray:
+    """uint8 images -> float32 rows of 784 pixels in [0, 1] (x / 255).
+
+    >>> scale(np.full((1, 28, 28), 255, np.uint8)).max()
+    1.0
+    """
+    a = np.asarray(images)
+    return (a.reshape(len(a), -1).astype(np.float32) / np.float32(255.0))
+
+
+def mnist_population():
+    """(X, y): all 60,000 images as float32 rows in [0, 1] and their digits."""
+    X, y = population_raw()
+    return scale(X), y
+
+
 def mnist(seed=0, n: int = 1000) -> Dataset:
-    """n MNIST training images drawn without replacement (:mod:`pybcv.mnist`)."""
-    from .mnist import mnist as draw
-    return draw(seed, n)
+    """n images drawn without replacement from the 60,000 (seed: int,
+    SeedSequence or Generator; the engine passes ``data_seq(seed, r)``)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= POPULATION_SIZE:
+        raise ValueError(f"n must be an integer in [2, {POPULATION_SIZE}] (draws without "
+                         f"replacement from the MNIST population), got {n!r}")
+    X, y = population_raw()
+    idx = as_rng(seed).choice(len(y), size=int(n), replace=False)
+    return Dataset("mnist", X=scale(X[idx]), y=y[idx].copy(), params={"n": int(n)})
 
 
 # UCI sets of the validity battery (numeric predictors, two classes): records
@@ -310,7 +359,6 @@ def population(name: str):
     if key == "letter":
         return letter_population()
     if key == "mnist":
-        from .mnist import population as mnist_population
         return mnist_population()
     if key in UCI_RESAMPLED:
         return uci_population(key)
@@ -413,7 +461,8 @@ def _lines_text(lines, limit=10):
 
 
 def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
-             na_values=(), drop_missing: bool = False) -> Dataset:
+             na_values=(), drop_missing: bool = False, groups: Optional[str] = None,
+             decimal: str = ".") -> Dataset:
     """Read a delimited text file (also .gz) with a header line and one
     record per line.
 
@@ -439,6 +488,16 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
       at least ``min_records`` records.
 
     ``sep``: the delimiter (one character, e.g. ``";"`` or ``"\\t"``).
+    ``groups``: a column naming each record's group (for a grouped BCV); it
+    is not a predictor and is returned as ``Dataset.groups``.
+    ``decimal``: the decimal mark of numbers, ``"."`` or ``","`` (``"1,5"``
+    is 1.5; the separator must then be another character, e.g. ``";"``).
+
+    After reading, a warning lists the predictors read as categorical (with
+    their numbers of levels), and another one names a categorical column
+    with many levels whose values look like numbers (decimal commas read
+    with ``decimal="."``, or numbers with units), which is how a numeric
+    column read wrongly shows itself.
 
     >>> import os, tempfile
     >>> p = os.path.join(tempfile.mkdtemp(), "d.csv")
@@ -455,6 +514,11 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     path = os.fspath(path)
     if not isinstance(sep, str) or len(sep) != 1:
         raise ValueError(f"sep must be a single character, got {sep!r}")
+    if decimal not in (".", ","):
+        raise ValueError(f"decimal must be '.' or ',', got {decimal!r}")
+    if decimal == sep:
+        raise ValueError(f"decimal {decimal!r} is also the field separator; numbers with decimal "
+                         f"commas need another separator, such as sep=';'")
     if isinstance(na_values, str):
         na_values = (na_values,)
     markers = set(MISSING_MARKERS) | {str(v).strip() for v in (na_values or ())}
@@ -482,8 +546,15 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
                         f"rather than sep={sep!r}?)")
         raise DataError(f"{path}: no target column {target!r}; columns are: "
                         f"{', '.join(names)}{hint}")
-    if len(names) < 2:
-        raise DataError(f"{path}: no predictor columns besides {target!r}")
+    if groups is not None:
+        if groups not in seen:
+            raise DataError(f"{path}: no groups column {groups!r}; columns are: {', '.join(names)}")
+        if groups == target:
+            raise DataError(f"{path}: the groups column {groups!r} is the target column; "
+                            f"name a column that says which group each record belongs to")
+    if len(names) < 2 + (groups is not None):
+        raise DataError(f"{path}: no predictor columns besides "
+                        + (f"{target!r}" if groups is None else f"{target!r} and {groups!r}"))
     p = len(names)
     for rec, line in zip(rows, lines):
         if len(rec) != p:
@@ -496,9 +567,12 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     missing = np.zeros((n, p), bool)
     for j in range(p):
         missing[:, j] = pd.Series(cells[:, j], dtype=object).isin(markers).to_numpy()
+    # the cells as numbers are read: decimal commas turned into points
+    num_cells = cells if decimal == "." or not n else \
+        np.vectorize(lambda c: c.replace(",", "."), otypes=[object])(cells)
     kinds, numbers = [], []
     for j in range(p):
-        kind, num, bad = _classify_column(cells[:, j], missing[:, j])
+        kind, num, bad = _classify_column(num_cells[:, j], missing[:, j])
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             v = cells[i, j]
@@ -527,7 +601,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
         warnings.warn(f"{path}: dropped {len(dropped)} record(s) with missing values, on "
                       f"line(s) {_lines_text(dropped)}", UserWarning, stacklevel=2)
         keep = ~rows_bad
-        cells, line_arr = cells[keep], line_arr[keep]
+        cells, num_cells, line_arr = cells[keep], num_cells[keep], line_arr[keep]
         numbers = [num[keep] for num in numbers]
         n = len(cells)
     if n < min_records:
@@ -538,8 +612,8 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             # pandas' own reading of the validated cells: int64 when every
             # cell is an integer literal, float64 otherwise (as read_csv)
             try:
-                cols[h] = cells[:, j].astype(np.int64) if _plain_ascii(cells[:, j]) \
-                    else pd.to_numeric(pd.Series(cells[:, j], dtype=object)).to_numpy()
+                cols[h] = num_cells[:, j].astype(np.int64) if _plain_ascii(num_cells[:, j]) \
+                    else pd.to_numeric(pd.Series(num_cells[:, j], dtype=object)).to_numpy()
             except (TypeError, ValueError, OverflowError):
                 cols[h] = numbers[j]
         else:
@@ -548,12 +622,51 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     y = df[target].to_numpy()
     if len(np.unique(y.astype(str))) < 2:
         raise DataError(f"{path}: the target column {target!r} has a single class")
-    X = df.drop(columns=[target])
-    if all(k == "num" for h, k in zip(names, kinds) if h != target):
+    not_X = [target] + ([] if groups is None else [groups])
+    _note_categorical(path, [(h, cells[:, j]) for j, h in enumerate(names)
+                             if kinds[j] == "cat" and h not in not_X], decimal)
+    X = df.drop(columns=not_X)
+    if all(k == "num" for h, k in zip(names, kinds) if h not in not_X):
         X = X.to_numpy(float)
     return Dataset(os.path.basename(path), X=X, y=y,
                    params={"path": path, "target": target, "sep": sep,
-                           "dropped_lines": dropped})
+                           "dropped_lines": dropped},
+                   groups=None if groups is None else df[groups].to_numpy())
+
+
+#: a categorical column with more levels than this whose values look like
+#: numbers gets a warning (a numeric column read wrongly)
+MANY_LEVELS = 20
+
+
+def _note_categorical(path, columns, decimal):
+    """Warnings after reading: which predictors are categorical, and which
+    of them look numeric (decimal commas, or digits in most cells)."""
+    import warnings
+    if not columns:
+        return
+    levels = {h: len(set(c.tolist())) for h, c in columns}
+    warnings.warn(f"{path}: read as categorical (not numbers): "
+                  + ", ".join(f"{h!r} ({levels[h]} levels)" for h, _ in columns[:10])
+                  + (f", ... ({len(columns)} columns in all)" if len(columns) > 10 else ""),
+                  UserWarning, stacklevel=3)
+    for h, c in columns:
+        if levels[h] <= MANY_LEVELS:
+            continue
+        if decimal == "." and any("," in v for v in c.tolist()):
+            as_num = _as_numbers(np.array([v.replace(",", ".") for v in c.tolist()], dtype=object))
+            if np.isfinite(as_num).mean() > 0.5:
+                example = next(v for v, x in zip(c.tolist(), as_num) if "," in v and np.isfinite(x))
+                warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric: its "
+                              f"values are numbers with decimal commas (e.g. {example!r}); read "
+                              f"them with decimal=','", UserWarning, stacklevel=3)
+                continue
+        digits = np.mean([any(ch.isdigit() for ch in v) for v in c.tolist()])
+        if digits > 0.5:
+            example = next(v for v in c.tolist() if any(ch.isdigit() for ch in v))
+            warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric (most "
+                          f"values hold digits, e.g. {example!r}) but is read as categorical; "
+                          f"if it is a number, correct those cells", UserWarning, stacklevel=3)
 
 
 def _check_column_values(values, where: str):
@@ -597,7 +710,6 @@ def from_arrays(X, y, name="data") -> Dataset:
     ...
     pybcv.datasets.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
     """
-    from ._validate import check_labels
     X_ = X if hasattr(X, "iloc") else np.asarray(X)
     if getattr(X_, "ndim", 2) == 1:
         X_ = X_.reshape(-1, 1)

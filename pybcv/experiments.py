@@ -16,8 +16,9 @@ mu_target = mu_A - lambda (mu_A - mu_B(parameter at lambda = 1)).
 
 :data:`COMPARE_DEFAULTS` are the defaults of a one-off comparison
 (:func:`pybcv.compare`, ``pybcv compare`` and the R package's
-``compare_learners``): the EXP6 experiment's learners at H0, seed 0, the
-tests of the 5x2 BCV design.
+``compare_learners``): J48 vs kknn (any data), seed 0, the tests of the 5x2
+BCV design; :data:`DEMO_LEARNERS` the learners of ``pybcv compare`` without
+``--csv`` (the EXP6 experiment's at H0).
 
 >>> EXPERIMENTS["exp6"].learner_b
 {'name': 'fnn-weighted', 'omega': 0.29}
@@ -118,13 +119,22 @@ EXPERIMENTS: Dict[str, Experiment] = {e.dataset: e for e in [
       for k in ("magic", "pima", "twonorm")],
 ]}
 
-#: The data set of ``pybcv compare`` without ``--csv`` (a demonstration).
+#: The data set of ``pybcv compare`` without ``--csv`` (a demonstration) and
+#: its learners: the EXP6 experiment's pair at H0 (fnn-weighted needs exactly
+#: the two EXP6 predictors, so these learners are for the demonstration only).
 DEMO_DATASET = "exp6"
-
-#: Defaults of every one-off comparison (Python ``compare``, ``pybcv compare``, R).
-COMPARE_DEFAULTS = {
+DEMO_LEARNERS = {
     "learner_a": EXPERIMENTS[DEMO_DATASET].learner_a,
     "learner_b": EXPERIMENTS[DEMO_DATASET].learner_b,
+}
+
+#: Defaults of every one-off comparison on the user's data (Python
+#: ``compare``, ``pybcv compare --csv``, R).  The learners, C4.5 (J48) and
+#: weighted kNN (kknn), take any number of numeric and categorical
+#: predictors, in R and in their Python stand-ins.
+COMPARE_DEFAULTS = {
+    "learner_a": {"name": "J48"},
+    "learner_b": {"name": "kknn"},
     "tests": "bcv5x2",          # the tests of the 5x2 BCV design: 10 fits per learner
     "seed": 0,
     "alpha": 0.05,

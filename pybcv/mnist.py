@@ -36,14 +36,13 @@ from typing import Dict, Optional, Sequence
 import numpy as np
 
 from . import seeds
-from .datasets import Dataset, as_rng, data_dir
+from .paper import PAPER_REPS as PAPER_R, paper_se, table5
+from .datasets import MNIST_NPZ, POPULATION_SIZE, mnist, mnist_population, population_raw, scale  # noqa: F401
 from .learners.cnn import CNN, CNNDropout
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 
-MNIST_NPZ = os.environ.get("PYBCV_MNIST_NPZ", os.path.join(data_dir(), "mnist", "mnist.npz"))
-POPULATION_SIZE = 60000
 PAPER_N = 10000
 PAPER_EPOCHS = 250
 PAPER_REPS = 100
@@ -53,51 +52,6 @@ TRUTH_DATA_SETS = 3       # reduced from the paper's 100
 RATES = (0.0, 0.1, 0.2, 0.3, 0.4)   # the paper's dropout rates; 0 is H0
 # the tests whose designs the CPU replication runs: 5x2 BCV and the hold-out
 DEFAULT_TESTS = ("mcnemar_5x2bcv", "calibrated_f_5x2bcv", "mcnemar_ho", "proportion_z")
-
-
-@lru_cache(maxsize=1)
-def population_raw(path: Optional[str] = None):
-    """The 60,000 training images (uint8, (60000, 28, 28)) and labels (int64)."""
-    path = path or MNIST_NPZ
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"MNIST file not found: {path} (set PYBCV_MNIST_NPZ to a .npz "
-                                "with arrays x_train (60000, 28, 28) and y_train)")
-    with np.load(path) as d:
-        if "x_train" not in d.files or "y_train" not in d.files:
-            raise ValueError(f"{path}: expected arrays x_train and y_train, found {d.files}")
-        X, y = d["x_train"], d["y_train"].astype(np.int64)
-    if X.shape != (len(y), 28, 28):
-        raise ValueError(f"{path}: x_train must have shape (n, 28, 28), got {X.shape}")
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
-
-
-def scale(images) -> np.ndarray:
-    """uint8 images -> float32 rows of 784 pixels in [0, 1] (x / 255).
-
-    >>> scale(np.full((1, 28, 28), 255, np.uint8)).max()
-    1.0
-    """
-    a = np.asarray(images)
-    return (a.reshape(len(a), -1).astype(np.float32) / np.float32(255.0))
-
-
-def population():
-    """(X, y): all 60,000 images as float32 rows in [0, 1] and their digits."""
-    X, y = population_raw()
-    return scale(X), y
-
-
-def mnist(seed=0, n: int = DEFAULT_N) -> Dataset:
-    """n images drawn without replacement from the 60,000 (seed: int,
-    SeedSequence or Generator; the engine passes ``data_seq(seed, r)``)."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= POPULATION_SIZE:
-        raise ValueError(f"n must be an integer in [2, {POPULATION_SIZE}] (draws without "
-                         f"replacement from the MNIST population), got {n!r}")
-    X, y = population_raw()
-    idx = as_rng(seed).choice(len(y), size=int(n), replace=False)
-    return Dataset("mnist", X=scale(X[idx]), y=y[idx].copy(), params={"n": int(n)})
 
 
 def learners(epochs=DEFAULT_EPOCHS, rate=0.0, seed=0, device="cpu", batch_folds=1, **common):
@@ -119,7 +73,7 @@ def true_errors(n: int = DEFAULT_N // 2, epochs=DEFAULT_EPOCHS, rates: Sequence[
     Returns {"cnn": {...}, "cnn-dropout(rate=g)": {...}} with ``error`` (mean),
     ``se`` (its standard error over the data sets) and ``errors`` (each one).
     ``n`` defaults to the training size of a 5x2 fold of a default data set."""
-    Xp, yp = population()
+    Xp, yp = mnist_population()
     if eval_size is not None:
         ev = np.random.default_rng(seed).choice(len(yp), int(eval_size), replace=False)
         Xp, yp = Xp[ev], yp[ev]
@@ -268,7 +222,6 @@ def markdown_table(out: str, alpha: float = 0.05, profile: str = "default") -> s
     when few repetitions give a rate of 0."""
     from scipy.stats import binomtest
 
-    from .paper import PAPER_REPS as PAPER_R, paper_se, table5
     paper = table5("mnist")
     res = summarize(out, alpha, profile)
     R = res["reps"]

@@ -13,6 +13,7 @@ fold tables; epsilon is recomputed) and the report names the profile.
 from __future__ import annotations
 
 import glob
+import html
 import json
 import math
 import os
@@ -21,6 +22,9 @@ from typing import List, Optional
 
 from . import paper
 from .experiments import EXPERIMENTS
+from .engine import load_result
+from .engine.simulation import is_stored_run
+from .pipeline import learner_label
 from .stats import TESTS, PROFILES
 
 ALPHA = 0.05
@@ -35,9 +39,18 @@ def two_sample_z(r1: float, n1: int, r2: float, n2: int) -> float:
     return (r1 - r2) / se if se > 0 else 0.0
 
 
+def _text(s: str) -> str:
+    """User text (a title, a folder name) as Markdown text: HTML in it is
+    shown, never rendered.
+
+    >>> _text("<script>x</script> & co")
+    '&lt;script&gt;x&lt;/script&gt; &amp; co'
+    """
+    return html.escape(str(s), quote=False)
+
+
 def _is_run(d):
     """A stored run: a results.sqlite folder or a compact archive folder."""
-    from .engine.simulation import is_stored_run
     return is_stored_run(d)
 
 
@@ -49,7 +62,6 @@ def _fmt_param(cfg, varied: Optional[str] = None) -> str:
     """The run's data parameters and learners with their parameters, e.g.
     ``A=cnn epochs=5, B=cnn-dropout epochs=5 rate=0``; ``varied`` (a power
     curve's parameter) is left out."""
-    from .engine.fitting import learner_label
     bits = [f"{k}={v}" for k, v in (cfg.data_params or {}).items() if k != varied]
     for side, spec in (("A", cfg.learner_a), ("B", cfg.learner_b)):
         if spec:
@@ -70,7 +82,6 @@ def _failure_lines(failures, shown: int = 5) -> List[str]:
 
 
 def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
-    from .engine import load_result
     res = load_result(d, profile=profile)
     cfg = res.config
     R = len(res.reps)
@@ -79,9 +90,15 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     rates = res.rejection_rate(ALPHA)
     cov = res.coverage()        # where the statistics give intervals and the true difference is known
 
+    if R == 0:                   # every repetition failed, or none finished yet
+        lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
+                 f"- **no finished repetition**: no rate to report "
+                 f"({len(res.failures)} failed)", *_failure_lines(res.failures), ""]
+        return "\n".join(lines), {"dataset": cfg.dataset, "reps": 0, "rates": rates, "flags": {}}
+
     def cov_cell(k):
         return (f" {cov[k]:.3f} |" if k in cov else " - |") if cov else ""
-    lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({d})", "",
+    lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
              f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
              f"n = {cfg.n}; {_fmt_param(cfg) or 'learner-free (fixed per-record losses)'}",
              f"- option profile: **{cfg.profile}** {json.dumps(PROFILES[cfg.profile])}",
@@ -110,7 +127,6 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
 
 
 def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str:
-    from .engine import load_result
     runs = []
     for sub in sorted(glob.glob(os.path.join(d, "param=*"))):
         if not _is_run(sub):
@@ -132,7 +148,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     tests = cfg.tests
     xs = [v for v, _ in runs]
     reps = [len(r.reps) for _, r in runs]
-    lines = [f"### {cfg.dataset}: power curve along {pname} ({d})", "",
+    lines = [f"### {cfg.dataset}: power curve along {pname} ({_text(d)})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
              f"{_fmt_param(cfg, pname)} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
              *_failure_lines([f for _, r in runs for f in r.failures]), ""]
@@ -183,7 +199,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
 def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[str] = None,
                  title: str = "pybcv replication report") -> str:
     out_dir = os.path.dirname(os.path.abspath(out)) if out else None
-    parts = [f"# {title}", "",
+    parts = [f"# {_text(title)}", "",
              f"Profile: **{profile or 'as each run was made'}**. "
              "Paper values: [YWSL] Table \"Type I errors\" (1000 repetitions; SE = sqrt(p(1-p)/1000)). "
              "z = (ours - paper) / pooled binomial SE of the difference, sqrt(p(1-p)(1/R_ours + 1/R_paper)) "

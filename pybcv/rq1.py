@@ -77,6 +77,7 @@ import io
 import itertools
 import json
 import os
+import re
 import sys
 import time
 import zipfile
@@ -84,8 +85,13 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ._validate import int_at_least
+from ._validate import csv_safe, int_at_least
 from .datasets import data_dir
+from .engine.archive import ArchiveError, read_npz
+from .engine.store import FolderLock, StoreError
+from .learners import make_learner
+from .outcomes import tables_from_predictions
+from .partitions import DESIGNS
 from .seeds import stable_id
 
 LEARNERS = ("majority", "mean", "Logistic", "SMO", "JRip", "J48", "kknn")
@@ -100,6 +106,26 @@ DATASETS = ("balance", "cmc", "donors", "german", "krvskp", "letter", "magic",
             "spambase", "splice", "tic_tac_toe", "titanic", "transfusion", "twonorm",
             "wave", "yeast")
 STORE_VERSION = 1
+#: What a data-set name may look like: it becomes a file name (``<name>.tsv``,
+#: ``<name>.csv.gz``), so no path separator, no leading dot or sign.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]{0,63}")
+
+
+def check_name(name, where: str = "data set") -> str:
+    """``name`` when it is a safe data-set name (:data:`NAME_PATTERN`), else
+    ValueError naming it and ``where`` it came from.
+
+    >>> check_name("tic_tac_toe")
+    'tic_tac_toe'
+    >>> check_name("../x", "--datasets")
+    Traceback (most recent call last):
+    ...
+    ValueError: --datasets: data-set name '../x' is not a plain name (letters, digits and _, at most 64)
+    """
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"{where}: data-set name {name!r} is not a plain name (letters, "
+                         f"digits and _, at most 64)")
+    return name
 
 
 # ----------------------------------------------------------------- data
@@ -113,7 +139,9 @@ def load_uci(path: str):
     import pandas as pd
     if not os.path.exists(path):
         raise ValueError(f"data file not found: {path}")
-    df = pd.read_csv(path, na_values=["?"], keep_default_na=True)
+    with open(path, "rb") as fh:            # a handle: a path like file:x is no URL
+        df = pd.read_csv(fh, na_values=["?"], keep_default_na=True,
+                         compression="gzip" if path.endswith(".gz") else None)
     if "class" not in df.columns:
         raise ValueError(f"{path}: no 'class' column; columns are {', '.join(df.columns)}")
     n0 = len(df)
@@ -189,8 +217,6 @@ def run_rep(X, y, seed: int, dataset: str, r: int, n_sample: int = N_SAMPLE,
 
     ``learners`` maps a learner name to an object with ``predict_splits``
     (default: :func:`make_learners`)."""
-    from .outcomes import tables_from_predictions
-    from .partitions import DESIGNS
     t0 = time.perf_counter()
     n = len(y)
     if n_sample > n:
@@ -219,7 +245,6 @@ def run_rep(X, y, seed: int, dataset: str, r: int, n_sample: int = N_SAMPLE,
 
 
 def make_learners(backend: str = "r") -> dict:
-    from .learners import make_learner
     return {name: make_learner(name, backend="python" if name in PYTHON_LEARNERS else backend,
                                **LEARNER_PARAMS.get(name, {}))
             for name in LEARNERS}
@@ -268,6 +293,7 @@ class Store:
         self.dir = os.path.join(out, "store")
         os.makedirs(self.dir, exist_ok=True)
         self._fh: Dict[str, object] = {}
+        self._lock = None
 
     def init_config(self, identity: dict):
         path = os.path.join(self.dir, "config.json")
@@ -285,7 +311,7 @@ class Store:
             os.replace(tmp, path)
 
     def _path(self, dataset):
-        return os.path.join(self.dir, f"{dataset}.tsv")
+        return os.path.join(self.dir, f"{check_name(dataset, 'store')}.tsv")
 
     def read(self, dataset: str) -> Dict[int, dict]:
         """{rep: row} of the finished repetitions (torn or repeated lines ignored)."""
@@ -311,7 +337,14 @@ class Store:
                            "error": parts[3], "tables": T}
         return rows
 
+    def lock(self):
+        """Become the store's one writer (:class:`pybcv.engine.store.FolderLock`):
+        a second process writing the same store is refused."""
+        if self._lock is None:
+            self._lock = FolderLock(self.dir, "RQ1 store")
+
     def write(self, rows: List[dict]):
+        self.lock()
         for row in rows:
             ds = row["dataset"]
             fh = self._fh.get(ds)
@@ -335,6 +368,9 @@ class Store:
         for fh in self._fh.values():
             fh.close()
         self._fh = {}
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
 
 # ----------------------------------------------------------------- archive
@@ -371,7 +407,8 @@ def read_store(out: str):
         with open(path) as fh:
             config_text = fh.read()
     store = Store(out)
-    names = sorted(f[:-4] for f in os.listdir(folder) if f.endswith(".tsv"))
+    names = sorted(check_name(f[:-4], f"store file {os.path.join(folder, f)}")
+                   for f in os.listdir(folder) if f.endswith(".tsv"))
     return config_text, {d: store.read(d) for d in names}
 
 
@@ -503,6 +540,12 @@ def decode(arrays) -> tuple:
     data, start = {}, 0
     for d, count in zip(meta["datasets"], meta["counts"]):
         T = _decode_tables(arrays, start, start + count)
+        ok = ~np.asarray(failed[start:start + count], bool)
+        if ok.any() and T[ok].min() < 0:
+            k = int(np.flatnonzero(ok & (T.reshape(count, -1).min(axis=1) < 0))[0])
+            raise ValueError(f"data set {d}, repetition {int(rep[start + k])}: the stored "
+                             f"counts give a negative table cell (members 'wrong', 'gap', "
+                             f"'n_test')")
         data[d] = {}
         for k in range(start, start + count):
             data[d][int(rep[k])] = {
@@ -546,19 +589,80 @@ def write_archive(path: str, arrays: Dict[str, np.ndarray]):
 
 
 def read_archive(path: str) -> tuple:
-    """(config.json text, {dataset: {rep: row}}) of an archive file."""
+    """(config.json text, {dataset: {rep: row}}) of an archive file, every
+    member checked first (:func:`check_arrays`; sizes and dtypes:
+    :func:`pybcv.engine.archive.read_npz`)."""
     if not os.path.exists(path):
         raise ValueError(f"no archive {path}")
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (zipfile.BadZipFile, EOFError) as e:
-        raise ValueError(f"{path}: not a readable npz archive ({e})") from None
+    arrays = read_npz(path)
     missing = {"meta", "rep", "seconds", "backend", "error", "failed", "n_test", "wrong", "gap",
                "full_index", "full_tables"} - set(arrays)
     if missing:
         raise ValueError(f"{path}: not an RQ1 archive (no {', '.join(sorted(missing))})")
-    return decode(arrays)
+    try:
+        check_arrays(arrays)
+        return decode(arrays)
+    except ValueError as e:
+        raise ArchiveError(f"{path}: {e}") from None
+
+
+def _meta_of(arrays) -> dict:
+    try:
+        meta = json.loads(bytes(np.asarray(arrays["meta"], dtype=np.uint8)).decode())
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ValueError(f"member 'meta' is not UTF-8 JSON ({e})") from None
+    if not isinstance(meta, dict):
+        raise ValueError("member 'meta' is not a JSON object")
+    return meta
+
+
+def check_arrays(arrays):
+    """ValueError naming the member unless the archive's arrays are what
+    :func:`encode` writes: shapes consistent with the repetitions counted in
+    ``meta``, codes within their tables, counts that are non-negative
+    integers, data-set names that are plain names (:func:`check_name`)."""
+    meta = _meta_of(arrays)
+    for key, kind in (("datasets", list), ("counts", list), ("backends", list),
+                      ("errors", list), ("config_json", str), ("folds", int)):
+        if not isinstance(meta.get(key), kind):
+            raise ValueError(f"member 'meta': {key!r} missing or of the wrong type")
+    names = [check_name(d, "member 'meta'") for d in meta["datasets"]]
+    if len(set(names)) != len(names):
+        raise ValueError("member 'meta': a data set is listed twice")
+    counts = meta["counts"]
+    if len(counts) != len(names) or not all(isinstance(c, int) and c >= 0 for c in counts):
+        raise ValueError("member 'meta': 'counts' must hold one repetition count per data set")
+    N, F = sum(counts), meta["folds"]
+    if F < 1:
+        raise ValueError(f"member 'meta': 'folds' must be >= 1, got {F}")
+    K = len(arrays["full_index"])
+    want = {"rep": ("iu", (N,)), "seconds": ("f", (N,)), "backend": ("iu", (N,)),
+            "error": ("iu", (N,)), "failed": ("b", (N,)), "n_test": ("u", (N, F)),
+            "wrong": ("u", (len(LEARNERS), N, F)), "gap": ("u", (len(PAIRS), N, F)),
+            "full_index": ("iu", (K,)), "full_tables": ("u", (K, len(PAIRS), F, 2, 2))}
+    for name, (kinds, shape) in want.items():
+        a = arrays[name]
+        if a.dtype.kind not in kinds or a.shape != shape:
+            raise ValueError(f"member {name!r}: dtype {a.dtype}, shape {a.shape}; expected "
+                             f"{'integers' if kinds != 'f' else 'floats'} of shape {shape}")
+    if N and arrays["rep"].min() < 0:
+        raise ValueError("member 'rep': negative repetition numbers")
+    if N and not np.all(np.isfinite(arrays["seconds"])):
+        raise ValueError("member 'seconds': values that are not finite")
+    for name, table in (("backend", "backends"), ("error", "errors")):
+        if N and int(arrays[name].max()) >= len(meta[table]):
+            raise ValueError(f"member {name!r}: code {int(arrays[name].max())}, but "
+                             f"{len(meta[table])} {table}")
+    idx = arrays["full_index"].astype(np.int64)
+    if K and (idx.min() < 0 or idx.max() >= N or np.any(np.diff(idx) <= 0)):
+        raise ValueError("member 'full_index': indices must be ascending within the repetitions")
+    start = 0
+    for d, c in zip(names, counts):
+        r = arrays["rep"][start:start + c]
+        if len(np.unique(r)) != c:
+            raise ValueError(f"member 'rep': data set {d} lists a repetition twice")
+        start += c
+
 
 
 def same_rows(a: Dict[int, dict], b: Dict[int, dict]) -> bool:
@@ -636,7 +740,8 @@ def _missing_rows(out: str, config_text: str, data: Dict[str, Dict[int, dict]]):
                 raise ValueError(f"the store in {folder} belongs to another configuration "
                                  "than the archive; refusing to unpack into it")
     store = Store(out)
-    names = sorted(f[:-4] for f in os.listdir(folder) if f.endswith(".tsv"))
+    names = sorted(check_name(f[:-4], f"store file {os.path.join(folder, f)}")
+                   for f in os.listdir(folder) if f.endswith(".tsv"))
     missing = {}
     for d in sorted(set(names) | set(data)):
         have, full = store.read(d), data.get(d, {})
@@ -699,7 +804,7 @@ def run(data_dir: str, out: str, reps: int = 1000, seed: int = 0, datasets=DATAS
             raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
     if int(seed) < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    datasets = list(datasets)
+    datasets = [check_name(d, "--datasets") for d in datasets]
     for d in datasets:
         if not os.path.exists(os.path.join(data_dir, d + ".csv.gz")):
             raise ValueError(f"data set {d!r}: no file {d}.csv.gz in {data_dir}")
@@ -708,6 +813,7 @@ def run(data_dir: str, out: str, reps: int = 1000, seed: int = 0, datasets=DATAS
               "first", file=sys.stderr, flush=True)
         unpack(out)
     store = Store(out)
+    store.lock()
     store.init_config({"version": STORE_VERSION, "seed": int(seed), "n_sample": int(n_sample),
                        "design": DESIGN, "learners": list(LEARNERS),
                        "learner_params": LEARNER_PARAMS, "python_learners": list(PYTHON_LEARNERS),
@@ -840,6 +946,10 @@ def rho_table(out: str, datasets=None):
         if not ok:
             continue
         T = np.stack(ok)                         # (R, 21, 10, 2, 2)
+        if T.min() < 0:
+            r = sorted(got)[int(np.argwhere(T < 0)[0][0])]
+            raise ValueError(f"data set {d}, repetition {r}: a negative count in its "
+                             f"contingency tables (a damaged store or archive)")
         nte = T[0, 0].sum(axis=(1, 2)).astype(float)
         n01, n10 = T[..., 0, 1], T[..., 1, 0]
         E = (n01 + n10) / nte                    # (R, 21, 10)
@@ -946,9 +1056,12 @@ boundary therefore still move with R.
 
 def report(out: str, dest: str):
     """Write rho.csv, rho_scatter.png, observations.json and summary.md into ``dest``."""
-    os.makedirs(dest, exist_ok=True)
     df = rho_table(out)
-    df.to_csv(os.path.join(dest, "rho.csv"), index=False, float_format="%.6g")
+    if df.empty:
+        raise ValueError(f"{out}: no data set has a finished repetition yet; nothing to report")
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, "rho.csv"), "w", newline="") as fh:   # a handle, never a URL
+        csv_safe(df).to_csv(fh, index=False, float_format="%.6g")
     scatter(df, os.path.join(dest, "rho_scatter.png"))
     obs = observations(df)
     with open(os.path.join(dest, "observations.json"), "w") as fh:
@@ -1010,7 +1123,7 @@ def main(argv=None) -> int:
             print(json.dumps(done))
         df, obs = report(args.out, args.report or args.out)
         print(json.dumps(obs, indent=1))
-    except (ValueError, TypeError, OSError) as e:
+    except (ValueError, TypeError, OSError, StoreError) as e:
         print(f"pybcv rq1: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

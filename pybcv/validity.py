@@ -48,9 +48,15 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import rq1
+from .datasets import simple
 from .engine import RunConfig, Store, simulate
+from .fold_tables import tables_batch
+from .learners import make_learner
+from .outcomes import differences
 from .partitions import DESIGNS
 from .stats import PROFILES, TESTS
+from .stats.registry import _n_folds
 
 ALPHA = 0.05
 LEVEL = 0.95
@@ -115,7 +121,6 @@ def tests_upto(folds: int) -> Tuple[str, ...]:
     """The registry's tests whose design has at most ``folds`` folds (the
     families that cannot afford the 100- to 315-fold designs leave them out;
     the README says which)."""
-    from .stats.registry import _n_folds
     return tuple(k for k, spec in TESTS.items() if _n_folds(spec.design) <= folds)
 
 
@@ -216,8 +221,6 @@ def simple_truth(n_train: int, delta: float, sets: int = 2000, seed: int = SEED)
     the battery's), minus majority's 1/2 (exact: y ~ B(1, 1/2) whatever the
     training set).  A training set's population error is integrated over a
     grid of x (step 0.002 on [-8, 8 + delta])."""
-    from .datasets import simple
-    from .learners import make_learner
     from scipy.stats import norm
     grid = np.arange(-8.0, 8.0 + delta, 0.002)
     w0 = 0.5 * norm.pdf(grid) * 0.002          # P(x in cell, y = 0)
@@ -314,7 +317,6 @@ def _chunk_size(n: int) -> int:
 def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
                      progress=print) -> int:
     """Run (or resume) a learner-free family; returns the repetitions done."""
-    from .fold_tables import tables_batch
     cfg = fam.config()
     out = family_dir(root, fam)
     os.makedirs(out, exist_ok=True)
@@ -535,8 +537,6 @@ def rq1_coverage(path: str = RQ1_ARCHIVE, dest: str = DOCS, progress=print):
     differences) over the experiment's repetitions.  Writes
     ``rq1_coverage.csv`` (one row per experiment, test and variant)."""
     import pandas as pd
-    from . import rq1
-    from .outcomes import differences
     _, data = rq1.read_archive(path)
     tests = [k for k, s in TESTS.items() if s.design == rq1.DESIGN]
     ntr, nte = DESIGNS[rq1.DESIGN].sizes(rq1.N_SAMPLE)
@@ -604,8 +604,6 @@ def rq1_candidates(path: str = RQ1_ARCHIVE, dest: str = DOCS):
     coverage interval entirely below LEVEL, how many a coverage below it,
     the worst and the median coverage."""
     import pandas as pd
-    from . import rq1
-    from .outcomes import differences
     _, data = rq1.read_archive(path)
     ntr, nte = DESIGNS[rq1.DESIGN].sizes(rq1.N_SAMPLE)
     spec = TESTS["mcnemar_5x2bcv"]

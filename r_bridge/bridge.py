@@ -19,11 +19,11 @@ import os
 import numpy as np
 
 from . import session
+from .files import r_file
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
 from pybcv._validate import LearnerContext
 
-_BATCH_R = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batch.R")
 # keys: the data sets registered in R, oldest first (a dict used as an ordered
 # set); it mirrors batch.R's FIFO of at most max_datasets data sets, so it stays
 # bounded in a long-lived process (a simulation sends thousands of data sets).
@@ -127,7 +127,7 @@ def _r_env():
         session.get_r()
         import rpy2.rinterface as ri
         env = ri.baseenv["new.env"]()
-        ri.baseenv["sys.source"](ri.StrSexpVector([_BATCH_R]), envir=env,
+        ri.baseenv["sys.source"](ri.StrSexpVector([r_file("batch.R")]), envir=env,
                                  **{"keep.source": ri.BoolSexpVector([False])})
         fns = {name: env.find(name) for name in
                ("register_dataset", "run_batch", "fit_model", "predict_model",
@@ -275,6 +275,24 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
                             stage="the R batch call")
     labels = yc.classes[codes]
     return np.split(labels, np.cumsum(nte)[:-1])
+
+
+def weka_jvm_runs() -> dict:
+    """How many designs each Weka learner ran inside the JVM (the fast path
+    of ``weka_jvm.R`` with the Weka helper jar) in this process's R, e.g.
+    ``{"J48": 3}``; empty before R ran a Weka learner, or when the jar is
+    missing (R then says so once and the learners use RWeka's interface).
+    Does not start R."""
+    with session._lock:
+        if _env["env"] is None or _env["pid"] != os.getpid():
+            return {}
+        jvm = _env["fns"]["env"].find("weka_jvm")
+    import rpy2.rinterface as ri
+    if jvm is ri.NULL:
+        return {}
+    runs = jvm.find("jvm_state").find("runs")
+    names = list(runs.names) if runs.names is not ri.NULL else []
+    return {str(k): int(v) for k, v in zip(names, runs)}
 
 
 def _call(learner, fn, *args):

@@ -15,10 +15,12 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 DEB_PY=(python3 python3-venv python3-pip python3-setuptools python3-wheel
         python3-numpy python3-scipy python3-pandas python3-sklearn
         python3-matplotlib python3-pytest python3-hypothesis python3-joblib
-        python3-distributed python3-tqdm python3-torch)
+        python3-distributed python3-tqdm python3-torch
+        python3-build twine
+        python3-sphinx python3-numpydoc python3-sphinx-gallery furo python3-myst-parser)
 DEB_R=(r-base-core r-base-dev default-jdk-headless python3-rpy2
        r-cran-rjava r-cran-igraph r-cran-mlbench r-cran-reticulate
-       r-cran-testthat r-cran-roxygen2)
+       r-cran-testthat r-cran-roxygen2 r-cran-knitr r-cran-rmarkdown pandoc qpdf)
 CRAN_PKGS=(RWekajars RWeka kknn tree)
 
 want=("${DEB_PY[@]}")
@@ -52,24 +54,12 @@ if [ "${PYBCV_SKIP_R:-0}" != 1 ]; then
   fi
 fi
 
-# --- java/ (Weka learners inside the JVM): compiled against RWeka's own weka.jar
-# into build/java (ignored by git); rebuilt only when java/src or weka.jar changed.
+# --- java/ (Weka learners inside the JVM): R/inst/java/pybcv-weka.jar, the one
+# copy the R package, the bridge and the wheel load (scripts/build_java.sh;
+# rebuilt only when java/src or weka.jar changed).
 if [ "${PYBCV_SKIP_R:-0}" != 1 ] && [ -d java/src ]; then
-  wekajar=$(Rscript -e 'cat(system.file("java", "weka.jar", package = "RWekajars"))' 2>/dev/null || true)
-  if [ -n "$wekajar" ] && [ -f "$wekajar" ] && command -v javac >/dev/null 2>&1; then
-    mapfile -t jsrc < <(find java/src -name '*.java' | LC_ALL=C sort)
-    jsum=$( { sha256sum "${jsrc[@]}"; sha256sum "$wekajar"; } | sha256sum | cut -d' ' -f1)
-    if [ "$(cat build/java/.sources.sha256 2>/dev/null)" != "$jsum" ]; then
-      log "compiling java/src against $wekajar"
-      rm -rf build/java && mkdir -p build/java
-      javac -nowarn -encoding UTF-8 -d build/java -cp "$wekajar" "${jsrc[@]}"
-      echo "$jsum" > build/java/.sources.sha256
-    else
-      log "java: build/java up to date"
-    fi
-  else
-    log "java: javac or RWekajars' weka.jar missing; Weka learners use RWeka's interface"
-  fi
+  bash scripts/build_java.sh \
+    || log "java: no jar; the Weka learners use RWeka's interface (3-5x slower per fit)"
 fi
 
 # The virtual environment (Debian's interpreter, its site packages visible).
@@ -77,13 +67,20 @@ if [ ! -x .venv/bin/python ]; then
   log "creating .venv"
   /usr/bin/python3 -m venv --system-site-packages .venv
 fi
-# The check runs outside the repo so that the working directory cannot make
-# an uninstalled pybcv importable.
-if ! (cd / && "$here/.venv/bin/python" -c 'import pybcv, r_bridge, sys; sys.exit(0 if pybcv.__file__.startswith(sys.argv[1]) else 1)' "$here" 2>/dev/null) \
+# The check runs in a scratch folder that holds an empty folder named pybcv
+# (as the parent of a clone named pybcv does): the install must win over a
+# namespace package in the working directory.  editable_mode=compat puts the
+# checkout on sys.path through a .pth file, which a regular package found
+# there beats; the default import-hook editable install loses to it.
+probe=$(mktemp -d)
+mkdir "$probe/pybcv"
+if ! (cd "$probe" && "$here/.venv/bin/python" -c 'import sys, pybcv, r_bridge; from pybcv import compare; sys.exit(0 if pybcv.__file__.startswith(sys.argv[1]) else 1)' "$here" 2>/dev/null) \
    || [ ! -x .venv/bin/pybcv ]; then
   log "installing pybcv into .venv (editable)"
-  .venv/bin/python -m pip install -q --no-build-isolation --no-deps --no-index -e . >/dev/null
+  .venv/bin/python -m pip install -q --no-build-isolation --no-deps --no-index \
+    --config-settings editable_mode=compat -e . >/dev/null
 else
   log ".venv: pybcv installed"
 fi
+rm -rf "$probe"
 log "ok"

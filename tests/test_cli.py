@@ -239,11 +239,12 @@ def test_compare_csv_with_another_separator(tmp_path, capsys):
 
 
 def test_compare_defaults_come_from_the_experiment_record(capsys):
-    """CLI and Python compare(): the same learners (EXP6's at H0), seed 0, 5x2 BCV tests."""
+    """The CLI's demonstration: EXP6's learners at H0, seed 0, 5x2 BCV tests, as
+    Python's compare() with those learners."""
     from pybcv import datasets as D
     from pybcv.comparison import compare
-    from pybcv.experiments import COMPARE_DEFAULTS, EXPERIMENTS
-    assert COMPARE_DEFAULTS["learner_b"] == {"name": "fnn-weighted", "omega": 0.29}
+    from pybcv.experiments import DEMO_LEARNERS, EXPERIMENTS
+    assert DEMO_LEARNERS["learner_b"] == {"name": "fnn-weighted", "omega": 0.29}
     assert EXPERIMENTS["exp6"].h0_value == 0.29
     rc, out, _ = run(capsys, "compare", "--backend", "python", "--json")
     assert rc == 0
@@ -252,7 +253,7 @@ def test_compare_defaults_come_from_the_experiment_record(capsys):
     assert obj["comparison"]["seed"] == 0 and obj["comparison"]["fits"] == [10, 10]
     assert list(obj["tests"]) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
     d = D.exp6(0, n=300)
-    py = compare(d.X, d.y, backend="python")
+    py = compare(d.X, d.y, DEMO_LEARNERS["learner_a"], DEMO_LEARNERS["learner_b"], backend="python")
     assert py.learner_b == obj["comparison"]["learner_b"]
     for k, r in py.results.items():
         assert obj["tests"][k]["pvalue"] == pytest.approx(r.pvalue, rel=1e-12)
@@ -376,3 +377,18 @@ def test_rq1_is_a_subcommand(capsys, tmp_path):
     assert rc == 0 and "rho1 and rho2" in out
     rc, _, err = run(capsys, "rq1", "run", "--data", str(tmp_path), "--out", str(tmp_path), "--reps", "0")
     assert rc == 2 and "--reps: must be an integer >= 1, got 0" in err
+
+
+@pytest.mark.parametrize("header,row", [
+    ("x,class", lambda i: f"{i % 7},{'ab'[i % 3 == 0]}"),                      # one predictor
+    ("a,b,c,d,e,class", lambda i: f"{i},{i % 5},{i % 3},k{i % 4},{i * 7 % 11},{'ab'[i % 2]}"),
+    ("city,class", lambda i: f"c{i % 40},{'ab'[i % 3 == 0]}"),                 # one categorical
+])
+def test_csv_with_the_default_learners_works_on_any_csv(tmp_path, capsys, header, row):
+    """pybcv compare --csv with the default learners (J48 vs kknn,
+    pybcv.experiments.COMPARE_DEFAULTS) on CSVs of 1, 5 and categorical predictors."""
+    p = tmp_path / "d.csv"
+    p.write_text(header + "\n" + "\n".join(row(i) for i in range(80)) + "\n")
+    rc, out, err = run(capsys, "compare", "--csv", str(p), "--backend", "python", "--quiet")
+    assert rc == 0, err
+    assert "A = J48" in out and "B = kknn" in out

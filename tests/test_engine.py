@@ -362,8 +362,8 @@ def test_simulate_takes_a_run_config():
 
 # ------------------------------------------------------------------ compact archive folders
 def test_load_result_reads_an_archive_folder_like_a_store(tmp_path):
-    """A compact archive folder (pybcv.archive) is read exactly as its store."""
-    from pybcv import archive
+    """A compact archive folder (pybcv.engine.archive) is read exactly as its store."""
+    from pybcv.engine import archive
     src = str(tmp_path / "src")
     simulate("simple", tests=["mcnemar_5x2bcv", "kfold_t"], reps=3, seed=2, backend="python", out=src)
     arch = os.path.dirname(archive.from_sqlite(src, str(tmp_path / "arch")))

@@ -33,10 +33,13 @@ def test_cli_and_python_defaults_agree():
         assert sim[key] == SIMULATE_DEFAULTS[key], key
 
 
-def test_compare_defaults_are_the_exp6_learners_at_h0():
+def test_demo_learners_are_the_exp6_learners_at_h0_and_data_defaults_take_any_data():
+    from pybcv.experiments import DEMO_LEARNERS
     e = EXPERIMENTS["exp6"]
-    assert COMPARE_DEFAULTS["learner_a"] == e.learner_a == {"name": "J48-unpruned"}
-    assert COMPARE_DEFAULTS["learner_b"] == e.learner_b == {"name": "fnn-weighted", "omega": e.h0_value}
+    assert DEMO_LEARNERS["learner_a"] == e.learner_a == {"name": "J48-unpruned"}
+    assert DEMO_LEARNERS["learner_b"] == e.learner_b == {"name": "fnn-weighted", "omega": e.h0_value}
+    assert (COMPARE_DEFAULTS["learner_a"], COMPARE_DEFAULTS["learner_b"]) == ({"name": "J48"},
+                                                                              {"name": "kknn"})
 
 
 @pytest.mark.parametrize("name", sorted(EXPERIMENTS))

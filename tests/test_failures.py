@@ -108,7 +108,7 @@ def test_the_report_lists_the_failures(tmp_path, failing_glm):
 
 
 def test_an_archived_run_keeps_its_failures(tmp_path, failing_glm):
-    from pybcv import archive
+    from pybcv.engine import archive
     out = str(tmp_path / "run")
     simulate(failing_glm, 4, out=out)
     arch = str(tmp_path / "arch")

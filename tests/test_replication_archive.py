@@ -1,4 +1,4 @@
-"""The compact run archive (pybcv.archive) and the committed replication in
+"""The compact run archive (pybcv.engine.archive) and the committed replication in
 docs/replication, which is stored in it.
 
 * the archive reads back exactly what was written (NaN included), and
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from conftest import requires_r
-from pybcv import archive
+from pybcv.engine import archive
 from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS, profile_options
 
@@ -151,15 +151,16 @@ def test_sqlite_store_converts_and_unpacks_exactly(tmp_path):
 
 
 def test_cli_converts_verifies_and_reports_errors(tmp_path, capsys):
+    from pybcv.cli import main as cli_main
     from pybcv.engine import simulate
     src = str(tmp_path / "eps")
     simulate("epsilon", tests=["mcnemar_ho"], reps=2, seed=1, out=src)
-    assert archive.main(["convert", str(tmp_path)]) == 0
-    assert archive.main(["verify", str(tmp_path)]) == 0
+    assert cli_main(["archive", "convert", str(tmp_path)]) == 0
+    assert cli_main(["archive", "verify", str(tmp_path)]) == 0
     assert "identical" in capsys.readouterr().out
-    assert archive.main(["convert", "--delete-sqlite", str(tmp_path)]) == 0
+    assert cli_main(["archive", "convert", "--delete-sqlite", str(tmp_path)]) == 0
     assert archive.is_run(src) and not os.path.exists(os.path.join(src, "results.sqlite"))
-    assert archive.main(["show", str(tmp_path / "nothing")]) == 2
+    assert cli_main(["archive", "show", str(tmp_path / "nothing")]) == 2
     assert "run.npz missing" in capsys.readouterr().err
 
 

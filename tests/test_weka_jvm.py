@@ -1,8 +1,8 @@
 """The Weka learners' JVM path (java/src/pybcv/WekaBatch.java through
-r_bridge/weka_jvm.R): it is the path the bridge takes, and its predictions
+R/inst/weka_jvm.R): it is the path the bridge takes, and its predictions
 equal those of RWeka's own interface, fun(y ~ ., data = d[tr, ]) +
 predict(m, d[te, ]) (``fast = False``), on several data sets, split kinds and
-options.  Needs build/java (bash scripts/setup.sh compiles it)."""
+options.  Needs R/inst/java/pybcv-weka.jar (bash scripts/setup.sh builds it)."""
 from __future__ import annotations
 
 import numpy as np

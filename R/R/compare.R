@@ -13,7 +13,9 @@ paper_first <- function(keys) c(intersect("mcnemar_5x2bcv", keys), setdiff(keys,
 ## resolve the tests, draw every design's splits, and get each learner's
 ## per-row correctness (one batch per learner).
 comparison_setup <- function(learners, data, target, tests, seed, alpha, profile, options,
-                             conf.level) {
+                             conf.level, stratify = FALSE, groups = NULL) {
+  if (!is.logical(stratify) || length(stratify) != 1L || is.na(stratify))
+    stop("stratify must be TRUE or FALSE", call. = FALSE)
   if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed) || seed != round(seed) || seed < 0)
     stop("seed must be a single non-negative whole number", call. = FALSE)
   if (!is.numeric(alpha) || length(alpha) != 1L || !(alpha > 0 && alpha < 1))
@@ -27,6 +29,26 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
   pybcv_helper()
   data <- as.data.frame(data)        # a tibble or data.table as a plain data frame
+  if (!is.null(groups)) {
+    if (stratify) stop("stratify and groups cannot be combined: give one of them", call. = FALSE)
+    if (is.character(groups) && length(groups) == 1L && nrow(data) != 1L) {
+      gi <- which(names(data) == groups)
+      if (length(gi) != 1L)
+        stop("groups names no column of data (or several): ", show_name(groups), call. = FALSE)
+      if (identical(groups, target))
+        stop("groups names the target column; name the column that says which group each ",
+             "record belongs to", call. = FALSE)
+      gcol <- data[[gi]]
+      data <- data[-gi]              # the groups column is not a predictor
+      groups <- gcol
+    }
+    if (is.factor(groups)) groups <- as.character(groups)
+    if (!is.atomic(groups) || length(groups) != nrow(data))
+      stop("groups must be a column name of data or a vector with one value per row (",
+           nrow(data), "), got length ", length(groups), call. = FALSE)
+    if (anyNA(groups)) stop("groups: row ", which(is.na(groups))[1], " is missing; every record ",
+                            "needs a group", call. = FALSE)
+  }
   ld <- learner_data(data, target)
   rownames(data) <- NULL
   # an R function(train, test) sees character columns as factors (sorted
@@ -43,7 +65,7 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
     o
   })
   designs <- as.character(unlist(sel$designs))
-  sp <- design_batch(designs, ld$n, seed)
+  sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify)
   rows <- test_rows(sp)
   truth <- ld$y[rows]
   correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
@@ -109,7 +131,7 @@ results_frame <- function(htests, alpha) {
 #' depend on which other tests are asked for, and R and Python give the same
 #' folds, tables and p-values for the same seed).  A named learner runs in R,
 #' every fold of every design in one call, through the package's copy of
-#' `r_bridge/batch.R` -- the R code the Python side runs through rpy2.
+#' `R/inst/batch.R` -- the R code the Python side runs through rpy2.
 #'
 #' Columns are data, never code: the predictors reach the learners renamed
 #' `x1`, `x2`, ... and the class `y`, whatever their names and level names.
@@ -128,10 +150,15 @@ results_frame <- function(htests, alpha) {
 #'   `"J48-unpruned"`, `"JRip"`, `"SMO"`, `"Logistic"`, `"kknn"` (k = 5,
 #'   triangular kernel), `"tree"`, `"glm"`, `"majority"`, `"mean"`,
 #'   `"fnn-weighted"`, `"fnn-distorted"`; e.g. `"kknn:k=7,kernel=rectangular"`,
-#'   `"J48:options=-M 5"`), or an R `function(train, test)` that fits on the
+#'   `"J48:options=-M 5"`), an R `function(train, test)` that fits on the
 #'   data frame `train` (all columns, the user's names) and returns one
 #'   predicted label per row of `test` (which lacks the target column; its
-#'   row names are the record numbers).
+#'   row names are the record numbers), a model-fitting function with
+#'   `formula` (or `form`) and `data` arguments whose model has a `predict()`
+#'   method returning labels (`rpart::rpart`, `MASS::lda`, `nnet::multinom`:
+#'   fitted as `f(target ~ ., data = train)` on every training half), or a
+#'   parsnip model specification.  Anything else is an error saying which
+#'   forms are taken.
 #' @param data A data frame (e.g. from [utils::read.csv()]).
 #' @param target The name of the class column.
 #' @param tests A design name (default `"bcv5x2"`: the 5x2 BCV McNemar and
@@ -141,11 +168,17 @@ results_frame <- function(htests, alpha) {
 #' @param seed A non-negative whole number; 0 by default, as in Python.
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings
-#'   that fit the paper's numbers (see `docs/conventions.md`, "The paper
-#'   profile").
+#'   that fit the paper's numbers (see `docs/conventions.md`,
+#'   "The paper profile").
 #' @param options Per-test options, e.g.
 #'   `list(cvci_z = list(alternative = "less"))`.
 #' @param conf.level The level of the confidence intervals (`conf.int`).
+#' @param stratify `TRUE`: a stratified 5x2 BCV, the blocks formed within
+#'   the classes (the block-regularized designs only), as Python's
+#'   `compare(..., stratify=True)` and `pybcv compare --stratify`.
+#' @param groups A column name of `data` (then not a predictor) or a vector
+#'   with one group per row: a grouped 5x2 BCV, the blocks made of whole
+#'   groups so that no group is on both sides of a fold (`--groups COLUMN`).
 #' @param verbose Report the designs and fits.
 #' @return A list of class `"pybcv_comparison"`: `results`, a data frame
 #'   with columns `test`, `name`, `statistic`, `df`, `df2` (F tests),
@@ -168,13 +201,14 @@ results_frame <- function(htests, alpha) {
 #' }
 compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                              profile = c("default", "paper"), options = list(),
-                             conf.level = 0.95, verbose = FALSE) {
+                             conf.level = 0.95, stratify = FALSE, groups = NULL, verbose = FALSE) {
   profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
   la <- as_learner(a, dname(substitute(a)))
   lb <- as_learner(b, dname(substitute(b)))
   t0 <- proc.time()[["elapsed"]]
-  st <- comparison_setup(list(la, lb), data, target, tests, seed, alpha, profile, options, conf.level)
+  st <- comparison_setup(list(la, lb), data, target, tests, seed, alpha, profile, options, conf.level,
+                         stratify, groups)
   if (verbose)
     message(sprintf("%d designs, %d fits per learner, %.2f s", length(st$designs),
                     length(st$sp$ntr), proc.time()[["elapsed"]] - t0))
@@ -204,7 +238,8 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
 #'   as.data.frame(many)
 #' }
 compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
-                         profile = c("default", "paper"), options = list(), conf.level = 0.95) {
+                         profile = c("default", "paper"), options = list(), conf.level = 0.95,
+                         stratify = FALSE, groups = NULL) {
   profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
   if (!(is.character(learners) || is.list(learners)) || length(learners) < 2L)
@@ -219,7 +254,8 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
   nm <- vapply(ls, `[[`, "", "name")
   if (anyDuplicated(nm)) stop("learners must differ; repeated: ", paste(unique(nm[duplicated(nm)]), collapse = ", "),
                               call. = FALSE)
-  st <- comparison_setup(ls, data, target, tests, seed, alpha, profile, options, conf.level)
+  st <- comparison_setup(ls, data, target, tests, seed, alpha, profile, options, conf.level,
+                         stratify, groups)
   pairs <- utils::combn(length(ls), 2L, simplify = FALSE)
   comps <- lapply(pairs, function(p)
     comparison_of(st, p[1], p[2], ls[[p[1]]], ls[[p[2]]], data_name, seed, alpha, profile, conf.level))

@@ -1,7 +1,8 @@
 ## The R learners: the R code of r_bridge, shipped and run by the package.
 ##
-## inst/batch.R is r_bridge/batch.R byte for byte (a test fails when the two
-## differ; to update: cp r_bridge/batch.R R/inst/batch.R).  It is sourced
+## inst/batch.R is the one copy of the R learners: Python's r_bridge sources
+## the same file (from R/inst in a checkout, from its wheel's copy when
+## installed).  It is sourced
 ## once per session into a private environment whose parent is the stats
 ## namespace (then base, then the search path): R functions that batch.R
 ## calls, or that learners look up by name in their caller (tree() calls
@@ -120,16 +121,73 @@ named_learner <- function(spec) {
 
 as_learner <- function(x, label) {
   if (is.character(x) && length(x) == 1L && !is.na(x)) return(named_learner(x))
-  if (is.function(x)) return(list(name = label, kind = "function", fun = x))
-  stop("a learner must be a name such as \"J48\" or \"kknn:k=7\" (see pybcv_learners()) ",
-       "or an R function(train, test) returning predicted labels", call. = FALSE)
+  if (inherits(x, "model_spec")) return(list(name = label, kind = "function", fun = parsnip_learner(x)))
+  if (is.function(x)) {
+    f <- names(formals(args(x)) %||% formals(x))
+    generic <- !is.primitive(x) && any(grepl("UseMethod(", deparse(body(x)), fixed = TRUE))
+    if ((any(c("formula", "form") %in% f) && "data" %in% f) || generic)   # rpart::rpart, MASS::lda
+      return(list(name = label, kind = "function", fun = fit_function_learner(x)))
+    return(list(name = label, kind = "function", fun = x))
+  }
+  hint <- if (is.object(x) && !is.null(utils::getS3method("predict", class(x)[1], optional = TRUE)))
+    paste0(" (", class(x)[1], " is a fitted model: give the function that fits it, e.g. ",
+           "rpart::rpart, so that it is refitted on every training half)") else ""
+  stop("a learner must be a name such as \"J48\" or \"kknn:k=7\" (see pybcv_learners()), ",
+       "an R function(train, test) returning predicted labels, a model-fitting function ",
+       "with formula and data arguments whose model has a predict() method (rpart::rpart, ",
+       "MASS::lda, nnet::multinom, ...) or a parsnip model specification", hint, call. = FALSE)
+}
+
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+## The target of a fold: the column of train that test lacks.
+fold_target <- function(train, test) setdiff(names(train), names(test))
+
+fold_formula <- function(target)
+  stats::as.formula(paste0("`", gsub("`", "\\\\`", target), "` ~ ."), env = globalenv())
+
+## Class labels from predict(model, test): a factor or character vector, the
+## $class of a list (MASS::lda), the .pred_class of a data frame (parsnip);
+## type = "class" is asked first (rpart, tree).  Numbers are refused.
+predict_labels <- function(model, test) {
+  p <- tryCatch(stats::predict(model, newdata = test, type = "class"), error = function(e) NULL)
+  if (is.null(p) || !(is.factor(p) || is.character(p) || is.list(p)))
+    p <- stats::predict(model, newdata = test)
+  if (is.data.frame(p) && ".pred_class" %in% names(p)) p <- p[[".pred_class"]]
+  if (is.list(p) && !is.data.frame(p) && !is.null(p$class)) p <- p$class
+  if (!(is.factor(p) || is.character(p)) || !is.null(dim(p)))
+    stop("predict() of the fitted ", class(model)[1], " model returns ",
+         if (is.numeric(p)) "numbers (probabilities or scores?)" else class(p)[1],
+         ", not class labels; wrap the model in a function(train, test) that returns labels",
+         call. = FALSE)
+  as.character(p)
+}
+
+## A model-fitting function f(formula, data, ...) (or an S3 generic with a
+## formula method, as MASS::lda) as a learner: fit on the training half,
+## predict the labels of the test half.
+fit_function_learner <- function(f) function(train, test) {
+  model <- f(fold_formula(fold_target(train, test)), data = train)
+  predict_labels(model, test)
+}
+
+## A parsnip model specification as a learner (parsnip::fit, then class predictions).
+parsnip_learner <- function(spec) {
+  if (!requireNamespace("parsnip", quietly = TRUE))
+    stop("a parsnip model specification needs the R package parsnip, which is not installed",
+         call. = FALSE)
+  function(train, test) {
+    model <- parsnip::fit(spec, fold_formula(fold_target(train, test)), data = train)
+    as.character(predict(model, new_data = test, type = "class")[[".pred_class"]])
+  }
 }
 
 ## The splits of the designs, concatenated in design order:
 ## idx (train then test rows of each fold), ntr, nte, and the design of
 ## each fold.
-design_batch <- function(designs, n, seed) {
-  v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"))
+design_batch <- function(designs, n, seed, y = NULL, groups = NULL, stratify = FALSE) {
+  v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"),
+               if (stratify) as.integer(y) else NULL, groups, isTRUE(stratify))
   v <- v[designs]
   list(idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
        ntr = as.integer(unlist(lapply(v, `[[`, "ntr"), use.names = FALSE)),
@@ -203,7 +261,7 @@ fold_tables_from_correct <- function(ok_a, ok_b, nte) {
 #' The learners compare_learners() runs by name
 #'
 #' Lists the learners of Python's registry (`pybcv.learners.LEARNERS`); each
-#' runs in R through the package's copy of `r_bridge/batch.R`, the same R
+#' runs in R through the package's `inst/batch.R`, the same R
 #' code that the Python side runs through rpy2.
 #'
 #' @return A character vector of learner names.  A name takes parameters as

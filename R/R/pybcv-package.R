@@ -21,7 +21,7 @@
 #' The default seed is 0, as in Python and the command line.
 #'
 #' The learners run in R from the package's copy of pybcv's
-#' `r_bridge/batch.R` (the same R code the Python side runs through rpy2);
+#' `R/inst/batch.R` (the same R code the Python side runs through rpy2);
 #' partitions and statistics come from Python, found and imported on the
 #' first call, not when the package is loaded (see [pybcv_python()]).
 #'

@@ -10,10 +10,31 @@
                             error = function(e) "")
 
 setup_hint <- paste0(
-  "Set up Python with `bash scripts/setup.sh` in the pybcv repository (it creates ",
-  "<repo>/.venv), then start R inside the repository, or point the package at a ",
-  "Python that can import pybcv: Sys.setenv(PYBCV_PYTHON = \"/path/to/python\") or ",
-  "options(pybcv.python = \"/path/to/python\") before the first call.")
+  "Point the package at a Python that can import pybcv with ",
+  "pybcv::use_pybcv_python(\"/path/to/python\") (or Sys.setenv(PYBCV_PYTHON = ...)) ",
+  "before the first call; or create one with pybcv::install_pybcv(\"/path/to/pybcv\") ",
+  "(a checkout or a wheel); or run `bash scripts/setup.sh` in the pybcv repository ",
+  "(it creates <repo>/.venv) and start R inside it.")
+
+## reticulate's convention: a package's own virtual environment is "r-<package>".
+pybcv_envname <- "r-pybcv"
+
+## TRUE when `python` can import pybcv (a quick subprocess; Python not bound).
+imports_pybcv <- function(python) {
+  if (!nzchar(python) || !file.exists(python)) return(FALSE)
+  out <- suppressWarnings(tryCatch(
+    system2(python, c("-c", shQuote("import pybcv.stats")), stdout = FALSE, stderr = FALSE),
+    error = function(e) 1L))
+  identical(as.integer(out), 0L)
+}
+
+## The Python of reticulate's virtual environment "r-pybcv", or NULL.
+envname_python <- function() {
+  if (!requireNamespace("reticulate", quietly = TRUE)) return(NULL)
+  py <- tryCatch(if (reticulate::virtualenv_exists(pybcv_envname))
+    reticulate::virtualenv_python(pybcv_envname), error = function(e) NULL)
+  if (is.null(py) || !file.exists(py)) NULL else py
+}
 
 venv_python <- function(dir) {
   for (p in c(file.path(dir, ".venv", "bin", "python"),
@@ -53,12 +74,14 @@ root_of_python <- function(python) {
 #' this order: the option `pybcv.python`; the environment variable
 #' `PYBCV_PYTHON`; the `.venv/bin/python` of a pybcv checkout (a directory
 #' holding `pybcv/__init__.py` and `.venv`) found by searching upward from the
-#' working directory, then from the directory the package was installed
-#' from.  If reticulate is already bound to a Python in this session, that
+#' working directory; reticulate's virtual environment `"r-pybcv"` (made by
+#' [install_pybcv()]); the directory the package was installed from; a
+#' `python3` on the `PATH` that imports pybcv.  If reticulate is already bound to a Python in this session, that
 #' Python is used.  When pybcv is not installed in the chosen Python but the
 #' interpreter lies in `<checkout>/.venv`, the checkout is put on Python's
-#' path.  When nothing is found the error says how to set up: run
-#' `bash scripts/setup.sh` in the repository, or set `PYBCV_PYTHON`.
+#' path.  When nothing is found the error says how to set up:
+#' [use_pybcv_python()], [install_pybcv()], or `bash scripts/setup.sh` in
+#' the repository.
 #'
 #' @return `pybcv_python`: a list (pybcv version and file, the Python
 #'   executable and version, and how it was found); it starts Python.
@@ -82,12 +105,93 @@ pybcv_find_python <- function() {
       stop("PYBCV_PYTHON is \"", env, "\", which does not exist. ", setup_hint, call. = FALSE)
     return(list(python = env, root = root_of_python(env), source = "PYBCV_PYTHON"))
   }
-  for (s in list(list(getwd(), "working directory"),
-                 list(.install_source, "install source"))) {
-    hit <- search_upward(s[[1]])
-    if (!is.null(hit)) return(c(hit, source = paste0(".venv above the ", s[[2]])))
-  }
+  hit <- search_upward(getwd())
+  if (!is.null(hit)) return(c(hit, source = ".venv above the working directory"))
+  py <- envname_python()
+  if (!is.null(py))
+    return(list(python = py, root = NULL, source = paste0("virtualenv ", pybcv_envname)))
+  hit <- search_upward(.install_source)
+  if (!is.null(hit)) return(c(hit, source = ".venv above the install source"))
+  py <- unname(Sys.which("python3"))
+  if (imports_pybcv(py)) return(list(python = py, root = NULL, source = "python3 on the PATH"))
   NULL
+}
+
+#' Point the package at a Python, or set one up
+#'
+#' `use_pybcv_python(python)` makes `python` (an interpreter that can import
+#' the Python package pybcv) the one the package uses in this session, as
+#' `reticulate::use_python()` does for reticulate; call it before the first
+#' test.  `persist = TRUE` also writes `PYBCV_PYTHON` to `~/.Renviron`, so
+#' later sessions find it by themselves.
+#'
+#' `install_pybcv(from)` creates reticulate's virtual environment `"r-pybcv"`
+#' (with the system's site packages, where numpy, scipy and pandas are) and
+#' installs pybcv into it from `from`: a pybcv checkout, an sdist or a wheel
+#' (built by `bash scripts/build.sh` in the repository), offline
+#' (`--no-index --no-deps`).  The package finds that environment by itself
+#' afterwards ([pybcv_find_python()]).
+#'
+#' @param python Path of a Python interpreter.
+#' @param persist Write `PYBCV_PYTHON=<python>` to `~/.Renviron` as well.
+#' @param from A pybcv checkout (folder), wheel or sdist.
+#' @param envname The virtual environment's name (reticulate's convention:
+#'   `"r-pybcv"`, which [pybcv_find_python()] looks for).
+#' @param python_for_env The Python the environment is created from.
+#' @return `use_pybcv_python`: the interpreter's path, invisibly.
+#'   `install_pybcv`: the environment's Python, invisibly.
+#' @export
+#' @examples
+#' py <- Sys.getenv("PYBCV_PYTHON")
+#' if (nzchar(py) && !reticulate::py_available()) use_pybcv_python(py)
+#' \dontrun{
+#' install_pybcv("~/src/pybcv")            # a clone of the repository
+#' install_pybcv("pybcv-0.1.0-py3-none-any.whl")
+#' }
+use_pybcv_python <- function(python, persist = FALSE) {
+  if (!is.character(python) || length(python) != 1L || is.na(python) || !nzchar(python))
+    stop("python must be the path of a Python interpreter (one string)", call. = FALSE)
+  python <- path.expand(python)
+  if (!file.exists(python))
+    stop("use_pybcv_python: \"", python, "\" does not exist", call. = FALSE)
+  if (!imports_pybcv(python))
+    stop("use_pybcv_python: ", python, " cannot import pybcv; install it there ",
+         "(pip install /path/to/pybcv) or use install_pybcv()", call. = FALSE)
+  bound <- reticulate::py_available(initialize = FALSE)
+  if (bound && !identical(normalizePath(reticulate::py_config()$python, mustWork = FALSE),
+                          normalizePath(python, mustWork = FALSE)))
+    stop("use_pybcv_python: reticulate is already bound to ", reticulate::py_config()$python,
+         " in this R session; restart R and call use_pybcv_python() first", call. = FALSE)
+  options(pybcv.python = python)
+  .pybcv$helper <- NULL
+  if (isTRUE(persist)) {
+    renv <- file.path(Sys.getenv("HOME"), ".Renviron")
+    old <- if (file.exists(renv)) readLines(renv, warn = FALSE) else character()
+    writeLines(c(grep("^PYBCV_PYTHON=", old, value = TRUE, invert = TRUE),
+                 paste0("PYBCV_PYTHON=", python)), renv)
+    message("pybcv: PYBCV_PYTHON=", python, " written to ", renv)
+  }
+  invisible(python)
+}
+
+#' @rdname use_pybcv_python
+#' @export
+install_pybcv <- function(from, envname = pybcv_envname,
+                          python_for_env = Sys.which("python3")) {
+  if (!is.character(from) || length(from) != 1L || !file.exists(from))
+    stop("install_pybcv: `from` must be a pybcv checkout, wheel or sdist that exists", call. = FALSE)
+  from <- normalizePath(from)
+  if (dir.exists(from) && !file.exists(file.path(from, "pyproject.toml")))
+    stop("install_pybcv: ", from, " holds no pyproject.toml; give the pybcv repository, ",
+         "a wheel or an sdist", call. = FALSE)
+  py <- reticulate::virtualenv_create(envname, python = unname(python_for_env),
+                                      system_site_packages = TRUE)
+  st <- system2(py, c("-m", "pip", "install", "--no-deps", "--no-index", "--no-build-isolation",
+                      shQuote(from)))
+  if (!identical(as.integer(st), 0L))
+    stop("install_pybcv: pip could not install ", from, " into ", envname, call. = FALSE)
+  message("pybcv: installed into the virtual environment ", envname, " (", py, ")")
+  invisible(py)
 }
 
 ## reticulate, bound to the right Python, with pybcv imported; the helper
@@ -111,7 +215,8 @@ init_python <- function() {
   if (!bound) {
     if (is.null(found))
       stop("pybcv could not find a Python with the pybcv package: no option pybcv.python, ",
-           "no PYBCV_PYTHON, and no .venv above the working directory (", getwd(), "). ",
+           "no PYBCV_PYTHON, no .venv above the working directory (", getwd(), "), ",
+           "no virtualenv r-pybcv and no python3 on the PATH that imports pybcv. ",
            setup_hint, call. = FALSE)
     ok <- tryCatch({ reticulate::use_python(found$python, required = TRUE); TRUE },
                    error = function(e) conditionMessage(e))

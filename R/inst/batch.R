@@ -1,4 +1,4 @@
-## r_bridge/batch.R -- the R side of pybcv's R bridge.
+## batch.R (R/inst of the repository) -- the R side of pybcv's R bridge.
 ##
 ## Sourced once per R session into a private environment.  Python sends each
 ## data set once (register_dataset); afterwards every design is ONE call of
@@ -333,7 +333,7 @@ fitters <- list(
 )
 
 ## ------------------------------------------------------------------ entry points
-## The Weka learners' JVM path (r_bridge/weka_jvm.R, next to this file; found
+## The Weka learners' JVM path (weka_jvm.R, next to this file; found
 ## through the sys.source()/source() call that reads this file): NULL when absent.
 weka_jvm <- local({
   f <- NULL
@@ -369,7 +369,7 @@ run_batch <- function(learner, key, idx, ntr, nte, params) {
   fitter <- fitters[[learner]]
   if (is.null(fitter)) return(list(ok = FALSE, fold = 0L, message = paste("unknown learner", learner), codes = integer()))
   ds <- get(key, envir = datasets, inherits = FALSE)
-  if (!is.null(weka_jvm) && weka_jvm$jvm_usable(learner, params))     # r_bridge/weka_jvm.R
+  if (!is.null(weka_jvm) && weka_jvm$jvm_usable(learner, params))     # weka_jvm.R
     return(weka_jvm$jvm_run_batch(learner, ds, idx, ntr, nte, params))
   ylev <- levels(ds$df$y)
   nf <- length(ntr)

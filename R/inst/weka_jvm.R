@@ -1,4 +1,4 @@
-## r_bridge/weka_jvm.R -- the Weka learners' whole design inside the JVM.
+## weka_jvm.R (R/inst of the repository) -- the Weka learners' whole design inside the JVM.
 ##
 ## Sourced by batch.R (into its own environment, `here` set to this folder).
 ## The data set goes to Java once, as a pybcv.WekaBatch object (java/src/),
@@ -12,29 +12,40 @@
 ## predictions equal those of the standard path of batch.R (tested in
 ## tests/test_weka_jvm.py).  "J48-unpruned" is J48 with -U.
 ##
-## The compiled class lives in <repo>/build/java (scripts/setup.sh compiles
-## java/src against RWekajars' weka.jar).  When it is missing, or when
-## PYBCV_WEKA_JVM=0 or params$jvm or params$fast is FALSE (fast = FALSE asks
-## for RWeka's own interface), jvm_usable() is FALSE and batch.R keeps its own
-## path.
+## The compiled classes are java/pybcv-weka.jar next to this file (R/inst/java
+## in the repository, built from java/src by scripts/build_java.sh; java/ of
+## the installed R package; r_bridge/R/java in a wheel).  When it is missing
+## (said once per session, with how to build it), or when PYBCV_WEKA_JVM=0 or
+## params$jvm or params$fast is FALSE (fast = FALSE asks for RWeka's own
+## interface), jvm_usable() is FALSE and batch.R keeps its own path.
+## jvm_state$runs counts the designs each learner ran inside the JVM (how a
+## caller tells that the fast path ran: r_bridge.weka_jvm_runs() in Python).
 
 jvm_learners <- c("J48", "J48-unpruned", "JRip", "SMO", "Logistic")
 jvm_state <- new.env(parent = emptyenv())
 
-jvm_build_dir <- function() file.path(dirname(here), "build", "java")
+jvm_state$runs <- integer()
+
+jvm_jar <- function() file.path(here, "java", "pybcv-weka.jar")
 
 ## TRUE when the JVM path can run this learner with these parameters.
 jvm_usable <- function(learner, params) {
   if (!(learner %in% jvm_learners) || isFALSE(params$jvm) || isFALSE(params$fast) ||
       identical(Sys.getenv("PYBCV_WEKA_JVM"), "0")) return(FALSE)
   if (is.null(jvm_state$ok)) {
-    jvm_state$ok <- tryCatch({
-      cls <- file.path(jvm_build_dir(), "pybcv", "WekaBatch.class")
-      if (!file.exists(cls)) stop("not built")
-      suppressPackageStartupMessages(loadNamespace("RWeka"))   # starts the JVM with weka.jar
-      rJava::.jaddClassPath(normalizePath(jvm_build_dir()))
-      !is.null(rJava::.jfindClass("pybcv/WekaBatch"))
-    }, error = function(e) FALSE)
+    jar <- jvm_jar()
+    if (!file.exists(jar)) {
+      message("pybcv: the Weka helper ", jar, " is missing, so the Weka learners run through ",
+              "RWeka's own interface (3-5x slower per fit); build it in the pybcv repository ",
+              "with `bash scripts/build_java.sh` (needs a JDK) and reinstall")
+      jvm_state$ok <- FALSE
+    } else {
+      jvm_state$ok <- tryCatch({
+        suppressPackageStartupMessages(loadNamespace("RWeka"))   # starts the JVM with weka.jar
+        rJava::.jaddClassPath(normalizePath(jar))
+        !is.null(rJava::.jfindClass("pybcv/WekaBatch"))
+      }, error = function(e) FALSE)
+    }
   }
   isTRUE(jvm_state$ok)
 }
@@ -103,6 +114,7 @@ jvm_run_batch <- function(learner, ds, idx, ntr, nte, params) {
       list(ok = FALSE, fold = as.integer(f), message = "the learner returned missing predictions",
            codes = integer())
     } else {
+      jvm_state$runs[learner] <- sum(jvm_state$runs[learner], 1L, na.rm = TRUE)
       list(ok = TRUE, fold = 0L, message = "", codes = codes + 1L)
     }
   }, error = function(e) list(ok = FALSE, fold = 1L, message = conditionMessage(e), codes = integer()))

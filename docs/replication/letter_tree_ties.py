@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from pybcv.engine import RunConfig
-from pybcv.engine.fitting import learner_from_spec as make
+from pybcv.pipeline import learner_from_spec as make
 from pybcv.outcomes import tables_from_predictions
 from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS

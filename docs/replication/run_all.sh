@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 P="${PYBCV:-.venv/bin/python -m pybcv}"
-A="${PYBCV_ARCHIVE:-.venv/bin/python -m pybcv.archive}"
+A="${PYBCV_ARCHIVE:-.venv/bin/pybcv archive}"
 R=docs/replication/runs
 [ -n "${FRESH:-}" ] || $A unpack $R
 POWER_TESTS=t_5x2cv,corrected_rho_t,blocked_t_3x2bcv,combined_f_5x2cv,calibrated_f_5x2bcv,proportion_z,mcnemar_ho,mcnemar_kfold_naive,mcnemar_5x2bcv

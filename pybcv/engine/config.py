@@ -22,7 +22,7 @@ from .. import seeds
 from ..experiments import EXPERIMENTS, get_experiment
 from ..partitions import DESIGNS
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
-from .fitting import spec_dict
+from ..pipeline import spec_dict
 
 BACKENDS = ("auto", "r", "python")
 

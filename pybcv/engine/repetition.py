@@ -1,6 +1,6 @@
 """One repetition of a simulation: draw the data, draw every design's
 partition, fit A and B once per fold of the union of designs, count the fold
-tables (:mod:`pybcv.engine.fitting`), score every selected test.
+tables (:mod:`pybcv.pipeline`), score every selected test.
 
 :func:`run_chunk` is a worker's unit of work (a list of repetitions); it
 returns one :class:`Repetition` record per repetition.  A learner that fails
@@ -20,7 +20,7 @@ import numpy as np
 
 from .._validate import LearnerContext
 from .config import RunConfig, intervals, score
-from .fitting import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
+from ..pipeline import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
     learner_from_spec
 
 

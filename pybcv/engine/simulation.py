@@ -3,7 +3,7 @@ repetitions of a :class:`~pybcv.engine.config.RunConfig` (in-process, joblib
 processes or a dask.distributed cluster), stores each finished repetition
 durably (:mod:`pybcv.engine.store`), resumes killed runs, and returns a
 :class:`SimulationResult`.  :func:`load_result` reads a stored run (a
-``results.sqlite`` folder or a compact archive folder, :mod:`pybcv.archive`).
+``results.sqlite`` folder or a compact archive folder, :mod:`pybcv.engine.archive`).
 
 Results depend only on the configuration and the seed, never on the number
 of processes, the chunking or the order of execution.
@@ -20,11 +20,13 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from ..stats import TESTS
+from . import archive
 from .config import RunConfig, intervals, score
 from .repetition import Repetition, run_chunk
 from .store import Store
 
 ALPHA = 0.05
+RESCORE_CHUNK = 500      # learner-free repetitions redrawn at a time when a run is read
 
 
 @dataclass
@@ -48,6 +50,9 @@ class SimulationResult:
     failures: List[dict] = field(default_factory=list)
 
     def rejection_rate(self, alpha: float = ALPHA) -> Dict[str, float]:
+        """{test: share of p-values below ``alpha``} (NaN without a finished repetition)."""
+        if not len(self.reps):
+            return {k: float("nan") for k in self.config.tests}
         return {k: float(np.mean(self.pvalue[k] < alpha)) for k in self.config.tests}
 
     def coverage(self) -> Dict[str, float]:
@@ -239,28 +244,20 @@ def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> Simulatio
                             backends, out, ci)
 
 
-def _archive():
-    from .. import archive
-    return archive
-
-
 def is_stored_run(folder: str) -> bool:
     """True for a ``results.sqlite`` folder or a compact archive folder."""
-    arch = _archive()
-    return os.path.exists(os.path.join(folder, "results.sqlite")) or bool(
-        arch is not None and arch.is_run(folder))
+    return os.path.exists(os.path.join(folder, "results.sqlite")) or archive.is_run(folder)
 
 
 def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig] = None,
                 profile: Optional[str] = None) -> SimulationResult:
     """Read a stored run: a ``results.sqlite`` folder or a compact archive
-    folder (``pybcv.archive.read_run``).  ``profile`` other than the run's
+    folder (``pybcv.engine.archive.read_run``).  ``profile`` other than the run's
     re-scores the tests from the stored fold tables (learner runs) or
     recomputes them (learner-free runs)."""
-    arch = _archive()
     if store is None and not os.path.exists(os.path.join(out, "results.sqlite")) \
-            and arch is not None and arch.is_run(out):
-        run = arch.read_run(out)
+            and archive.is_run(out):
+        run = archive.read_run(out)
         result = _result_from_parts(RunConfig(**run["config"]) if cfg is None else cfg,
                                     np.asarray(run["reps"]), run["results"], run["rep_info"],
                                     lambda: run["tables"], out, profile)
@@ -270,7 +267,7 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
     if own:
         if not os.path.exists(os.path.join(out, "results.sqlite")):
             raise FileNotFoundError(f"no simulation results in {out} (results.sqlite missing)")
-        store = Store(out)
+        store = Store(out, readonly=True)   # reading a run never writes it
     try:
         if cfg is None:
             c = store.config()
@@ -297,15 +294,23 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
     if need_rescore:
         cfg = RunConfig(**{**asdict(cfg), "profile": profile})
     if cfg.learner_free:
-        # the tables are redrawn from the seed: re-score (another profile) and intervals
-        recs = run_chunk(cfg, list(map(int, reps)))
-        if need_rescore:
-            res = {k: (np.array([r_.results[k][0] for r_ in recs]),
-                       np.array([r_.results[k][1] for r_ in recs])) for k in cfg.tests}
+        # the tables are redrawn from the seed, RESCORE_CHUNK repetitions at a
+        # time (memory bounded in the repetitions): re-score (another
+        # profile) and intervals
+        reps_list = list(map(int, reps))
+        rescored = {k: (np.empty(len(reps_list)), np.empty(len(reps_list))) for k in cfg.tests}
         ci = {}
-        if recs and recs[0].intervals:
-            ci = {k: (np.array([r_.intervals[k][0] for r_ in recs]),
-                      np.array([r_.intervals[k][1] for r_ in recs])) for k in recs[0].intervals}
+        for i in range(0, len(reps_list), RESCORE_CHUNK):
+            recs = run_chunk(cfg, reps_list[i:i + RESCORE_CHUNK])
+            for j, r_ in enumerate(recs, start=i):
+                for k in cfg.tests:
+                    rescored[k][0][j], rescored[k][1][j] = r_.results[k]
+                for k, (lo, hi) in (r_.intervals or {}).items():
+                    if k not in ci:
+                        ci[k] = (np.empty(len(reps_list)), np.empty(len(reps_list)))
+                    ci[k][0][j], ci[k][1][j] = lo, hi
+        if need_rescore:
+            res = rescored
     else:
         ci, tabs = {}, None
         if need_rescore:
@@ -318,8 +323,9 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
                 tabs = None
         if tabs is not None:
             ci = intervals(cfg, tabs)
-    stat = {k: np.asarray(res[k][0], float) for k in cfg.tests if k in res}
-    pv = {k: np.asarray(res[k][1], float) for k in cfg.tests if k in res}
+    empty = (np.empty(0), np.empty(0))     # no finished repetition (every one failed)
+    stat = {k: np.asarray(res.get(k, empty)[0], float) for k in cfg.tests}
+    pv = {k: np.asarray(res.get(k, empty)[1], float) for k in cfg.tests}
     info = [tuple(i) for i in info]
     fa = float(np.mean([i[2] for i in info])) if info else 0.0
     fb = float(np.mean([i[3] for i in info])) if info else 0.0
@@ -331,6 +337,7 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
 def write_summary(res: SimulationResult, out: str, name: str = "summary.csv"):
     path = os.path.join(out, name)
     tmp = path + ".tmp"
-    res.summary().to_csv(tmp, index=False)
+    with open(tmp, "w", newline="") as fh:      # a handle: a path like file:x is no URL
+        res.summary().to_csv(fh, index=False)
     os.replace(tmp, path)
     return path

@@ -1,8 +1,13 @@
 """Durable results of a simulation: one SQLite file per run folder.
 
-Every finished repetition is committed in its own transaction
-(``synchronous=FULL``), so a run killed at any moment keeps every repetition
-it reported finished.  Tables:
+Each batch of finished repetitions that :meth:`Store.write` receives (a
+chunk of the run: one worker's unit of work) is committed in one transaction
+(``synchronous=FULL``: one fsync per chunk, not per repetition), so a run
+killed at any moment keeps every chunk it reported finished and loses at
+most the chunk in flight, which ``--resume`` recomputes to identical
+results.  One writer at a time: a writer holds an exclusive lock on
+``.pybcv.lock`` in the run folder (released when it closes or dies), and a
+second writer is refused with a :class:`StoreError` saying so.  Tables:
 
 * ``meta(key, value)``: ``config`` (JSON, the run's identity), ``format``,
   ``reps_target``;
@@ -41,11 +46,18 @@ import sqlite3
 import time
 import zlib
 from typing import Dict, Iterable, List, Optional, Tuple
+from urllib.parse import quote
 
 import numpy as np
 
+try:                      # POSIX file locks; elsewhere a second writer is not detected
+    import fcntl
+except ImportError:       # pragma: no cover
+    fcntl = None
+
 FORMAT = "pybcv-sim-1"
 DB_NAME = "results.sqlite"
+LOCK_NAME = ".pybcv.lock"
 REQUIRED_TABLES = ("meta", "results", "reps")
 
 _SCHEMA = """
@@ -116,6 +128,57 @@ def _f(x):
     return None if math.isnan(x) else x
 
 
+def sqlite_uri(path: str) -> str:
+    """The ``file:`` URI of ``path``: whatever the path looks like (``file:x``,
+    ``x?mode=memory``), SQLite opens that file and reads no option from it."""
+    return "file:" + quote(os.path.abspath(path))
+
+
+class FolderLock:
+    """An exclusive lock on ``folder/.pybcv.lock`` held while one process
+    writes the folder; a second writer gets a :class:`StoreError`.  The
+    operating system drops the lock when the holder exits or is killed; a
+    holder that closes removes the file."""
+
+    def __init__(self, folder: str, what: str = "run folder"):
+        self.path = os.path.join(folder, LOCK_NAME)
+        self.fh = None
+        if fcntl is None:
+            return
+        while True:
+            fh = open(self.path, "a+")
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                fh.seek(0)
+                holder = fh.read().strip()
+                fh.close()
+                raise StoreError(f"{what} {folder} is being written by another pybcv process"
+                                 f"{' (' + holder + ')' if holder else ''}; wait for it to "
+                                 f"finish, or write into another folder") from None
+            try:
+                same = os.path.samestat(os.fstat(fh.fileno()), os.stat(self.path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            fh.close()               # removed by a holder that just closed: lock the new file
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}")
+        fh.flush()
+        self.fh = fh
+
+    def release(self):
+        if self.fh is not None:
+            try:
+                os.remove(self.path)
+            except OSError:
+                pass
+            self.fh.close()          # closing the file drops the lock
+            self.fh = None
+
+
 def _writable(folder, path):
     if not os.access(folder, os.W_OK):
         return False
@@ -145,6 +208,7 @@ class Store:
         self._may_write = readonly is not True
         self.readonly = bool(readonly) or (readonly is None and exists)
         self._expected = None
+        self._lock = None
         self._open(exists)
 
     def _open(self, exists):
@@ -160,13 +224,14 @@ class Store:
         if not self._may_write or not _writable(self.folder, self.path):
             raise StoreError(f"results file {self.path} is read-only (opened read-only, or the "
                              f"folder or the file cannot be written)")
+        if self._lock is None:
+            self._lock = FolderLock(self.folder)
         self.con.close()
         self.readonly = False
         self._open(os.path.exists(self.path))
 
     def _connect(self, exists):
-        from urllib.parse import quote
-        uri = "file:" + quote(os.path.abspath(self.path))
+        uri = sqlite_uri(self.path)
         if self.readonly:
             active = [x for x in ("-wal", "-journal") if os.path.exists(self.path + x)]
             if not active:
@@ -184,7 +249,9 @@ class Store:
                     f"folder to writable storage, or open it once for writing")
             self._check(con)
             return con
-        con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        if self._lock is None:
+            self._lock = FolderLock(self.folder)
+        con = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
         try:
             if exists and os.path.getsize(self.path) > 0:
                 self._check(con)
@@ -343,32 +410,41 @@ class Store:
 
     # -- writing
     def write(self, rows: Iterable[dict]):
-        """Commit finished repetitions: each dict has rep, results {test: (stat, p)},
-        seconds, fits_a, fits_b, backend, tables {design: (F,2,2)} (optional)."""
+        """Commit finished repetitions, all in one transaction (a chunk: one
+        fsync): each dict has rep, results {test: (stat, p)}, seconds,
+        fits_a, fits_b, backend, tables {design: (F,2,2)} (optional)."""
         self._ensure_writer()
-        for row in rows:
-            r = int(row["rep"])
-            blob = pack_tables(row["tables"]) if row.get("tables") else None
-            self._begin()
-            try:
-                self._run("DELETE FROM results WHERE rep=?", (r,), "writing it")
-                self._run("DELETE FROM failures WHERE rep=?", (r,), "writing it")
-                try:
-                    self.con.executemany(
-                        "INSERT INTO results(rep, test, statistic, pvalue) VALUES(?,?,?,?)",
-                        [(r, k, _f(s), _f(p)) for k, (s, p) in row["results"].items()])
-                except sqlite3.Error as e:
-                    raise explain(e, self.path, f"storing repetition {r}") from None
-                self._run(
-                    "INSERT OR REPLACE INTO reps(rep, seconds, fits_a, fits_b, backend, tables, finished) "
-                    "VALUES(?,?,?,?,?,?,?)",
-                    (r, float(row.get("seconds", 0.0)), int(row.get("fits_a", 0)),
-                     int(row.get("fits_b", 0)), str(row.get("backend", "")), blob, time.time()),
-                    f"storing repetition {r}")
-                self._commit()
-            except BaseException:
-                self._rollback()
-                raise
+        rows = list(rows)
+        if not rows:
+            return
+        reps = [(int(row["rep"]),) for row in rows]
+        what = (f"repetition {reps[0][0]}" if len(reps) == 1 else
+                f"repetitions {reps[0][0]}..{reps[-1][0]} ({len(reps)})")
+        self._begin()
+        try:
+            self._many("DELETE FROM results WHERE rep=?", reps, what)
+            self._many("DELETE FROM failures WHERE rep=?", reps, what)
+            self._many("INSERT INTO results(rep, test, statistic, pvalue) VALUES(?,?,?,?)",
+                       [(r, k, _f(st), _f(p)) for (r,), row in zip(reps, rows)
+                        for k, (st, p) in row["results"].items()], what)
+            now = time.time()
+            self._many(
+                "INSERT OR REPLACE INTO reps(rep, seconds, fits_a, fits_b, backend, tables, finished) "
+                "VALUES(?,?,?,?,?,?,?)",
+                [(r, float(row.get("seconds", 0.0)), int(row.get("fits_a", 0)),
+                  int(row.get("fits_b", 0)), str(row.get("backend", "")),
+                  pack_tables(row["tables"]) if row.get("tables") else None, now)
+                 for (r,), row in zip(reps, rows)], what)
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _many(self, sql, args, what):
+        try:
+            self.con.executemany(sql, args)
+        except sqlite3.Error as e:
+            raise explain(e, self.path, f"storing {what}") from None
 
     def record_failure(self, rep: int, message: str, learner: Optional[str] = None,
                        design: Optional[str] = None, fold: Optional[int] = None):
@@ -463,3 +539,6 @@ class Store:
             except sqlite3.Error:
                 pass        # another connection still open: it stays in WAL mode
         self.con.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None

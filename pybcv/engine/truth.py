@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import datasets as _ds
 from ..experiments import EXPERIMENTS
-from .fitting import learner_from_spec
+from ..pipeline import learner_from_spec
 
 # data set -> (learner A spec, name of B, B's parameter, parameter value at lambda = 1),
 # read from the experiments' records (those whose power curve is set by lambda;

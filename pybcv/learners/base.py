@@ -19,16 +19,23 @@ fallback, with a warning once per learner).
 """
 from __future__ import annotations
 
+import json
+import shlex
 import warnings
 from dataclasses import dataclass, field
+from typing import Any, Dict, Optional
 
 import numpy as np
 
 from . import fallbacks as _py
 from . import cnn as _cnn
+from .._validate import FitError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
+from .importpath import estimator_from_path, is_import_path, parse_import_spec
+from .noisy import NOISE_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
+from .spec import check_param
 
 BACKENDS = ("auto", "r", "python")
 SETUP_COMMAND = "bash scripts/setup.sh"
@@ -86,7 +93,6 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
     def _validate(self):
         """Check every parameter (:data:`pybcv.learners.spec.PARAM_CHECKS`)
         and, for ``backend="python"``, that the fallback can honour them."""
-        from .spec import check_param
         for k, v in self.get_params(deep=False).items():
             if k != "backend":
                 check_param(self.name, k, v)
@@ -162,7 +168,6 @@ def weka_options(options):
     if options is None:
         return []
     if isinstance(options, str):
-        import shlex
         return shlex.split(options)
     return [str(o) for o in options]
 
@@ -237,10 +242,9 @@ class KKNN(NamedLearner):
         self.backend = backend
 
     def _checked_fallback(self):
-        from .fallbacks import _KERNELS
-        if self.kernel not in _KERNELS:
+        if self.kernel not in _py._KERNELS:
             raise ValueError(f"learner 'kknn': kernel {self.kernel!r} has no Python fallback "
-                             f"(it has {', '.join(sorted(_KERNELS))}); use backend='r'")
+                             f"(it has {', '.join(sorted(_py._KERNELS))}); use backend='r'")
         return super()._checked_fallback()
 
     def _r_params(self):
@@ -381,9 +385,9 @@ def make_learner(name, backend="auto", **params):
     >>> make_learner("fnn-weighted", omega=0.29)       # doctest: +SKIP
     FNNWeighted(omega=0.29)
     """
-    from .spec import check_params
-    from .noisy import NOISE_PARAMS, NoisyLearner
     _check_backend(backend)
+    if is_import_path(name):          # any scikit-learn classifier; runs in Python
+        return SklearnLearner(estimator_from_path(name, params), name=name)
     params = check_params(name, params)
     noise = {k: params.pop(k) for k in NOISE_PARAMS if k in params}
     spec = LEARNERS[name]
@@ -394,16 +398,59 @@ def make_learner(name, backend="auto", **params):
     return est
 
 
+def check_learner(name, backend="auto", **params):
+    """Check a learner spec against the backend that will run it, before any
+    fit (the command line and the R package call this).
+
+    ``backend="python"``: every option must have a Python twin (a Weka
+    option such as J48's ``-C 0.1`` or a kknn kernel such as ``gaussian``
+    without one is refused, naming it).  ``backend="r"``: the options are R's
+    (Weka's, kknn's) and only their form is checked here; R checks the rest
+    when it starts.  ``backend="auto"``: the Python check, and when it fails,
+    the options stand if R (which then runs the learner) is available."""
+    _check_backend(backend)
+    if backend != "auto":
+        return make_learner(name, backend=backend, **params)
+    try:
+        return make_learner(name, backend="python", **params)
+    except ValueError as e:
+        est = make_learner(name, backend="r", **params)
+        spec = LEARNERS.get(name)
+        problem = None if spec is None else r_problem(spec.r_packages, f"learner {name!r}")
+        if problem is None:
+            return est
+        raise ValueError(f"{e}; R, which would run it with backend='auto', is unavailable "
+                         f"({problem})") from None
+
+
 class SklearnLearner(ClassifierMixin, BaseEstimator):
     """Any scikit-learn classifier with ``predict_splits`` added (a fresh
-    ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``."""
+    ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``.
 
-    def __init__(self, estimator):
+    ``random_state``: given to every clone whose own ``random_state``
+    parameter is None (a comparison passes its seed, so one seed fixes the
+    fits too); ``name`` labels the learner in messages (default: the class
+    name).  A fit or predict that raises is a :class:`FitError` naming the
+    learner and the fold."""
+
+    def __init__(self, estimator, random_state=None, name=None):
         self.estimator = estimator
+        self.random_state = random_state
+        self.name = name
+
+    @property
+    def label(self) -> str:
+        return self.name or type(self.estimator).__name__
+
+    def _fresh(self):
+        from sklearn.base import clone
+        est = clone(self.estimator)
+        if self.random_state is not None and est.get_params().get("random_state", 0) is None:
+            est.set_params(random_state=self.random_state)
+        return est
 
     def fit(self, X, y):
-        from sklearn.base import clone
-        self.estimator_ = clone(self.estimator).fit(X, y)
+        self.estimator_ = self._fresh().fit(X, y)
         self.classes_ = getattr(self.estimator_, "classes_", None)
         self.backend_ = "python"
         return self
@@ -414,17 +461,22 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         return self.estimator_.predict(X)
 
     def predict_splits(self, X, y, splits):
-        from sklearn.base import clone
         ya = np.asarray(y)
         splits = _py._check_splits(splits, len(ya))
         out = []
-        for tr, te in splits:
-            est = clone(self.estimator).fit(take_rows(X, tr), ya[tr])
-            out.append(np.asarray(est.predict(take_rows(X, te))))
+        for f, (tr, te) in enumerate(splits, start=1):
+            try:
+                est = self._fresh().fit(take_rows(X, tr), ya[tr])
+                out.append(np.asarray(est.predict(take_rows(X, te))))
+            except (KeyboardInterrupt, MemoryError):
+                raise
+            except Exception as e:
+                raise FitError(self.label, f, len(splits),
+                               f"{type(e).__name__}: {e}".strip()) from e
         self.backend_ = "python"
         # checked before any conversion to y's dtype (which would turn a
         # regressor's 0.2 into the label 0)
-        return check_predictions(out, ya, splits, learner=type(self.estimator).__name__)
+        return check_predictions(out, ya, splits, learner=self.label)
 
 
 class CheckedLearner:
@@ -453,6 +505,15 @@ class CheckedLearner:
         return f"CheckedLearner({self.learner!r})"
 
 
+def seeded(learner, seed):
+    """``learner`` with ``seed`` as the ``random_state`` of its scikit-learn
+    fits (a copy; only for a :class:`SklearnLearner` without one)."""
+    if isinstance(learner, SklearnLearner) and learner.random_state is None and seed is not None:
+        from sklearn.base import clone
+        return clone(learner).set_params(random_state=int(seed))
+    return learner
+
+
 def as_learner(obj_or_name, backend="auto", **params):
     """A learner with ``predict_splits`` from a registry name, a pybcv
     learner, or a plain scikit-learn classifier (wrapped in
@@ -476,3 +537,78 @@ def as_learner(obj_or_name, backend="auto", **params):
         return SklearnLearner(obj)
     raise TypeError(f"expected a learner name or a classifier with fit/predict, "
                     f"got {type(obj).__name__}")
+
+
+# ------------------------------------------------------------------ specs
+def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
+    """Check a registry learner's name and parameters (all before any fit):
+    an unknown name lists the known ones, an unknown parameter names the
+    learner's parameters, a bad value names the parameter and its type.
+    A dotted name is a scikit-learn classifier's import path
+    (:mod:`pybcv.learners.importpath`)."""
+    if is_import_path(name):
+        estimator_from_path(name, params)
+        return dict(params)
+    if not isinstance(name, str) or name not in LEARNERS:
+        raise ValueError(f"unknown learner {name!r}; known learners: "
+                         + ", ".join(sorted(LEARNERS)))
+    allowed = set(LEARNERS[name].params) | set(NOISE_PARAMS)
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
+                         f"its parameters: {sorted(LEARNERS[name].params) or 'none'} "
+                         f"(and {', '.join(NOISE_PARAMS)}, which every learner takes)")
+    return {k: check_param(name, k, v) for k, v in params.items()}
+
+
+def _value(text: str):
+    t = text.strip()
+    try:
+        return json.loads(t)
+    except ValueError:
+        return t
+
+
+def parse_spec(spec) -> Optional[dict]:
+    """A checked learner spec ``{"name": ..., **params}`` from
+    ``"name:param=value,..."``, from a spec dict, or None (None: no learner
+    given).  Values are read as JSON where they parse (numbers, true/false,
+    null, "Infinity"), else as text; every parameter is then checked
+    (:func:`check_params`), so ``omega=Infinity``, ``k=null`` or ``k=abc``
+    fail here naming the parameter and the expected type.
+
+    >>> parse_spec("J48-unpruned:options=-M 5")
+    {'name': 'J48-unpruned', 'options': '-M 5'}
+    >>> parse_spec("sklearn.ensemble.RandomForestClassifier:n_estimators=200")
+    {'name': 'sklearn.ensemble.RandomForestClassifier', 'n_estimators': 200}
+    >>> parse_spec({"name": "kknn", "k": 7})
+    {'name': 'kknn', 'k': 7}
+    >>> parse_spec("fnn-weighted:omega=Infinity")
+    Traceback (most recent call last):
+    ...
+    ValueError: learner 'fnn-weighted': parameter omega must be a finite number > 0, got inf (float)
+    """
+    if spec is None:
+        return None
+    if isinstance(spec, dict):
+        if "name" not in spec:
+            raise ValueError(f"learner spec needs a 'name': {spec!r}")
+        d = dict(spec)
+    elif isinstance(spec, str):
+        if is_import_path(spec.partition(":")[0]):
+            return parse_import_spec(spec)      # values by ast.literal_eval
+        name, _, rest = spec.partition(":")
+        d = {"name": name.strip()}
+        for kv in filter(None, (s.strip() for s in rest.split(","))):
+            k, eq, v = kv.partition("=")
+            if not eq or not k.strip():
+                raise ValueError(f"learner {d['name']!r}: parameter {kv!r}: write "
+                                 f"name:param=value")
+            if k.strip() in d:
+                raise ValueError(f"learner {d['name']!r}: parameter {k.strip()} given twice")
+            d[k.strip()] = _value(v)
+    else:
+        raise TypeError(f"learner must be a name, 'name:param=value,...' or a spec dict, "
+                        f"got {type(spec).__name__}")
+    params = check_params(d["name"], {k: v for k, v in d.items() if k != "name"})
+    return {"name": d["name"], **{k: d[k] for k in params}}

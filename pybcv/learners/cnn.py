@@ -54,6 +54,7 @@ import zlib
 
 import numpy as np
 
+from .._validate import check_labels
 from ..seeds import stable_id
 from .fallbacks import BaseEstimator, ClassifierMixin, _check_splits, _not_fitted
 
@@ -111,7 +112,6 @@ def label_codes(y, n=None):
     Integer labels within 0..9 get the paper's 10 outputs (digits 0-9 even when
     a digit is absent from a small sample); other labels get one output per
     distinct label."""
-    from .._validate import check_labels
     y = check_labels(y)
     if n is not None and len(y) != n:
         raise ValueError(f"y must have one label per image: {len(y)} labels for {n} images")

@@ -2,7 +2,7 @@
 class ``<Learner>Fallback`` runs registry learner ``<Learner>`` without R.
 
 ``majority``, ``mean``, ``fnn-weighted`` and ``fnn-distorted`` are exact numpy
-twins of the R code in ``r_bridge/batch.R``: same arithmetic in the same
+twins of the R code in ``R/inst/batch.R``: same arithmetic in the same
 order, same tie rules, so their predictions equal the R backend's.
 ``glm`` runs the IRLS of R's ``glm.fit`` for all folds of a design at once;
 ``kknn`` re-implements ``kknn::kknn``.  The Weka learners and ``tree`` are
@@ -633,6 +633,43 @@ def _rowsum_ld(A):
     return np.cumsum(A.astype(np.longdouble), axis=1)[:, -1].astype(np.float64)
 
 
+#: test rows per block of the kknn stand-in's distances: a block holds at most
+#: this many distances (32 MB), so memory grows linearly in the training size
+KNN_BLOCK = 1 << 22
+
+
+def _nearest(V, L, we, kk):
+    """(indices, distances) of the ``kk`` nearest rows of ``L`` to each row of
+    ``V`` under the weighted Euclidean distance (weights ``we``), nearest
+    first, ties in training order -- exactly the first kk columns of a stable
+    argsort of the full distance matrix, computed a block of test rows at a
+    time (memory ~ KNN_BLOCK + n_train, not n_test x n_train).  In a block
+    the kk-th smallest distance of each row is found by ``np.partition``;
+    only the distances up to it (ties included) are sorted."""
+    n_test, n_train = V.shape[0], L.shape[0]
+    step = max(1, KNN_BLOCK // max(n_train, 1))
+    order = np.empty((n_test, kk), dtype=np.intp)
+    dist = np.empty((n_test, kk))
+    cols = [j for j in range(L.shape[1]) if we[j]]
+    for s in range(0, n_test, step):
+        Vb = V[s:s + step]
+        D = np.zeros((Vb.shape[0], n_train))
+        for j in cols:                       # the sum in column order, as before
+            D = D + we[j] * (Vb[:, j][:, None] - L[:, j][None, :]) ** 2
+        D = np.sqrt(D)
+        kth = np.partition(D, kk - 1, axis=1)[:, kk - 1]
+        r, c = np.nonzero(D <= kth[:, None])            # c ascending within each row
+        d = D[r, c]
+        del D
+        srt = np.lexsort((c, d, r))                      # by row, distance, training order
+        r, c, d = r[srt], c[srt], d[srt]
+        first = np.searchsorted(r, np.arange(Vb.shape[0]))
+        take = first[:, None] + np.arange(kk)[None, :]
+        order[s:s + step] = c[take]
+        dist[s:s + step] = d[take]
+    return order, dist
+
+
 class KKNNFallback(_PythonLearner):
     """Weighted kNN after ``kknn::kknn`` (k = 5, kernel "triangular").
 
@@ -677,14 +714,8 @@ class KKNNFallback(_PythonLearner):
         enc, L, sd, we, codes = m
         V = enc.transform(X) / sd
         k = int(self.k)
-        D = np.zeros((V.shape[0], L.shape[0]))
-        for j in range(L.shape[1]):
-            if we[j]:
-                D = D + we[j] * (V[:, j][:, None] - L[:, j][None, :]) ** 2
-        D = np.sqrt(D)
         kk = min(k + 1, L.shape[0])
-        order = np.argsort(D, axis=1, kind="stable")[:, :kk]
-        Dn = np.take_along_axis(D, order, axis=1)
+        order, Dn = _nearest(V, L, we, kk)
         maxdist = Dn[:, -1] if kk == k + 1 else np.full(Dn.shape[0], 1e-6)
         maxdist = np.maximum(maxdist, 1e-6)
         W = Dn[:, :k] / maxdist[:, None]

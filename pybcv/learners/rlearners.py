@@ -2,7 +2,7 @@
 
 Nothing here imports rpy2 or starts R at import time; R starts (once per
 process) at the first ``fit`` / ``predict_splits``.  The R code itself lives
-in ``r_bridge/batch.R``.
+in ``R/inst/batch.R``.
 """
 from __future__ import annotations
 

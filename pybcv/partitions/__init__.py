@@ -18,6 +18,8 @@ class                      function                 named designs (``DESIGNS``)
 ``RepeatedKFoldCV``        ``repeated_kfold``       cv10x10
 ``RandomMx2CV``            ``random_mx2``           rcv5x2
 ``BlockRegularizedMx2CV``  ``bcv_mx2``              bcv3x2, bcv5x2
+``Stratified...Mx2CV``     (``design_splitter``)    a BCV's blocks within classes
+``Group...Mx2CV``          (``design_splitter``)    a BCV's blocks of whole groups
 ``PseudoBootstrapSplit``   ``pseudo_bootstrap``     pseudo_bootstrap (240 hold-outs)
 ``ConservativeZSplit``     ``conservative_z``       conservative_z (315 hold-outs)
 =========================  =======================  ===============================
@@ -64,17 +66,18 @@ n = 300), whatever rule placed the extra records.
 from ._checks import as_generator, train_size_of
 from .blocks import (MAX_BCV_M, SPEC_EXTRA_ORDER_5X2, bcv_block_sizes, bcv_blocks, bcv_columns,
                      bcv_design_matrix, bcv_n_blocks, bcv_test_positions, extra_record_order)
-from .designs import DESIGNS, check_design, check_splits, design_folds, get_design
+from .designs import DESIGNS, check_design, check_splits, design_folds, design_splitter, get_design
 from .functions import (bcv_mx2, conservative_z, holdout, kfold, pseudo_bootstrap, random_mx2,
                         repeated_holdout, repeated_kfold)
-from .splitters import (BlockRegularizedMx2CV, ConservativeZSplit, HoldOut, KFoldCV,
-                        PseudoBootstrapSplit, RandomMx2CV, RepeatedHoldOut, RepeatedKFoldCV, Split,
-                        Splitter)
+from .splitters import (BlockRegularizedMx2CV, ConservativeZSplit, GroupBlockRegularizedMx2CV,
+                        HoldOut, KFoldCV, PseudoBootstrapSplit, RandomMx2CV, RepeatedHoldOut,
+                        RepeatedKFoldCV, Split, Splitter, StratifiedBlockRegularizedMx2CV)
 
 __all__ = [
-    "DESIGNS", "get_design", "design_folds", "check_design", "check_splits",
+    "DESIGNS", "get_design", "design_folds", "design_splitter", "check_design", "check_splits",
     "Splitter", "HoldOut", "RepeatedHoldOut", "KFoldCV", "RepeatedKFoldCV", "RandomMx2CV",
-    "BlockRegularizedMx2CV", "PseudoBootstrapSplit", "ConservativeZSplit", "Split",
+    "BlockRegularizedMx2CV", "StratifiedBlockRegularizedMx2CV", "GroupBlockRegularizedMx2CV",
+    "PseudoBootstrapSplit", "ConservativeZSplit", "Split",
     "holdout", "repeated_holdout", "kfold", "repeated_kfold", "random_mx2", "bcv_mx2",
     "pseudo_bootstrap", "conservative_z",
     "bcv_n_blocks", "bcv_columns", "bcv_design_matrix", "extra_record_order", "bcv_block_sizes",

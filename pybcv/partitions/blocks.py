@@ -140,6 +140,18 @@ def bcv_block_sizes(n: int, n_blocks: int, extra_rule: str = "balanced", m: int 
     """
     q, r = divmod(n, n_blocks)
     sizes = np.full(n_blocks, q, dtype=int)
+    for b in extra_order_of_rule(n_blocks, extra_rule, m)[:r]:
+        sizes[b - 1] += 1
+    return sizes
+
+
+def extra_order_of_rule(n_blocks: int, extra_rule: str = "balanced", m: int = None) -> Tuple[int, ...]:
+    """The 1-based block order that receives the extra records under
+    ``extra_rule`` (see :func:`bcv_block_sizes`).
+
+    >>> extra_order_of_rule(8, "first")
+    (1, 2, 3, 4, 5, 6, 7, 8)
+    """
     if extra_rule == "balanced":
         if m is None:
             m = {2: 1, 4: 3, 8: 5, 16: 15}.get(n_blocks)
@@ -154,9 +166,7 @@ def bcv_block_sizes(n: int, n_blocks: int, extra_rule: str = "balanced", m: int 
         order = SPEC_EXTRA_ORDER_5X2
     else:
         raise ValueError(f"extra_rule must be 'balanced', 'first' or 'spec', got {extra_rule!r}")
-    for b in order[:r]:
-        sizes[b - 1] += 1
-    return sizes
+    return tuple(order)
 
 
 @lru_cache(maxsize=256)

@@ -13,9 +13,9 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from .. import seeds
-from .splitters import (BlockRegularizedMx2CV, ConservativeZSplit, HoldOut, KFoldCV,
-                        PseudoBootstrapSplit, RandomMx2CV, RepeatedHoldOut, RepeatedKFoldCV,
-                        Split, Splitter)
+from .splitters import (BlockRegularizedMx2CV, ConservativeZSplit, GroupBlockRegularizedMx2CV,
+                        HoldOut, KFoldCV, PseudoBootstrapSplit, RandomMx2CV, RepeatedHoldOut,
+                        RepeatedKFoldCV, Split, Splitter, StratifiedBlockRegularizedMx2CV)
 
 DESIGNS: Dict[str, Splitter] = {
     "holdout": HoldOut(train_size=2 / 3),
@@ -37,6 +37,26 @@ def get_design(key) -> Splitter:
         return DESIGNS[key]
     except (KeyError, TypeError):
         raise ValueError(f"unknown partition design {key!r}; known: {sorted(DESIGNS)}") from None
+
+
+def design_splitter(key, stratify: bool = False, grouped: bool = False) -> Splitter:
+    """The splitter of design ``key``: ``DESIGNS[key]``, or with ``stratify``
+    its stratified variant (blocks formed within classes) or with ``grouped``
+    its grouped variant (blocks of whole groups).  Only the block-regularized
+    designs have these variants; for the others a ValueError says so."""
+    d = get_design(key)
+    if not (stratify or grouped):
+        return d
+    if stratify and grouped:
+        raise ValueError("stratify and groups cannot be combined: give one of them")
+    if type(d) is not BlockRegularizedMx2CV:
+        bcv = [k for k, v in DESIGNS.items() if type(v) is BlockRegularizedMx2CV]
+        raise ValueError(f"{'stratify' if stratify else 'groups'}: only the block-regularized designs "
+                         f"({', '.join(bcv)}) have a {'stratified' if stratify else 'grouped'} "
+                         f"variant, and design {key!r} is not one; choose tests of those designs "
+                         f"(the default tests are the 5x2 BCV's)")
+    cls = StratifiedBlockRegularizedMx2CV if stratify else GroupBlockRegularizedMx2CV
+    return cls(**{k: v for k, v in d.get_params().items() if k != "random_state"})
 
 
 def _seed(seed) -> int:

@@ -17,7 +17,8 @@ from typing import List, Sequence, Tuple
 import numpy as np
 
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
-from .blocks import EXTRA_RULES, MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions
+from .blocks import (EXTRA_RULES, MAX_BCV_M, bcv_design_matrix, bcv_n_blocks, bcv_test_cuts,
+                     bcv_test_positions, extra_order_of_rule)
 
 Split = Tuple[np.ndarray, np.ndarray]
 
@@ -70,8 +71,19 @@ class Splitter:
         """The test sets in fold order (unsorted); ``g`` None = no shuffling."""
         raise NotImplementedError
 
-    def _folds(self, n: int, g) -> List[Split]:
-        return _complement_splits(n, self._test_sets(n, g))
+    def _folds(self, n: int, g, **labels) -> List[Split]:
+        return _complement_splits(n, self._test_sets(n, g, **labels))
+
+    def _labels(self, n: int, y, groups) -> dict:
+        """What the scheme takes from ``y`` and ``groups`` (keyword arguments
+        of ``_test_sets``).  A scheme that forms its folds from the record
+        count alone ignores ``y`` (as scikit-learn's ``KFold`` does) and
+        refuses ``groups``, rather than silently making folds that split them."""
+        if groups is not None:
+            raise ValueError(f"{type(self).__name__} does not use groups: its folds can put the "
+                             f"records of one group on both sides; for a grouped m x 2 BCV use "
+                             f"GroupBlockRegularizedMx2CV")
+        return {}
 
     def _check_test_sets(self, folds: List[np.ndarray], n: int) -> List[str]:
         raise NotImplementedError
@@ -90,15 +102,18 @@ class Splitter:
             return None
         return as_generator(self.random_state if rng is None else rng)
 
-    def test_sets(self, n, rng=None) -> List[np.ndarray]:
-        """The test index sets in fold order (unsorted)."""
+    def test_sets(self, n, rng=None, y=None, groups=None) -> List[np.ndarray]:
+        """The test index sets in fold order (unsorted); ``y`` / ``groups``
+        (one entry per record) for the stratified and grouped schemes."""
         n = self._n(n)
-        return self._test_sets(n, self._generator(rng))
+        labels = self._labels(n, y, groups)
+        return self._test_sets(n, self._generator(rng), **labels)
 
-    def splits(self, n, rng=None) -> List[Split]:
+    def splits(self, n, rng=None, y=None, groups=None) -> List[Split]:
         """All ``(train, test)`` pairs for n records (sorted index arrays)."""
         n = self._n(n)
-        return self._folds(n, self._generator(rng))
+        labels = self._labels(n, y, groups)
+        return self._folds(n, self._generator(rng), **labels)
 
     def split(self, X, y=None, groups=None):
         """Yield ``(train, test)`` index arrays for the rows of ``X``."""
@@ -107,7 +122,7 @@ class Splitter:
         n = int(X.shape[0]) if hasattr(X, "shape") else len(X)
         if y is not None and len(y) != n:
             raise ValueError(f"X has {n} records but y has {len(y)}")
-        yield from self.splits(n)
+        yield from self.splits(n, y=y, groups=groups)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
         """Number of folds (it does not depend on the number of records)."""
@@ -488,6 +503,152 @@ class BlockRegularizedMx2CV(Splitter):
 
     def _check_test_sets(self, folds, n):
         return _check_bcv(folds, int(self.m), n, self.extra_rule)
+
+
+def _bcv_tests_of_blocks(block_of: np.ndarray, m: int) -> List[np.ndarray]:
+    """Test sets T_1, S_1, T_2, S_2, ... of an m x 2 BCV whose record i lies
+    in block ``block_of[i]`` (0-based): the L8 (or L4, L16) design applied to
+    any blocks, as :class:`BlockRegularizedMx2CV` applies it to slices."""
+    M = bcv_design_matrix(m)
+    out = []
+    for j in range(m):
+        in_S = M[j][block_of]
+        out += [np.flatnonzero(~in_S), np.flatnonzero(in_S)]
+    return out
+
+
+def _codes(values, n: int, what: str) -> np.ndarray:
+    """0-based codes of the distinct values of a per-record array (checked)."""
+    if values is None:
+        raise ValueError(f"{what} is required: one value per record")
+    a = np.asarray(values)
+    if a.ndim != 1 or a.shape[0] != n:
+        raise ValueError(f"{what} must be 1-d with one value per record ({n}), got shape {a.shape}")
+    if a.dtype.kind == "f" and np.isnan(a).any():
+        raise ValueError(f"{what}: row {int(np.flatnonzero(np.isnan(a))[0])} is NaN; every record "
+                         f"needs a value")
+    if a.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in a.tolist()):
+        i = next(i for i, v in enumerate(a.tolist()) if v is None or (isinstance(v, float) and v != v))
+        raise ValueError(f"{what}: row {i} is missing; every record needs a value")
+    kind = a.dtype.kind
+    try:
+        return np.unique(a.astype(str) if kind == "O" else a, return_inverse=True)[1].ravel()
+    except TypeError:
+        raise ValueError(f"{what}: values of mixed types cannot be compared") from None
+
+
+class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
+    """Stratified m x 2 BCV: the B blocks are formed within the classes of
+    ``y``, then the orthogonal-array design of :class:`BlockRegularizedMx2CV`
+    is applied to them.
+
+    The records are laid out class by class (classes in sorted order, each
+    class in a random order) and dealt to the blocks in turn, the deal
+    following the extra-record order of ``extra_rule``.  So
+
+    * every block holds n_c // B or n_c // B + 1 records of each class c
+      (class balance per block, up to one record);
+    * the block sizes are exactly those of the plain BCV for the same n and
+      ``extra_rule``: every fold has the plain design's training and test
+      sizes (half/half, pairwise training overlaps about n/4, up to the same
+      rounding), and ``sizes(n)`` is the plain design's.
+
+    What does not hold: the blocks are not a uniformly random partition of
+    the records (a block's class counts are fixed), so the variance of the
+    fold differences differs from the plain design's, for which the paper
+    derives rho1 = rho2 = 1/2 (``docs/conventions.md``, "Stratified and
+    grouped BCV").  The random stream draws one permutation per class, so
+    the folds differ from the plain design's for the same seed.
+
+    >>> y = np.array([0] * 30 + [1] * 10)
+    >>> folds = StratifiedBlockRegularizedMx2CV(m=5).test_sets(40, 0, y=y)
+    >>> [int((y[t] == 1).sum()) for t in folds[:2]]
+    [5, 5]
+    """
+    scheme = "stratified block-regularized m x 2 CV"
+
+    def _labels(self, n, y, groups):
+        if groups is not None:
+            raise ValueError("StratifiedBlockRegularizedMx2CV stratifies by y and does not take "
+                             "groups; use GroupBlockRegularizedMx2CV for groups")
+        return {"classes": _codes(y, n, "y (the class labels to stratify by)")}
+
+    def _test_sets(self, n, g, classes=None):
+        if classes is None:
+            raise ValueError(f"{type(self).__name__} needs y: pass it to split(X, y) or splits(n, y=y)")
+        m, B = int(self.m), bcv_n_blocks(self.m)
+        deal = np.asarray(extra_order_of_rule(B, self.extra_rule, m)) - 1
+        # class by class (sorted), each class's records in a random order
+        laid = np.concatenate([rows[_perm(rows.size, g)] for rows in
+                               (np.flatnonzero(classes == c) for c in range(int(classes.max()) + 1))])
+        block_of = np.empty(n, dtype=np.int64)
+        block_of[laid] = deal[np.arange(n) % B]
+        return _bcv_tests_of_blocks(block_of, m)
+
+    def sizes(self, n):
+        """The plain BCV's fold sizes (the blocks have its sizes)."""
+        return BlockRegularizedMx2CV(self.m, self.extra_rule).sizes(n)
+
+
+class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
+    """Grouped m x 2 BCV: the B blocks are unions of whole groups (every
+    record of a group in one block), then the orthogonal-array design of
+    :class:`BlockRegularizedMx2CV` is applied to them, so no group is ever
+    on both sides of a fold.
+
+    The groups, in a random order, then sorted by size (largest first, ties
+    in that random order), go each to the block with the fewest records so
+    far (ties: the extra-record order of ``extra_rule``).  So
+
+    * no group has records on both sides of any fold;
+    * any two blocks differ by at most the largest group's size g_max: every
+      half is within B/2 * g_max of n/2, every pairwise training overlap
+      within B/4 * g_max of n/4; with groups of one record the blocks have
+      exactly the plain BCV's sizes;
+    * it needs at least B groups.
+
+    What does not hold: exact half/half sizes (the folds' sizes depend on
+    the groups and on the draw; ``sizes(n)`` is not defined, read them from
+    ``splits``), and records independent within a fold, which the tests'
+    variance formulas assume (``docs/conventions.md``, "Stratified and
+    grouped BCV").
+
+    >>> groups = np.repeat(np.arange(20), 3)
+    >>> folds = GroupBlockRegularizedMx2CV(m=5).test_sets(60, 0, groups=groups)
+    >>> [len(t) for t in folds[:2]]
+    [30, 30]
+    """
+    scheme = "grouped block-regularized m x 2 CV"
+
+    def _labels(self, n, y, groups):
+        codes = _codes(groups, n, "groups")
+        G, B = int(codes.max()) + 1, bcv_n_blocks(self.m)
+        if G < B:
+            raise ValueError(f"groups: {G} distinct groups, but a grouped {self.m}x2 BCV needs at "
+                             f"least {B} (every block is made of whole groups)")
+        return {"group_of": codes}
+
+    def _test_sets(self, n, g, group_of=None):
+        import heapq
+        if group_of is None:
+            raise ValueError(f"{type(self).__name__} needs groups: pass them to split(X, y, groups) "
+                             f"or splits(n, groups=groups)")
+        m, B = int(self.m), bcv_n_blocks(self.m)
+        size = np.bincount(group_of)
+        order = _perm(size.size, g)
+        order = order[np.argsort(-size[order], kind="stable")]
+        deal = np.asarray(extra_order_of_rule(B, self.extra_rule, m)) - 1
+        heap = [(0, rank, int(b)) for rank, b in enumerate(deal)]   # (records, tie rank, block)
+        block_of_group = np.empty(size.size, dtype=np.int64)
+        for grp in order:
+            load, rank, b = heapq.heappop(heap)
+            block_of_group[grp] = b
+            heapq.heappush(heap, (load + int(size[grp]), rank, b))
+        return _bcv_tests_of_blocks(block_of_group[group_of], m)
+
+    def sizes(self, n):
+        raise ValueError("a grouped BCV's fold sizes depend on the groups and the draw; "
+                         "read them from splits(n, rng, groups=groups)")
 
 
 # --------------------------------------------------------------------------

@@ -141,6 +141,7 @@ def resolve_t(m, rho1=0.5, rho2=0.5, t=None) -> float:
     number), else :func:`bcv_t` of ``m`` and the correlations."""
     if t is None:
         return bcv_t(m, rho1, rho2)
+    bcv_t(m, rho1, rho2)          # rho1, rho2 are checked even when t overrides them
     if isinstance(t, str):
         # The "calibrated" t (2.512) was withdrawn: it is liberal out of
         # sample (conventions.md, "The calibrated t (withdrawn)").

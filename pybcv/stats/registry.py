@@ -32,6 +32,7 @@ from typing import Callable, Dict, Tuple
 import numpy as np
 
 from ..outcomes import differences, fold_sizes
+from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
 from ._common import (DEFAULT_LEVEL, TestResult, check_alternative, check_choice, check_flag,
                       check_probability, check_real, check_sizes, check_tables, no_interval)
@@ -44,7 +45,6 @@ from ._common import (DEFAULT_LEVEL, TestResult, check_alternative, check_choice
 # hold-outs per block of the Nadeau-Bengio designs (conventions.md, "Fold order")
 def _design_param(design, name):
     """A design parameter (J = "n_repeats") of the splitter in ``DESIGNS``."""
-    from ..partitions import DESIGNS
     return getattr(DESIGNS[design], name)
 
 
@@ -307,7 +307,6 @@ class TestSpec:
 
 @lru_cache(maxsize=None)
 def _n_folds(design: str) -> int:
-    from ..partitions import DESIGNS
     d = DESIGNS[design]
     return int(d.n_splits(max(d.min_n, 100)))
 

@@ -213,17 +213,24 @@ def design_splits(design, n, seed):
         return _fail(e)
 
 
-def designs_batch(designs, n, seed):
+def designs_batch(designs, n, seed, y=None, groups=None, stratify=False):
     """The splits of several designs (stream ``(seed, rep 0, design)`` each),
     in run_batch's layout: per design the 1-based indices of every fold,
-    training then test rows, and the fold sizes ``ntr``, ``nte``."""
+    training then test rows, and the fold sizes ``ntr``, ``nte``.  With
+    ``stratify`` the BCV's blocks are formed within the classes ``y`` (class
+    codes in Python's order), with ``groups`` of whole groups
+    (``pybcv.partitions.design_splitter``, as ``compare`` draws them)."""
     try:
         from pybcv import partitions
         out = {}
+        if groups is not None:
+            groups = np.asarray(groups)
         for d in designs:
             if d not in partitions.DESIGNS:
                 raise ValueError(f"unknown design {d!r}")
-            splits = partitions.DESIGNS[d].splits(int(n), design_seed(seed, d))
+            sp = partitions.design_splitter(d, bool(stratify), groups is not None)
+            splits = sp.splits(int(n), design_seed(seed, d),
+                               y=np.asarray(y) if stratify else None, groups=groups)
             parts = [np.asarray(a, dtype=np.int64) for tr, te in splits for a in (tr, te)]
             out[d] = {"idx": (np.concatenate(parts) + 1).astype(np.int32),
                       "ntr": np.array([len(tr) for tr, _ in splits], dtype=np.int32),
@@ -248,7 +255,7 @@ def r_learner(spec):
         from pybcv.learners import LEARNERS, make_learner
         d = _parse_spec(spec)
         name = d.pop("name")
-        est = make_learner(name, backend="python", **d)   # validates; starts no R
+        est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
         if not hasattr(est, "_r_params"):
             raise ValueError(f"learner {name!r} has no R implementation "
                              f"({LEARNERS[name].r_implementation}); compare it from Python "

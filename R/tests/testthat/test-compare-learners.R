@@ -113,16 +113,6 @@ test_that("profile and options reach the tests", {
   expect_identical(res2$htests$cvci_z$alternative, "greater")
 })
 
-test_that("the package's learners are r_bridge's batch.R, byte for byte", {
-  need_python()
-  util <- reticulate::import("importlib.util")
-  spec <- util$find_spec("r_bridge")
-  if (is.null(spec)) skip("r_bridge (next to pybcv) is not importable")
-  bridge <- file.path(dirname(spec$origin), "batch.R")
-  shipped <- system.file("batch.R", package = "pybcv")
-  expect_identical(readBin(shipped, "raw", file.size(shipped)), readBin(bridge, "raw", file.size(bridge)))
-})
-
 test_that("compare_learners uses seed 0 by default, as Python does", {
   need_python()
   py <- reticulate::import("pybcv.experiments")$COMPARE_DEFAULTS

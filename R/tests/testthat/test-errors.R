@@ -79,3 +79,30 @@ test_that("a missing Python gives a clear set-up message", {
   expect_clean_error(pybcv_find_python(), "PYBCV_PYTHON is \"/no/such/python\", which does not exist")
   expect_clean_error(pybcv_find_python(), "bash scripts/setup.sh")
 })
+
+test_that("use_pybcv_python checks the interpreter before using it", {
+  need_python()
+  expect_clean_error(use_pybcv_python("/no/such/python"), "\"/no/such/python\" does not exist")
+  expect_clean_error(use_pybcv_python(c("a", "b")), "python must be the path of a Python interpreter")
+  expect_clean_error(use_pybcv_python(unname(Sys.which("false"))), "cannot import pybcv")
+  # the Python already bound is accepted again; any other one is refused with how to fix it
+  bound <- reticulate::py_config()$python
+  expect_identical(use_pybcv_python(bound), bound)
+  expect_identical(getOption("pybcv.python"), bound)
+  expect_true(pybcv_available())
+})
+
+test_that("install_pybcv refuses what is not pybcv", {
+  expect_clean_error(install_pybcv("/no/such/folder"), "must be a pybcv checkout, wheel or sdist")
+  expect_clean_error(install_pybcv(tempdir()), "holds no pyproject.toml")
+})
+
+test_that("the Weka learners run inside the JVM from the installed package (inst/java)", {
+  need_python()
+  need_r_packages("RWeka")
+  jar <- system.file("java", "pybcv-weka.jar", package = "pybcv")
+  expect_true(nzchar(jar), info = "the package has no inst/java/pybcv-weka.jar (bash scripts/build_java.sh)")
+  res <- compare_learners("J48", "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+  env <- pybcv:::batch_env()
+  expect_true(env$weka_jvm$jvm_state$runs[["J48"]] >= 1L)
+})

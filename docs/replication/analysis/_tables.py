@@ -1,7 +1,7 @@
 """Load the stored fold tables of the four Table-5 runs (read only).
 
 Learner runs (letter, EXP6, simple) stored their fold tables in
-``runs/<run>/run.npz`` (:mod:`pybcv.archive`); the learner-free epsilon run stored none, so its
+``runs/<run>/run.npz`` (:mod:`pybcv.engine.archive`); the learner-free epsilon run stored none, so its
 tables are recomputed exactly as the engine does (same seeds, same code path as
 ``pybcv.engine.repetition.run_learner_free``).
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from pybcv.fold_tables import tables_batch
 from pybcv.engine import RunConfig
-from pybcv.archive import read_run
+from pybcv.engine.archive import read_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")

@@ -12,7 +12,7 @@ The runs were made with (one process each, ~3 min of CPU):
       --reps 1000 --seed 301 --backend python --out sim_exp6_python_n300 --jobs 1
   pybcv simulate --dataset exp6 --param 0.30 --n 150 --tests (same) --reps 1000 --seed 302 \
       --backend python --out sim_exp6_python_n150 --jobs 1
-  python -m pybcv.archive convert --delete-sqlite sim_exp6_python_n300 sim_exp6_python_n150
+  pybcv archive convert --delete-sqlite sim_exp6_python_n300 sim_exp6_python_n150
 (the last step keeps each run as a compact run.npz, see ../README.md).
 Run: ../../../.venv/bin/python exp6_training_size.py
 """
@@ -21,7 +21,7 @@ import numpy as np
 import _tables
 from corrected_10x10_variants import structure, t_rate
 from naive_mcnemar_variants import sum_chi2
-from pybcv.archive import read_run
+from pybcv.engine.archive import read_run
 from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS
 

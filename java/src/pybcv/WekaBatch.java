@@ -25,7 +25,7 @@ import weka.core.Utils;
  *
  * <p>The Weka {@code Instances} each fold sees are exactly those that RWeka's
  * interface builds for {@code fun(y ~ ., data = d[tr, ])}, with {@code d$y}
- * reduced by {@code droplevels()} (see r_bridge/batch.R):
+ * reduced by {@code droplevels()} (see R/inst/batch.R):
  * <ul>
  * <li>attributes in RWeka's model-frame order: the class first (nominal,
  *     named {@code y}), then the predictors {@code x1..xp} (numeric, or

@@ -19,7 +19,7 @@ import weka.core.Instances;
  * no R and no bridge.
  *
  * <pre>
- * java -cp weka.jar:build/java pybcv.WekaLoop DIR WARMUP CLASSNAME [OPTIONS...]
+ * java -cp weka.jar:R/inst/java/pybcv-weka.jar pybcv.WekaLoop DIR WARMUP CLASSNAME [OPTIONS...]
  * </pre>
  * DIR holds set_0000.arff, set_0000.splits, set_0001.arff, ... (the class is
  * the first attribute; a .splits file has two lines per fold, the 0-based

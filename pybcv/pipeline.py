@@ -1,10 +1,15 @@
-"""Fitting the learners on the union of designs: the one place where the
-engine turns partitions and predictions (or fixed losses) into contingency
-tables (the counting itself is :mod:`pybcv.outcomes` and
+"""The pipeline's middle: design -> fits -> fold tables.  The one place
+where partitions and predictions (or fixed losses) become contingency tables
+(the counting itself is :mod:`pybcv.outcomes` and
 :func:`pybcv.fold_tables.tables_batch`).
 
-Used by the simulation (:mod:`pybcv.engine.repetition`) and by every one-off
-comparison (:mod:`pybcv.comparison`):
+Used by the simulation engine (:mod:`pybcv.engine`) and by every one-off
+comparison (:mod:`pybcv.comparison`); it imports neither:
+
+* :func:`design_generator` / :func:`draw_splits` -- the random stream of a
+  design and every design's splits;
+* :func:`predict_learners` -- k learners predict the union of designs (one
+  batch per learner, or one task per learner and design on processes);
 
 * :func:`predict_designs` -- each learner predicts the folds of every design
   in ONE ``predict_splits`` call (one batch; for an R learner one call into R);
@@ -27,16 +32,21 @@ A wrong/right, columns B wrong/right.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import warnings
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Dict, List, Mapping, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
-from ..outcomes import tables_from_predictions
-from ..partitions import DESIGNS
-
-from .._validate import LearnerContext
-from ..learners import parse_spec
+from . import seeds
+from ._validate import LearnerContext
+from .fold_tables import tables_batch
+from .learners import as_learner as _wrap_learner
+from .learners import make_learner, parse_spec, seeded
+from .outcomes import tables_from_predictions
+from .partitions import DESIGNS
 
 
 def spec_dict(spec) -> dict:
@@ -60,7 +70,6 @@ def learner_from_spec(spec: dict, backend: str = "auto"):
     """The learner of a spec dict, built once per process and backend."""
     key = json.dumps([spec, backend], sort_keys=True)
     if key not in _LEARNERS_OF_PROCESS:
-        from ..learners import make_learner
         params = {k: v for k, v in spec.items() if k != "name"}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -73,8 +82,7 @@ def as_learner(x, backend: str = "auto"):
     pybcv learner or any scikit-learn classifier."""
     if isinstance(x, (str, dict)):
         return learner_from_spec(spec_dict(x), backend)
-    from ..learners import as_learner as _wrap
-    return _wrap(x)
+    return _wrap_learner(x)
 
 
 def learner_label(x) -> str:
@@ -170,10 +178,75 @@ def learner_free_tables(loss_codes: np.ndarray, designs: Mapping[str, str],
     ``loss_codes``: (R, n) array of ``2 * loss_a + loss_b``; ``designs``:
     {unit: design key}; ``generators``: {unit: R Generators, one per
     repetition}.  A fold's table needs only its test indices."""
-    from ..fold_tables import tables_batch
     return {u: tables_batch(d, loss_codes, generators[u]) for u, d in designs.items()}
 
 
 def draw_splits(n: int, designs: Mapping[str, str], generators: Mapping[str, Any]) -> Dict[str, List]:
     """``{unit: design.splits(n, generator)}``."""
     return {u: DESIGNS[d].splits(n, generators[u]) for u, d in designs.items()}
+
+
+def design_generator(seed: int, design: str):
+    """The random stream of ``design`` in a one-off comparison with ``seed``."""
+    return seeds.rng(seeds.design_seq(seed, 0, design))
+
+
+def _seeded_learner(learner, backend, seed):
+    """The learner; a scikit-learn estimator's fits get ``seed`` as their
+    ``random_state`` where it has none (``pybcv.learners.seeded``)."""
+    return seeded(as_learner(learner, backend), seed)
+
+
+def _predict_task(learner, backend, X, y, design_splits, seed=None):
+    lrn = CountingLearner(_seeded_learner(learner, backend, seed))
+    pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
+    return pred, lrn.backend_
+
+
+def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None):
+    """[{design: predictions}] and [backend] per learner: one batch per learner
+    when sequential and quiet; else one task per (learner, design), on
+    ``n_jobs`` processes, with a tqdm bar.  ``seed``: the ``random_state`` of
+    scikit-learn fits that have none."""
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
+    if n_jobs == 1 and not progress:
+        preds, backends = [], []
+        for lrn in learners:
+            c = CountingLearner(_seeded_learner(lrn, backend, seed))
+            preds.append(predict_designs(c, X, y, splits))
+            backends.append(c.backend_)
+        return preds, backends
+    for lrn in learners:                      # bad specs fail before any fit
+        as_learner(lrn, backend)
+    tasks = [(i, d) for i in range(len(learners)) for d in splits]
+    bar = tqdm(total=sum(len(splits[d]) for _, d in tasks), disable=not progress, unit="fit",
+               desc="fitting")
+    preds = [dict() for _ in learners]
+    backends = ["python"] * len(learners)
+    try:
+        if n_jobs == 1:
+            for i, d in tasks:
+                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed)
+                preds[i].update(pred)
+                backends[i] = be
+                bar.update(len(splits[d]))
+        else:
+            # fresh processes (spawn): an embedded R or JVM of this process is not forked
+            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}, seed):
+                           (i, d) for i, d in tasks}
+                try:
+                    for fut in as_completed(futures):
+                        i, d = futures[fut]
+                        pred, be = fut.result()
+                        preds[i].update(pred)
+                        backends[i] = be
+                        bar.update(len(splits[d]))
+                except BaseException:
+                    for fut in futures:
+                        fut.cancel()
+                    raise
+    finally:
+        bar.close()
+    return preds, backends

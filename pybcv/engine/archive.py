@@ -73,7 +73,7 @@ Example (a two-repetition run with one design of two folds of 5 records)::
     >>> run["rep_info"][1]
     (1, 0.2, 2, 2, 'python/python')
 
-Command line (``python -m pybcv.archive --help``): ``convert`` turns every
+Command line (``pybcv archive --help``): ``convert`` turns every
 ``results.sqlite`` under the given folders into ``run.npz`` (checking that
 the archive reads back identical to the store before it deletes anything),
 ``verify`` compares the two where both exist, ``show`` prints a summary,
@@ -82,18 +82,18 @@ the archive reads back identical to the store before it deletes anything),
 """
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
 import shutil
-import sys
 import tempfile
-import time
 import zipfile
+import zlib
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+
+from .store import Store
 
 FORMAT = "pybcv-run-archive-1"
 FILE_NAME = "run.npz"
@@ -233,23 +233,133 @@ def is_run(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, FILE_NAME))
 
 
+#: Bound on the bytes an archive's members may inflate to: this many times
+#: the file's own size, or MIN_INFLATE_LIMIT, whichever is larger (a genuine
+#: run inflates by a factor of about 2-20; a crafted member by thousands).
+INFLATE_FACTOR = 100
+MIN_INFLATE_LIMIT = 256 * 2 ** 20
+
+
+class ArchiveError(ValueError):
+    """A damaged or hostile archive; the message names the file and the member."""
+
+
+def read_npz(path: str) -> Dict[str, np.ndarray]:
+    """{member: array} of an ``.npz`` file, every member checked before it is
+    read: a plain ``.npy`` with a numeric or boolean dtype (no pickle) whose
+    stored size matches its header, the members together inflating to at
+    most ``max(MIN_INFLATE_LIMIT, INFLATE_FACTOR * file size)`` bytes."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no archive {path}")
+    limit = max(MIN_INFLATE_LIMIT, INFLATE_FACTOR * os.path.getsize(path))
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            total = sum(i.file_size for i in infos)
+            if total > limit:
+                big = max(infos, key=lambda i: i.file_size)
+                raise ArchiveError(f"{path}: its members inflate to {total} bytes (member "
+                                   f"{big.filename!r}: {big.file_size}), more than the "
+                                   f"{limit} allowed for a file of this size; not read")
+            out = {}
+            for info in infos:
+                name = info.filename
+                if not name.endswith(".npy") or name[:-4] in out:
+                    raise ArchiveError(f"{path}: member {name!r} is not an array of the archive")
+                with zf.open(info) as f:
+                    try:
+                        version = np.lib.format.read_magic(f)
+                        shape, fortran, dtype = np.lib.format._read_array_header(f, version)
+                        header = f.tell() if f.seekable() else None
+                    except (ValueError, EOFError) as e:
+                        raise ArchiveError(f"{path}: member {name!r} is not a .npy array "
+                                           f"({e})") from None
+                if dtype.kind not in "biuf" or dtype.hasobject:
+                    raise ArchiveError(f"{path}: member {name!r} has dtype {dtype}, not a "
+                                       f"number or boolean array")
+                want = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                if header is not None and info.file_size != header + want:
+                    raise ArchiveError(f"{path}: member {name!r}: {info.file_size} bytes, "
+                                       f"but its header says {header + want}")
+                with zf.open(info) as f:
+                    out[name[:-4]] = np.lib.format.read_array(f, allow_pickle=False)
+            return out
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ArchiveError(f"{path}: not a readable archive ({type(e).__name__}: {e})") from None
+
+
+def _member(z, path, name, dtype_kinds, shape):
+    """Member ``name`` of ``z``, checked: present, dtype kind in
+    ``dtype_kinds``, shape ``shape`` (None: any length on that axis)."""
+    if name not in z:
+        raise ArchiveError(f"{path}: member {name!r} missing")
+    a = z[name]
+    if a.dtype.kind not in dtype_kinds:
+        raise ArchiveError(f"{path}: member {name!r} has dtype {a.dtype}, expected "
+                           + {"f": "floats", "iu": "integers", "u": "unsigned integers",
+                              "b": "booleans"}.get(dtype_kinds, dtype_kinds))
+    if len(a.shape) != len(shape) or any(s is not None and s != t for s, t in zip(shape, a.shape)):
+        raise ArchiveError(f"{path}: member {name!r} has shape {a.shape}, expected "
+                           f"{tuple('*' if s is None else s for s in shape)}")
+    return a
+
+
 def read_meta(folder: str) -> dict:
     """The archive's metadata (format, config, tests, backends, table layout)."""
     path = os.path.join(folder, FILE_NAME)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"no archived run in {folder} ({FILE_NAME} missing)")
-    with np.load(path, allow_pickle=False) as z:
-        return _meta(z, path)
+    return _meta(read_npz(path), path)
 
 
 def _meta(z, path) -> dict:
     try:
-        meta = json.loads(z["meta"].tobytes().decode())
-    except (KeyError, ValueError) as e:
-        raise ValueError(f"{path}: not a pybcv run archive ({e})") from None
+        meta = json.loads(_member(z, path, "meta", "u", (None,)).tobytes().decode())
+    except (UnicodeDecodeError, ValueError) as e:
+        if isinstance(e, ArchiveError):
+            raise
+        raise ArchiveError(f"{path}: member 'meta' is not UTF-8 JSON ({e})") from None
+    if not isinstance(meta, dict):
+        raise ArchiveError(f"{path}: member 'meta' is not a JSON object")
     if meta.get("format") != FORMAT:
-        raise ValueError(f"{path}: archive format {meta.get('format')!r}, this pybcv reads {FORMAT!r}")
+        raise ArchiveError(f"{path}: archive format {meta.get('format')!r}, this pybcv reads {FORMAT!r}")
+    kinds = {"config": dict, "tests": list, "backends": list, "tables": dict}
+    for key, kind in kinds.items():
+        if not isinstance(meta.get(key), kind):
+            raise ArchiveError(f"{path}: member 'meta': {key!r} must be a JSON "
+                               f"{'object' if kind is dict else 'list'}")
+    if not all(isinstance(t, str) for t in meta["tests"]) or len(set(meta["tests"])) != len(meta["tests"]):
+        raise ArchiveError(f"{path}: member 'meta': 'tests' must be distinct names")
+    if not all(isinstance(b, str) for b in meta["backends"]):
+        raise ArchiveError(f"{path}: member 'meta': 'backends' must be names")
+    if not isinstance(meta.get("failures", []), list):
+        raise ArchiveError(f"{path}: member 'meta': 'failures' must be a list")
+    if meta.get("reps_target") is not None and (not isinstance(meta["reps_target"], int)
+                                                or meta["reps_target"] < 0):
+        raise ArchiveError(f"{path}: member 'meta': 'reps_target' must be a count")
     return meta
+
+
+def _check_tables(path, design, packed, desc, R):
+    """The (3, R, F) kept cells of ``design`` and their description, checked."""
+    name = "tables/" + design
+    if not isinstance(desc, dict) or not isinstance(desc.get("fold_sizes"), list) \
+            or not isinstance(desc.get("cells"), list):
+        raise ArchiveError(f"{path}: member 'meta': the table layout of {design!r} is malformed")
+    cells = desc["cells"] + [desc.get("dropped_cell")]
+    if sorted(map(str, cells)) != sorted(CELL_NAMES):
+        raise ArchiveError(f"{path}: member 'meta': the cells of {design!r} must be three of "
+                           f"{', '.join(CELL_NAMES)} and the dropped one, got {cells}")
+    sizes = desc["fold_sizes"]
+    if not sizes or not all(isinstance(x, int) and x >= 0 for x in sizes):
+        raise ArchiveError(f"{path}: member 'meta': the fold sizes of {design!r} must be counts")
+    _member({name: packed}, path, name, "u", (3, R, len(sizes)))
+    kept = packed.astype(np.int64).sum(axis=0)
+    over = np.argwhere(kept > np.asarray(sizes, np.int64)[None, :])
+    if len(over):
+        r, f = over[0]
+        raise ArchiveError(f"{path}: member {name!r}: repetition index {r}, fold {f}: the "
+                           f"counts exceed the fold's {sizes[f]} records")
 
 
 def read_run(folder: str) -> dict:
@@ -259,22 +369,58 @@ def read_run(folder: str) -> dict:
     ``rep_info`` [(rep, seconds, fits_a, fits_b, backend)], ``failures``
     (recorded learner failures), plus ``reps_target``.
     These equal, bit for bit, what :class:`pybcv.engine.store.Store` returns
-    from the ``results.sqlite`` the archive was made from."""
+    from the ``results.sqlite`` the archive was made from.
+
+    Every member is checked before use (:func:`read_npz`: size, dtype; here:
+    shapes, ranges, consistency): an :class:`ArchiveError` names the member.
+    """
     path = os.path.join(folder, FILE_NAME)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no archived run in {folder} ({FILE_NAME} missing)")
-    with np.load(path, allow_pickle=False) as z:
-        meta = _meta(z, path)
-        reps = z["reps"]
-        stat, pval = z["statistic"], z["pvalue"]
-        seconds, fits, backend = z["seconds"], z["fits"], z["backend"]
-        tables = {d: _unpack_tables(z["tables/" + d], desc) for d, desc in meta["tables"].items()}
+    z = read_npz(path)
+    meta = _meta(z, path)
+    reps = _member(z, path, "reps", "iu", (None,))
+    R, T = len(reps), len(meta["tests"])
+    if R and (reps.min() < 0 or np.any(np.diff(reps.astype(np.int64)) <= 0)):
+        raise ArchiveError(f"{path}: member 'reps' must hold distinct non-negative "
+                           f"repetition numbers in ascending order")
+    stat = _member(z, path, "statistic", "f", (T, R))
+    pval = _member(z, path, "pvalue", "f", (T, R))
+    for i, k in enumerate(meta["tests"]):
+        p = pval[i]
+        bad = np.flatnonzero(~np.isnan(p) & ~((p >= 0) & (p <= 1)))
+        if len(bad):
+            raise ArchiveError(f"{path}: member 'pvalue': test {k!r}, repetition "
+                               f"{int(reps[bad[0]])}: p-value {p[bad[0]]!r} outside [0, 1]")
+        if R and np.isnan(p).all():
+            raise ArchiveError(f"{path}: member 'pvalue': every p-value of test {k!r} is NaN")
+    seconds = _member(z, path, "seconds", "f", (R,))
+    fits = _member(z, path, "fits", "iu", (2, R))
+    backend = _member(z, path, "backend", "u", (R,))
+    if R and fits.min() < 0:
+        raise ArchiveError(f"{path}: member 'fits': negative fit counts")
+    if R and int(backend.max()) >= len(meta["backends"]):
+        raise ArchiveError(f"{path}: member 'backend': code {int(backend.max())} but "
+                           f"{len(meta['backends'])} backend names")
+    tables = {}
+    for d, desc in meta["tables"].items():
+        if not isinstance(d, str) or "/" in d:
+            raise ArchiveError(f"{path}: member 'meta': design name {d!r}")
+        name = "tables/" + d
+        if name not in z:
+            raise ArchiveError(f"{path}: member {name!r} missing")
+        _check_tables(path, d, z[name], desc, R)
+        tables[d] = _unpack_tables(z[name], desc)
+    extra = sorted(set(z) - {"meta", "reps", "statistic", "pvalue", "seconds", "fits", "backend"}
+                   - {"tables/" + d for d in meta["tables"]})
+    if extra:
+        raise ArchiveError(f"{path}: unknown member(s) {', '.join(map(repr, extra))}")
     names = meta["backends"]
     rep_info = [(int(r), float(s), int(a), int(b), names[int(c)])
                 for r, s, a, b, c in zip(reps, seconds, fits[0], fits[1], backend)]
-    return {"config": meta["config"], "reps": reps,
+    return {"config": meta["config"], "reps": reps.astype(np.int64, copy=False),
             "results": {k: (stat[i], pval[i]) for i, k in enumerate(meta["tests"])},
-            "tables": tables, "rep_info": rep_info, "reps_target": meta["reps_target"],
+            "tables": tables, "rep_info": rep_info, "reps_target": meta.get("reps_target"),
             "failures": list(meta.get("failures", []))}
 
 
@@ -322,7 +468,6 @@ class ArchivedStore:
 def read_sqlite(folder: str) -> dict:
     """A ``results.sqlite`` run folder in :func:`read_run`'s form, read from a
     temporary copy (the store's files stay untouched)."""
-    from .engine.store import Store
     src = os.path.join(folder, SQLITE_NAME)
     if not os.path.isfile(src):
         raise FileNotFoundError(f"no simulation store in {folder} ({SQLITE_NAME} missing)")
@@ -408,7 +553,6 @@ def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
     store in ``out_folder`` (default: the same folder), so that
     ``pybcv simulate --resume`` can continue or extend it.  Refuses to
     overwrite an existing store."""
-    from .engine.store import Store
     run = read_run(folder)
     out_folder = folder if out_folder is None else out_folder
     if os.path.exists(os.path.join(out_folder, SQLITE_NAME)):
@@ -434,108 +578,3 @@ def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
                 if os.path.exists(os.path.join(out_folder, SQLITE_NAME + suffix)):
                     os.remove(os.path.join(out_folder, SQLITE_NAME + suffix))
     return os.path.join(out_folder, SQLITE_NAME)
-
-
-# ------------------------------------------------------------------ command line
-def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
-    found = []
-    for top in folders:
-        if not os.path.isdir(top):
-            raise FileNotFoundError(f"not a folder: {top}")
-        for d, subdirs, files in os.walk(top):
-            subdirs.sort()
-            if name in files:
-                found.append(d)
-    return found
-
-
-def _stores_under(folders: Sequence[str]) -> List[str]:
-    return _folders_with(SQLITE_NAME, folders)
-
-
-def _size(folder: str, names: Sequence[str]) -> int:
-    return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
-
-
-def _cmd_convert(a) -> int:
-    stores = _stores_under(a.folders)
-    if not stores:
-        print(f"no {SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
-        return 1
-    store_files = [SQLITE_NAME + s for s in ("", "-wal", "-shm")]
-    before = after = 0
-    for d in stores:
-        t0 = time.perf_counter()
-        path = from_sqlite(d)
-        b, n = _size(d, store_files), os.path.getsize(path)
-        before, after = before + b, after + n
-        if a.delete_sqlite:
-            for name in store_files:
-                if os.path.exists(os.path.join(d, name)):
-                    os.remove(os.path.join(d, name))
-        print(f"{d}: {b / 1e6:.2f} MB -> {n / 1e6:.3f} MB, identical, {time.perf_counter() - t0:.1f} s"
-              + (" (store deleted)" if a.delete_sqlite else ""))
-    print(f"{len(stores)} run(s): {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
-    return 0
-
-
-def _cmd_verify(a) -> int:
-    bad = 0
-    for d in _stores_under(a.folders):
-        if not is_run(d):
-            print(f"{d}: no {FILE_NAME}")
-            bad += 1
-            continue
-        diff = differences(read_sqlite(d), read_run(d))
-        print(f"{d}: " + ("identical" if not diff else "DIFFERS: " + ", ".join(diff)))
-        bad += bool(diff)
-    return 1 if bad else 0
-
-
-def _cmd_show(a) -> int:
-    for d in a.folders:
-        run = read_run(d)
-        cfg = run["config"]
-        print(f"{d}: {cfg.get('dataset')} seed {cfg.get('seed')} profile {cfg.get('profile')}, "
-              f"{len(run['reps'])} repetitions, {len(run['results'])} tests, "
-              f"designs {', '.join(f'{k} {v.shape[1]} folds' for k, v in run['tables'].items()) or 'none'}")
-    return 0
-
-
-def _cmd_unpack(a) -> int:
-    todo = [d for d in _folders_with(FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, SQLITE_NAME))]
-    for d in todo:
-        print(to_sqlite(d))
-    print(f"{len(todo)} archive(s) unpacked")
-    return 0
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m pybcv.archive", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("convert", help=f"{SQLITE_NAME} -> {FILE_NAME} in every run folder under FOLDER, "
-                                       "checked bit for bit")
-    c.add_argument("folders", nargs="+", metavar="FOLDER")
-    c.add_argument("--delete-sqlite", action="store_true",
-                   help="delete each store once its archive reads back identical")
-    c.set_defaults(fn=_cmd_convert)
-    v = sub.add_parser("verify", help=f"compare {SQLITE_NAME} and {FILE_NAME} wherever both exist")
-    v.add_argument("folders", nargs="+", metavar="FOLDER")
-    v.set_defaults(fn=_cmd_verify)
-    s = sub.add_parser("show", help="summary of archived runs")
-    s.add_argument("folders", nargs="+", metavar="FOLDER")
-    s.set_defaults(fn=_cmd_show)
-    u = sub.add_parser("unpack", help=f"{FILE_NAME} -> {SQLITE_NAME} in every run folder under FOLDER that "
-                                      f"has no {SQLITE_NAME} (so that simulate --resume continues the run)")
-    u.add_argument("folders", nargs="+", metavar="FOLDER")
-    u.set_defaults(fn=_cmd_unpack)
-    a = p.parse_args(argv)
-    try:
-        return a.fn(a)
-    except (ValueError, TypeError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

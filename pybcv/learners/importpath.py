@@ -1,0 +1,160 @@
+"""Any scikit-learn classifier named by its import path, with parameters:
+``"sklearn.ensemble.RandomForestClassifier:n_estimators=200,max_depth=None"``.
+
+The path is a dotted Python name (``package.module.Class``); its module is
+imported the ordinary way (``importlib.import_module``: installed packages
+only, no file paths) and the attribute must be a class with ``fit`` and
+``predict`` that scikit-learn recognises as a classifier.  Parameter values
+are read with ``ast.literal_eval`` (numbers, strings, tuples, lists, dicts,
+True/False/None; nothing is evaluated), and a word that is no literal is
+taken as a string (``criterion=entropy``).  Commas inside brackets or quotes
+do not split parameters (``hidden_layer_sizes=(20, 10)``).  Every name and
+value is checked before any fit: a module that does not import, a missing
+class, an object that is not a classifier, an unknown parameter (the message
+lists the class's parameters) and a value the estimator's own parameter
+check refuses are each a ValueError naming the problem.
+
+>>> est = estimator_from_path("sklearn.tree.DecisionTreeClassifier", {"max_depth": 3})
+>>> type(est).__name__, est.max_depth
+('DecisionTreeClassifier', 3)
+>>> parse_import_spec("sklearn.neural_network.MLPClassifier:hidden_layer_sizes=(20, 10),solver=lbfgs")
+{'name': 'sklearn.neural_network.MLPClassifier', 'hidden_layer_sizes': (20, 10), 'solver': 'lbfgs'}
+>>> estimator_from_path("sklearn.tree.DecisionTreeClassifier", {"max_dept": 3})
+Traceback (most recent call last):
+...
+ValueError: learner 'sklearn.tree.DecisionTreeClassifier' has no parameter 'max_dept' (did you mean 'max_depth'?); its parameters: ccp_alpha, class_weight, ...
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import importlib
+import importlib.util
+import re
+from typing import Any, Dict, List
+
+_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def is_import_path(name) -> bool:
+    """True for a dotted name such as ``sklearn.svm.SVC`` (the registry's
+    names have no dots)."""
+    return isinstance(name, str) and _PATH.fullmatch(name.strip()) is not None
+
+
+def split_params(text: str) -> List[str]:
+    """``"a=1,b=(2, 3),c='x,y'"`` -> ``["a=1", "b=(2, 3)", "c='x,y'"]``: commas
+    inside brackets or quotes do not split."""
+    out, depth, quote, cur = [], 0, None, []
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur))
+    if quote or depth:
+        raise ValueError(f"unbalanced {'quote' if quote else 'brackets'} in {text!r}")
+    return [p.strip() for p in out if p.strip()]
+
+
+def literal(text: str):
+    """A parameter value: a Python literal (``ast.literal_eval``, nothing is
+    run), else the text itself as a string."""
+    t = text.strip()
+    try:
+        return ast.literal_eval(t)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return t
+
+
+def parse_import_spec(spec: str) -> Dict[str, Any]:
+    """``{"name": path, **params}`` from ``"path:param=value,..."``, every
+    name and value checked (:func:`estimator_from_path`)."""
+    path, _, rest = spec.partition(":")
+    path = path.strip()
+    params: Dict[str, Any] = {}
+    try:
+        pieces = split_params(rest)
+    except ValueError as e:
+        raise ValueError(f"learner {path!r}: {e}") from None
+    for kv in pieces:
+        k, eq, v = kv.partition("=")
+        k = k.strip()
+        if not eq or not k.isidentifier():
+            raise ValueError(f"learner {path!r}: parameter {kv!r}: write path:param=value")
+        if k in params:
+            raise ValueError(f"learner {path!r}: parameter {k} given twice")
+        params[k] = literal(v)
+    estimator_from_path(path, params)
+    return {"name": path, **params}
+
+
+def estimator_class(path: str):
+    """The class named by ``path``, imported the ordinary way."""
+    if not is_import_path(path):
+        raise ValueError(f"learner {path!r}: not an import path such as "
+                         f"sklearn.ensemble.RandomForestClassifier")
+    module, _, attr = path.strip().rpartition(".")
+    top = module.split(".")[0]
+    try:
+        found = importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise ValueError(f"learner {path!r}: no installed module {top!r}")
+    try:
+        mod = importlib.import_module(module)
+    except Exception as e:        # ImportError, or the module's own failure on import
+        raise ValueError(f"learner {path!r}: cannot import module {module!r} "
+                         f"({type(e).__name__}: {e})") from None
+    if not hasattr(mod, attr):
+        names = [n for n in dir(mod) if not n.startswith("_")]
+        near = difflib.get_close_matches(attr, names, n=1)
+        raise ValueError(f"learner {path!r}: module {module!r} has no {attr!r}"
+                         + (f" (did you mean {module}.{near[0]}?)" if near else ""))
+    cls = getattr(mod, attr)
+    if not isinstance(cls, type) or not (hasattr(cls, "fit") and hasattr(cls, "predict")):
+        raise ValueError(f"learner {path!r}: not an estimator class with fit and predict "
+                         f"(got {type(cls).__name__})")
+    return cls
+
+
+def estimator_from_path(path: str, params: Dict[str, Any]):
+    """An instance of the classifier ``path`` with ``params``, checked."""
+    from sklearn.base import is_classifier
+    cls = estimator_class(path)
+    try:
+        names = sorted(cls._get_param_names()) if hasattr(cls, "_get_param_names") else None
+    except Exception:
+        names = None
+    if names is not None:
+        bad = [k for k in params if k not in names]
+        if bad:
+            near = difflib.get_close_matches(bad[0], names, n=1)
+            raise ValueError(f"learner {path!r} has no parameter {bad[0]!r}"
+                             + (f" (did you mean {near[0]!r}?)" if near else "")
+                             + f"; its parameters: {', '.join(names) or 'none'}")
+    try:
+        est = cls(**params)
+    except Exception as e:
+        raise ValueError(f"learner {path!r}: {type(e).__name__}: {e}") from None
+    if not is_classifier(est):
+        raise ValueError(f"learner {path!r} is not a classifier (scikit-learn's is_classifier "
+                         f"is False): the tests compare predicted class labels")
+    check = getattr(est, "_validate_params", None)
+    if check is not None:
+        try:
+            check()
+        except Exception as e:
+            raise ValueError(f"learner {path!r}: {e}") from None
+    return est

@@ -1,0 +1,85 @@
+"""Reading a user's CSV (issue 21): decimal commas, a word on the columns
+read as categorical, a warning when such a column looks numeric, the CLI's
+own words in the hints."""
+import warnings
+
+import numpy as np
+import pytest
+
+from pybcv.cli import main
+from pybcv.datasets import load_csv
+
+
+def _decimal_comma_csv(tmp_path, n=60):
+    rng = np.random.default_rng(0)
+    rows = ["a;b;kind;class"]
+    for i in range(n):
+        a, b = rng.normal(size=2)
+        rows.append(f"{a:.3f};{b:.3f};k{i % 3};{'yes' if a + b > 0 else 'no'}".replace(".", ","))
+    p = tmp_path / "dec.csv"
+    p.write_text("\n".join(rows) + "\n")
+    return str(p)
+
+
+def test_decimal_commas_are_read_as_numbers(tmp_path):
+    p = _decimal_comma_csv(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        d = load_csv(p, sep=";", decimal=",")
+    first = open(p).read().splitlines()[1].split(";")
+    assert d.X["a"].dtype.kind == "f" and d.X["a"].iloc[0] == float(first[0].replace(",", "."))
+    notes = [str(w.message) for w in caught]
+    assert any("read as categorical (not numbers): 'kind' (3 levels)" in m for m in notes)
+    assert not any("looks numeric" in m for m in notes)
+
+
+def test_decimal_commas_read_as_text_are_named(tmp_path):
+    p = _decimal_comma_csv(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        d = load_csv(p, sep=";")
+    notes = [str(w.message) for w in caught]
+    assert d.X["a"].dtype == object
+    assert any("'a' (" in m and "'kind' (3 levels)" in m for m in notes)
+    assert any("column 'a' has" in m and "numbers with decimal commas" in m and "decimal=','" in m
+               for m in notes), notes
+
+
+def test_many_levels_with_digits_look_numeric(tmp_path):
+    p = tmp_path / "units.csv"
+    p.write_text("w,class\n" + "".join(f"{i} kg,{'ab'[i % 2]}\n" for i in range(40)))
+    with pytest.warns(UserWarning, match=r"column 'w' has 40 levels and looks numeric .*'0 kg'"):
+        load_csv(p)
+
+
+def test_decimal_errors(tmp_path):
+    p = _decimal_comma_csv(tmp_path)
+    with pytest.raises(ValueError, match="also the field separator"):
+        load_csv(p, sep=",", decimal=",")
+    with pytest.raises(ValueError, match="decimal must be"):
+        load_csv(p, sep=";", decimal=";")
+
+
+def test_cli_decimal_and_notes(tmp_path, capsys):
+    p = _decimal_comma_csv(tmp_path)
+    rc = main(["compare", "--csv", p, "--sep", ";", "--a", "majority", "--b", "glm",
+               "--backend", "python"])
+    err = capsys.readouterr().err
+    assert rc == 0
+    assert "pybcv: note:" in err and "read them with --decimal ," in err, err
+    rc = main(["compare", "--csv", p, "--sep", ";", "--decimal", ",", "--a", "majority", "--b", "glm",
+               "--backend", "python", "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 0 and "looks numeric" not in err
+    rc = main(["compare", "--csv", p, "--decimal", ",", "--backend", "python"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "such as --sep ';'" in err
+
+
+def test_cli_suggests_its_own_options(tmp_path, capsys):
+    p = tmp_path / "m.csv"
+    p.write_text("a,b,class\n1,?,x\n2,abc,y\n" + "".join(f"{i},{i},{'xy'[i % 2]}\n" for i in range(30)))
+    rc = main(["compare", "--csv", str(p), "--backend", "python"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--drop-missing" in err and "drop_missing=True" not in err, err
+    assert "na_values" not in err
