@@ -968,8 +968,8 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
                      "worst | median |")
             L.append("|---|---:|---:|---:|---:|---:|")
             for _, r in q.iterrows():
-                L.append(f"| {r['t']} | {r['experiments']} | {r['undercover']} | "
-                         f"{r['below_level']} | {r['worst']:.3f} | {r['median']:.3f} |")
+                L.append(f"| {r['t']} | {int(r['experiments'])} | {int(r['undercover'])} | "
+                         f"{int(r['below_level'])} | {r['worst']:.3f} | {r['median']:.3f} |")
             L.append("")
     # ---- flags
     L.append("## Flags and their documented warnings\n")
