@@ -29,7 +29,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from pybcv.engine import fit_counts, repetition, simulate  # noqa: E402
+from pybcv.comparison import fit_counts  # noqa: E402
+from pybcv.engine import repetition, simulate  # noqa: E402
 from pybcv.pipeline import CountingLearner, learner_from_spec  # noqa: E402
 from pybcv.partitions import DESIGNS  # noqa: E402
 from pybcv.stats import TABLE5_TESTS, designs_for  # noqa: E402

@@ -30,92 +30,24 @@ def nonfinite_message(a, j) -> str:
             f"{bad[0]}; remove or impute them before comparing learners")
 
 
+def missing_positions(a: np.ndarray) -> np.ndarray:
+    """Positions of missing values (NaN, None) in a 1-d array of any dtype."""
+    if a.dtype.kind == "f":
+        return np.flatnonzero(np.isnan(a))
+    if a.dtype.kind == "O":
+        return np.flatnonzero([v is None or (isinstance(v, float) and v != v) for v in a])
+    return np.zeros(0, dtype=np.intp)
+
+
 def check_labels(y) -> np.ndarray:
     """y as a 1-d array; missing labels (NaN/None) are an error."""
     y = np.asarray(y)
     if y.ndim != 1:
         y = y.ravel()
-    if y.dtype.kind == "f":
-        miss = np.flatnonzero(np.isnan(y))
-    elif y.dtype.kind == "O":
-        miss = np.flatnonzero([v is None or (isinstance(v, float) and v != v) for v in y])
-    else:
-        miss = np.zeros(0, dtype=np.intp)
+    miss = missing_positions(y)
     if miss.size:
         raise ValueError(f"y has {miss.size} missing label(s) (NaN/None), first in row {miss[0]}")
     return y
-
-
-class LearnerContext(Exception):
-    """Mixin of the errors raised while a learner runs (R errors, predictions
-    that are not labels): where it happened, for the message.
-
-    Attributes ``learner``, ``fold`` (1-based within the splits of the call),
-    ``n_folds``, and ``design`` and ``repetition``, which the code that knows
-    them (the engine) fills with :meth:`set_context`; the message (``str``)
-    always names what is known:
-
-    >>> class E(LearnerContext, RuntimeError):
-    ...     pass
-    >>> e = E.with_place("kknn", 3, 10, "incorrect number of dimensions")
-    >>> str(e)
-    "learner 'kknn', fold 3 of 10: incorrect number of dimensions"
-    >>> str(e.set_context(design="cv10", repetition=17))
-    "learner 'kknn', fold 3 of 10, design 'cv10', repetition 17: incorrect number of dimensions"
-    """
-
-    learner = None
-    fold = None
-    n_folds = None
-    design = None
-    repetition = None
-    detail = ""
-    prefix = "learner"
-
-    @classmethod
-    def with_place(cls, learner, fold, n_folds, detail, **kw):
-        e = cls.__new__(cls)
-        Exception.__init__(e, detail)
-        e._place(learner, fold, n_folds, detail)
-        for k, v in kw.items():
-            setattr(e, k, v)
-        return e
-
-    def _place(self, learner, fold, n_folds, detail):
-        self.learner, self.fold, self.n_folds, self.detail = learner, fold, n_folds, detail
-        self.args = (str(self),)
-
-    def set_context(self, design=None, repetition=None):
-        """Add the design and the repetition (the engine knows them); returns self."""
-        if design is not None:
-            self.design = design
-        if repetition is not None:
-            self.repetition = int(repetition)
-        self.args = (str(self),)
-        return self
-
-    def where(self) -> str:
-        parts = [f"{self.prefix} {self.learner!r}"]
-        if self.fold:
-            parts.append(f"fold {self.fold}" + (f" of {self.n_folds}" if self.n_folds else ""))
-        if self.design is not None:
-            parts.append(f"design {self.design!r}")
-        if self.repetition is not None:
-            parts.append(f"repetition {self.repetition}")
-        return ", ".join(parts)
-
-    def __str__(self):
-        return f"{self.where()}: {self.detail}"
-
-
-class FitError(LearnerContext, RuntimeError):
-    """A Python learner's fit or predict raised (a scikit-learn estimator on
-    data it cannot take, a time limit): the message names the learner and
-    the fold, and the engine adds the design and the repetition."""
-
-    def __init__(self, learner, fold, n_folds, message):
-        RuntimeError.__init__(self, message)
-        self._place(learner, fold, n_folds, message)
 
 
 def csv_safe(df):

@@ -21,28 +21,26 @@ import socket
 import time
 import sys
 import warnings
-from typing import List, Optional
+from typing import List, Optional, Sequence
 from urllib.parse import urlparse
 
 from . import __version__, mnist, rq1
 from . import datasets as D
-from ._validate import LearnerContext, int_at_least
-from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_learners,
-                         compare_predictions, design_generator, results_as_json,
-                         select_tests)
-from .datasets import DataError
-from .engine import ConfigMismatch, RunConfig, simulate
+from ._validate import int_at_least
+from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
+                         compare_predictions, design_generator, JSON_SCHEMA, test_options)
+from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine import archive
-from .engine.store import StoreError
 from .engine.truth import TUNING, tune
-from .experiments import COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
+from .experiments import BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
 from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path
 from .learners.noisy import NOISE_PARAMS
 from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
 from .report import build_report
-from .stats import PROFILES, TESTS, designs_for, profile_options
+from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 from . import validity as V
 
 EXIT_USAGE = 2
@@ -87,7 +85,7 @@ def _separator(s: str) -> str:
 # ------------------------------------------------------------------ checks of meaning
 def _tests(arg) -> List[str]:
     try:
-        return select_tests(arg)
+        return resolve_tests(arg)
     except ValueError as e:
         raise UsageError(f"--tests: {e}") from None
 
@@ -96,6 +94,47 @@ def _design(arg: str) -> str:
     if arg not in DESIGNS:
         raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
     return arg
+
+
+def _test_option(s: str):
+    """``test.option=value`` (``--option mcnemar_5x2bcv.t=1.5``) -> (test, option, value);
+    value: a number, true/false, none, or text."""
+    key, sep, value = s.partition("=")
+    test, dot, name = key.partition(".")
+    if not (sep and dot and test.strip() and name.strip()):
+        raise argparse.ArgumentTypeError(f"give test.option=value (e.g. mcnemar_5x2bcv.t=1.5), got {s!r}")
+    v = value.strip()
+    low = v.lower()
+    if low in ("true", "false"):
+        val = low == "true"
+    elif low in ("none", "null"):
+        val = None
+    else:
+        try:
+            val = int(v)
+        except ValueError:
+            try:
+                val = float(v)
+            except ValueError:
+                val = v
+    return test.strip(), name.strip(), val
+
+
+def _options(a, tests):
+    """The per-test options of --alternative and --option, checked against the
+    registry (a usage error naming the test and option)."""
+    opts = {}
+    for test, name, val in (a.option or []):
+        opts.setdefault(test, {})[name] = val
+    try:
+        test_options(tests, a.profile, opts, a.alternative)
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"--option/--alternative: {e}") from None
+    return opts
+
+
+def _test_keys_help() -> str:
+    return ", ".join(TESTS)
 
 
 def _profile_help() -> str:
@@ -249,6 +288,13 @@ def _backend_note(backends) -> str:
     return "/".join(sorted(bs))
 
 
+def _print_command_json(command: str, data: str, body: dict):
+    """One JSON object of schema pybcv.comparison.JSON_SCHEMA (docs/guide/json.md):
+    "schema", "command", "data", then the command's own fields."""
+    _print_json({"schema": JSON_SCHEMA, "command": command, "data": data,
+                 **{k: v for k, v in body.items() if k != "schema"}})
+
+
 def _print_json(obj):
     def clean(x):
         if isinstance(x, float) and not math.isfinite(x):
@@ -267,6 +313,7 @@ def _print_json(obj):
 def cmd_compare(a) -> int:
     tests = _tests(a.tests)
     _profile(a.profile)
+    options = _options(a, tests)
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
     if a.learners:
@@ -313,13 +360,15 @@ def cmd_compare(a) -> int:
         warnings.simplefilter("ignore")
         try:
             if a.learners:
-                res = compare_learners(data.X, data.y, specs, tests=tests, seed=a.seed,
-                                       profile=a.profile, backend=a.backend, adjust=a.adjust,
-                                       n_jobs=a.jobs, progress=progress, alpha=a.alpha, **folds)
+                res = compare_many(data.X, data.y, specs, tests=tests, seed=a.seed,
+                                   profile=a.profile, backend=a.backend, adjust=a.adjust,
+                                   n_jobs=a.jobs, progress=progress, alpha=a.alpha,
+                                   alternative=a.alternative, options=options, **folds)
             else:
                 res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
                               profile=a.profile, backend=a.backend, n_jobs=a.jobs,
-                              progress=progress, alpha=a.alpha, **folds)
+                              progress=progress, alpha=a.alpha, alternative=a.alternative,
+                              options=options, **folds)
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
@@ -328,7 +377,7 @@ def cmd_compare(a) -> int:
         if a.plot:
             res.plot(path=a.plot)
         if a.json:
-            _print_json({"data": src, **res.to_json()})
+            _print_command_json("compare --learners", src, res.to_json())
             return 0
         print(f"data: {src}")
         print(res)
@@ -336,9 +385,7 @@ def cmd_compare(a) -> int:
             print(f"wrote {a.plot}", file=sys.stderr)
         return 0
     if a.json:
-        obj = res.to_json()
-        obj["comparison"]["data"] = src
-        _print_json(obj)
+        _print_command_json("compare", src, res.to_json())
         return 0
     print(f"data: {src}")
     print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
@@ -488,19 +535,22 @@ def cmd_test(a) -> int:
         wrong = [k for k in tests if TESTS[k].design != design]
         if wrong:
             raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
+    options = _options(a, tests if tests is not None else _tests(design))
     try:
         y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
     except ValueError as e:
         raise UsageError(f"--predictions: {e}") from None
     try:
         res = compare_predictions(y, pa, pb, test_sets=test_sets, design=design, tests=tests,
-                                  profile=a.profile, alpha=a.alpha)
+                                  profile=a.profile, alpha=a.alpha, alternative=a.alternative,
+                                  options=options)
     except ValueError as e:
-        raise UsageError(f"--predictions: the folds cannot be the design {design!r}: {e}") from None
+        raise UsageError(f"--predictions: {e}") from None
     for w in res.warnings:
         print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:
-        _print_json(results_as_json(res.results, a.alpha))
+        _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
+                            res.to_json())
         return 0
     print(f"predictions: {a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})")
     print(res)
@@ -521,47 +571,35 @@ def cmd_simulate(a) -> int:
     n = a.n if a.n is not None else experiment.n
     _check_n(n, designs_for(tests))
     values = _floats(a.param, "--param") if a.param else [None]
-    configs = []
-    for v in values:
-        dp, lbv = {}, lb
-        if v is not None:
-            if experiment.varies == "data":
-                dp = experiment.data_params_at(v)
-            else:
-                lbv = {**(lb or experiment.learner_b), experiment.varied: v}
-        try:
-            configs.append((v, RunConfig(ds, tests, seed=a.seed, n=a.n, data_params=dp, learner_a=la,
-                                         learner_b=lbv, profile=a.profile, backend=a.backend,
-                                         share_designs=not a.no_share)))
-        except ValueError as e:
-            raise UsageError(str(e)) from None
+    try:
+        base = RunConfig(ds, tests, seed=a.seed, n=a.n, learner_a=la, learner_b=lb,
+                         profile=a.profile, backend=a.backend, share_designs=not a.no_share)
+        for v in values:
+            if v is not None:
+                base.at(v)                   # every point checked before any work
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     _check_scheduler(a.scheduler)
     _writable_dir(a.out)
-    runs = []
-    for v, cfg in configs:
-        out = a.out if len(values) == 1 else _writable_dir(os.path.join(a.out, f"param={v:g}"))
-        if len(values) > 1 and not (a.quiet or a.json):
-            print(f"--- {experiment.varied} = {v:g} -> {out}", file=sys.stderr)
-        try:
-            res = simulate(cfg, a.reps, jobs=a.jobs, out=out, resume=a.resume,
-                           scheduler=a.scheduler, progress=not (a.quiet or a.json))
-        except ConfigMismatch as e:
-            raise UsageError(str(e)) from None
-        runs.append((v, res))
-    if len(values) > 1:
-        import pandas as pd
-        frames = []
-        for v, res in runs:
-            df = res.summary()
-            df.insert(0, "param_value", v)
-            df.insert(0, "param_name", experiment.varied)
-            frames.append(df)
-        with open(os.path.join(a.out, "power.csv"), "w", newline="") as fh:   # never a URL
-            pd.concat(frames).to_csv(fh, index=False)
+
+    def announce(v, folder):
+        if not (a.quiet or a.json):
+            print(f"--- {experiment.varied} = {v:g} -> {folder}", file=sys.stderr)
+    options = dict(jobs=a.jobs, resume=a.resume, scheduler=a.scheduler,
+                   progress=not (a.quiet or a.json))
+    try:
+        if values == [None]:
+            runs = [(None, simulate(base, a.reps, out=a.out, **options))]
+        else:
+            runs = simulate_curve(base, values, a.reps, out=a.out, announce=announce, **options)
+    except ConfigMismatch as e:
+        raise UsageError(str(e)) from None
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
-        _print_json({"dataset": ds, "param": experiment.varied, "out": written,
-                     "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
+        _print_command_json("simulate", ds, {
+            "alpha": ALPHA,
+            "param": experiment.varied, "out": written,
+            "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
         s = res.summary()
@@ -594,8 +632,51 @@ def _print_failures(failures, shown: int = 5):
 
 
 # ------------------------------------------------------------------ rq1
-def cmd_rq1(a) -> int:     # reached only through build_parser().parse_args
-    return rq1.main(a.rest)
+def _file_errors(fn):
+    """A command on files (``pybcv rq1``, ``pybcv archive``): a missing
+    folder, a bad data set, a damaged store or archive is a plain message,
+    exit 2."""
+    def run(a):
+        try:
+            return fn(a)
+        except (ValueError, TypeError, OSError, StoreError) as e:
+            raise UsageError(str(e)) from None
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def _rq1_report(a) -> int:
+    df, obs = rq1.report(a.out, a.report or a.out)
+    print(json.dumps(obs, indent=1))
+    return 0
+
+
+@_file_errors
+def cmd_rq1_run(a) -> int:
+    """Run or resume the experiment, then write the report."""
+    done = rq1.run(a.data, a.out, reps=a.reps, seed=a.seed,
+                   datasets=[d for d in a.datasets.split(",") if d], n_sample=a.n_sample,
+                   backend=a.backend, jobs=a.jobs, scheduler=a.scheduler, chunk=a.chunk,
+                   max_reps_this_call=a.max_reps_this_call, progress=a.progress)
+    print(json.dumps(done))
+    return _rq1_report(a)
+
+
+@_file_errors
+def cmd_rq1_report(a) -> int:
+    return _rq1_report(a)
+
+
+@_file_errors
+def cmd_rq1_pack(a) -> int:
+    print(json.dumps(rq1.pack(a.out), indent=1))
+    return 0
+
+
+@_file_errors
+def cmd_rq1_unpack(a) -> int:
+    print(json.dumps({"lines_added": rq1.unpack(a.out)}, indent=1))
+    return 0
 
 
 # ------------------------------------------------------------------ report
@@ -706,17 +787,6 @@ def _truth_mnist(a) -> int:
 
 
 # ------------------------------------------------------------------ archive
-def _archive_errors(fn):
-    """A missing folder, a damaged store or archive: a plain message, exit 2."""
-    def run(a):
-        try:
-            return fn(a)
-        except (ValueError, TypeError, OSError, StoreError) as e:
-            raise UsageError(str(e)) from None
-    run.__doc__ = fn.__doc__
-    return run
-
-
 def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
     found = []
     for top in folders:
@@ -737,7 +807,7 @@ def _size(folder: str, names: Sequence[str]) -> int:
     return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_convert(a) -> int:
     stores = _stores_under(a.folders)
     if not stores:
@@ -760,7 +830,7 @@ def cmd_archive_convert(a) -> int:
     return 0
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_verify(a) -> int:
     bad = 0
     for d in _stores_under(a.folders):
@@ -774,7 +844,7 @@ def cmd_archive_verify(a) -> int:
     return 1 if bad else 0
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_show(a) -> int:
     for d in a.folders:
         run = archive.read_run(d)
@@ -785,7 +855,7 @@ def cmd_archive_show(a) -> int:
     return 0
 
 
-@_archive_errors
+@_file_errors
 def cmd_archive_unpack(a) -> int:
     todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
     for d in todo:
@@ -802,10 +872,19 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
+def _add_option_arguments(p):
+    p.add_argument("--alternative", choices=ALTERNATIVES,
+                   help="H1 on error(A) - error(B) for every selected test that has one "
+                        "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
+                        "test awaits the validity battery's verdict")
+    p.add_argument("--option", type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
+                   help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    backends = ["auto", "r", "python"]
+    backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
-                "The 5x2 BCV McNemar test and 16 rival tests.")
+                "The 5x2 BCV McNemar test and its rival tests.")
     p.add_argument("--version", action="version", version=f"pybcv {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     cd = COMPARE_DEFAULTS
@@ -843,7 +922,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--plot", help="with --learners: write the matrix of adjusted p-values (PNG)")
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
-                   "all (17), table5 (14) or k1,k2,...")
+                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
     c.add_argument("--seed", type=_seed, default=cd["seed"])
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
     c.add_argument("--profile", default=cd["profile"], help=_profile_help())
@@ -852,6 +931,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
     c.add_argument("--json", action="store_true", help="one JSON object on stdout")
     c.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_option_arguments(c)
     c.set_defaults(fn=cmd_compare)
 
     f = sub.add_parser(
@@ -880,6 +960,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
+    _add_option_arguments(t)
     t.set_defaults(fn=cmd_test)
 
     sd = SIMULATE_DEFAULTS
@@ -962,10 +1043,41 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("folders", nargs="+", metavar="FOLDER")
     x.set_defaults(fn=cmd_archive_unpack)
 
-    q = sub.add_parser("rq1", add_help=False, help="the paper's RQ1 on the UCI data sets "
-                       "(pybcv rq1 run|report ...; pybcv rq1 --help)")
-    q.add_argument("rest", nargs=argparse.REMAINDER)
-    q.set_defaults(fn=cmd_rq1)
+    q = sub.add_parser("rq1", help="the paper's RQ1 on the UCI data sets (run|report|pack|unpack)",
+                       description="The paper's RQ1: the distribution of rho1 and rho2 on UCI "
+                       "data sets (pybcv.rq1).")
+    qsub = q.add_subparsers(dest="rq1_cmd", required=True, parser_class=_Parser)
+    x = qsub.add_parser("run", help="run or resume the experiment, then write the report")
+    x.add_argument("--data", default=os.path.join(D.data_dir(), "uci"),
+                   help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
+                   "$PYBCV_DATA/uci)")
+    x.add_argument("--out", required=True, help="output folder (store/ inside; resumable)")
+    x.add_argument("--reps", type=_positive, default=1000)
+    x.add_argument("--seed", type=_seed, default=0)
+    x.add_argument("--datasets", default=",".join(rq1.DATASETS),
+                   help=f"comma-separated data set names (default: all {len(rq1.DATASETS)})")
+    x.add_argument("--n-sample", type=int_at_least(4), default=rq1.N_SAMPLE)
+    x.add_argument("--backend", default="r", choices=["r", "auto", "python"])
+    x.add_argument("--jobs", type=_positive, default=1)
+    x.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
+    x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
+    x.add_argument("--max-reps-this-call", type=_positive, default=None)
+    x.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
+                   "(default: --out)")
+    x.add_argument("--progress", action="store_true")
+    x.set_defaults(fn=cmd_rq1_run)
+    x = qsub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
+                        "store of --out, or from its archive rq1.npz where it has no store")
+    x.add_argument("--out", required=True)
+    x.add_argument("--report", default=None)
+    x.set_defaults(fn=cmd_rq1_report)
+    x = qsub.add_parser("pack", help="pack the store of --out into --out/rq1.npz (verified)")
+    x.add_argument("--out", required=True, help="folder holding store/")
+    x.set_defaults(fn=cmd_rq1_pack)
+    x = qsub.add_parser("unpack", help="rebuild the store of --out from --out/rq1.npz (adds "
+                        "only the missing lines to an existing store that the archive covers)")
+    x.add_argument("--out", required=True, help="folder holding rq1.npz")
+    x.set_defaults(fn=cmd_rq1_unpack)
     return p
 
 
@@ -982,8 +1094,6 @@ def _known_errors() -> tuple:
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["rq1"]:          # its own parser (pybcv.rq1): options pass through
-        return rq1.main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)
@@ -996,8 +1106,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except UsageError as e:
         return _fail(str(e))
     except KeyboardInterrupt:
-        print("pybcv: interrupted" + (" (finished repetitions are stored; continue with --resume)"
-                                      if args.cmd == "simulate" else ""), file=sys.stderr)
+        hint = {"simulate": " (finished repetitions are stored; continue with --resume)",
+                "rq1": " (finished repetitions are stored; the same command resumes)"}
+        print("pybcv: interrupted" + hint.get(args.cmd, ""), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (pybcv compare | head): no noise, no flush error at exit

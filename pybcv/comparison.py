@@ -6,7 +6,7 @@ fits per learner) for
 * fixed per-record 0-1 losses of two trained models: :func:`compare_losses`;
 * the user's own per-fold predictions: :func:`compare_predictions`;
 * k learners, every pair, p-values adjusted by Holm or Shaffer:
-  :func:`compare_learners`.
+  :func:`compare_many`.
 
 Design ``d`` is drawn from ``rng(design_seq(seed, 0, d))`` (:mod:`pybcv.seeds`),
 so ``pybcv folds --seed S`` exports exactly the folds that ``compare(...,
@@ -26,23 +26,18 @@ import numpy as np
 
 from . import seeds
 from .experiments import COMPARE_DEFAULTS
+from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
 from .pipeline import (design_generator, learner_free_tables, learner_label, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import tables_from_predictions
-from ._validate import check_labels
 from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
-from .stats import TESTS, bcv_t, designs_for, profile_options, resolve_tests
+from .stats import TESTS, designs_for, profile_options, resolve_tests
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
 
 
 # ------------------------------------------------------------------ selections
-#: Test keys of a selection (``"all"``, ``"table5"``, a design key or keys):
-#: :func:`pybcv.stats.resolve_tests`.
-select_tests = resolve_tests
-
-
 def _paper_first(keys):
     return sorted(keys, key=lambda k: k != PAPER_TEST)
 
@@ -61,7 +56,7 @@ def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:
     >>> fit_counts("bcv5x2")
     10
     """
-    keys = select_tests(tests)
+    keys = resolve_tests(tests)
     if share_designs:
         return sum(DESIGNS[d].n_splits(n) for d in designs_for(keys))
     return sum(DESIGNS[TESTS[k].design].n_splits(n) for k in keys)
@@ -97,9 +92,9 @@ class Comparison:
     ``results``: {test: TestResult}, the paper's test first; ``tables``:
     {design: (F, 2, 2) fold tables}; ``n``: records; ``error_a`` / ``error_b``:
     the error rates pooled over the folds of ``error_design`` (the 5x2 BCV
-    when it ran); ``averaged_table`` / ``effective_table`` / ``bcv_t``: the 5x2
-    BCV tables ([YWSL] section "The 5x2 BCV McNemar's test"), None when that
-    design did not run.  ``cmp[key]`` is one test's result; ``print(cmp)``
+    when it ran); ``averaged_table`` / ``effective_table`` / ``bcv_t``: those
+    of the 5x2 BCV McNemar result it holds ([YWSL] section "The 5x2 BCV
+    McNemar's test"), None when that test did not run.  ``cmp[key]`` is one test's result; ``print(cmp)``
     gives a short summary; :meth:`to_frame` one row per test."""
     results: Dict[str, Any]
     tables: Dict[str, np.ndarray]
@@ -138,26 +133,21 @@ class Comparison:
     def error_b(self) -> float:
         return self._errors()[1]
 
-    def _bcv_rho(self):
-        po = profile_options(self.profile).get(PAPER_TEST, {})
-        return po.get("rho1", 0.5), po.get("rho2", 0.5)
+    def _bcv(self, field: str):
+        res = self.results.get(PAPER_TEST)
+        return None if res is None else getattr(res, field)
 
     @property
     def averaged_table(self) -> Optional[np.ndarray]:
-        if "bcv5x2" not in self.tables:
-            return None
-        return np.asarray(self.tables["bcv5x2"]).reshape(-1, 2, 2).mean(0)
+        return self._bcv("averaged_table")
 
     @property
     def bcv_t(self) -> Optional[float]:
-        if "bcv5x2" not in self.tables:
-            return None
-        return float(bcv_t(5, *self._bcv_rho()))
+        return self._bcv("t")
 
     @property
     def effective_table(self) -> Optional[np.ndarray]:
-        avg = self.averaged_table
-        return None if avg is None else self.bcv_t * avg
+        return self._bcv("effective_table")
 
     # -- views
     def to_frame(self, alpha: Optional[float] = None, level: float = 0.95):
@@ -174,13 +164,14 @@ class Comparison:
                          "paper": k == PAPER_TEST})
         return pd.DataFrame(rows)
 
-    summary = to_frame
-
     def to_json(self, level: float = 0.95) -> dict:
-        """{"comparison": what was compared, "tests": {key: numbers}} (NaN -> null)."""
-        return {"comparison": {"learner_a": self.learner_a, "learner_b": self.learner_b,
+        """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md):
+        {"schema", "alpha", "comparison": what was compared, "tests": {key:
+        numbers}} (NaN -> null)."""
+        return {"schema": JSON_SCHEMA, "alpha": self.alpha,
+                "comparison": {"learner_a": self.learner_a, "learner_b": self.learner_b,
                                "n": int(self.n), "seed": self.seed, "profile": self.profile,
-                               "backends": list(self.backends), "alpha": self.alpha,
+                               "backends": list(self.backends),
                                "error_design": self.error_design,
                                "error_a": _num(self.error_a), "error_b": _num(self.error_b),
                                "fits": list(self.fits), "warnings": list(self.warnings)},
@@ -199,19 +190,23 @@ class Comparison:
             lo, hi = _interval(head)
             ci = "" if math.isnan(lo) else f", 95% CI [{lo:.4f}, {hi:.4f}]"
             lines.append(f"estimate of mu_A - mu_B ({head.method}): {head.estimate:+.4f}{ci}")
-        w = max(len(r.method or k) for k, r in self.results.items()) + 2
+        def name(r):
+            return r.method + ("" if r.alternative == "two-sided" else f" (H1: {r.alternative})")
+        w = max(len(name(r)) for r in self.results.values()) + 2
         lines += ["", f"  {'test':<{w}}{'statistic':>10}  {'df':>7}  {'p-value':>9}  "
                       f"{'95% CI of mu_A - mu_B':>22}  decision at {alpha:g}"]
         for k, r in self.results.items():
             lo, hi = _interval(r)
             ci = "-" if math.isnan(lo) else f"[{lo:+.4f}, {hi:+.4f}]"
             mark = "*" if k == PAPER_TEST else " "
-            lines.append(f"{mark} {r.method or k:<{w}}{r.statistic:>10.4f}  {_fmt_df(r.df):>7}  "
+            lines.append(f"{mark} {name(r):<{w}}{r.statistic:>10.4f}  {_fmt_df(r.df):>7}  "
                          f"{r.pvalue:>9.4g}  {ci:>22}  {'reject H0' if r.rejects(alpha) else 'keep H0'}")
         if PAPER_TEST in self.results:
             lines.append("* the paper's recommended test")
         for msg in self.warnings:
             lines.append(f"warning: {msg}")
+        for r in self.results.values():
+            lines += [f"warning ({r.method}): {msg}" for msg in r.warnings]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -226,22 +221,53 @@ class Comparison:
         return f"<p><b>{cap}</b></p>" + df.to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
 
+#: The version of the JSON objects of ``compare``, ``compare --learners``,
+#: ``test`` and ``simulate`` (``--json``) and of the ``to_json()`` methods
+#: (docs/guide/json.md); a change of their fields changes it.
+JSON_SCHEMA = "pybcv/1"
+
+
 def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float = 0.95) -> dict:
-    """{test key: {statistic, pvalue, df, estimate, ci_low, ci_high, method, reject}}."""
+    """{test key: {test, method, design, statistic, df, pvalue, alternative,
+    estimate, ci_low, ci_high, ci_level, reject, warnings}}."""
     out = {}
     for k, r in results.items():
         lo, hi = _interval(r, level)
-        out[k] = {"statistic": _num(r.statistic), "pvalue": _num(r.pvalue), "df": _num(r.df),
-                  "estimate": _num(r.estimate), "ci_low": _num(lo), "ci_high": _num(hi),
-                  "method": r.method, "design": TESTS[k].design, "reject": bool(r.rejects(alpha)),
-                  "warnings": list(getattr(r, "warnings", []))}
+        out[k] = {"test": k, "method": r.method, "design": TESTS[k].design,
+                  "statistic": _num(r.statistic), "df": _num(r.df), "pvalue": _num(r.pvalue),
+                  "alternative": r.alternative, "estimate": _num(r.estimate),
+                  "ci_low": _num(lo), "ci_high": _num(hi), "ci_level": level,
+                  "reject": bool(r.rejects(alpha)), "warnings": list(r.warnings)}
     return out
 
 
-def _score_tables(tables, n, keys, profile, splits=None) -> Dict[str, Any]:
-    """Every test of ``keys``; fold sizes from ``splits`` when given (the
-    grouped designs' sizes depend on the draw), else from the design."""
+def test_options(keys, profile: str = "default", options=None, alternative=None) -> Dict[str, dict]:
+    """Each selected test's options: the profile's, then ``alternative`` for
+    every test that takes one, then ``options`` ({test: {option: value}}),
+    checked against the registry (ValueError naming the test and option)."""
     po = profile_options(profile)
+    out = {k: dict(po.get(k, {})) for k in keys}
+    if alternative is not None:
+        for k in keys:
+            if "alternative" in TESTS[k].defaults:
+                out[k]["alternative"] = alternative
+    if options:
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict {{test: {{option: value}}}}, got {options!r}")
+        for k, o in options.items():
+            if k not in out:
+                raise ValueError(f"options: test {k!r} was not selected (tests: {', '.join(keys)})")
+            if not isinstance(o, dict):
+                raise TypeError(f"options[{k!r}] must be a dict of option values, got {o!r}")
+            out[k].update(o)
+    for k, o in out.items():
+        TESTS[k]._options(o)             # names and values checked before any fit
+    return out
+
+
+def _score_tables(tables, n, keys, options, splits=None) -> Dict[str, Any]:
+    """Every test of ``keys`` with its options; fold sizes from ``splits`` when
+    given (the grouped designs' sizes depend on the draw), else from the design."""
     out = {}
     for k in _paper_first(keys):
         d = TESTS[k].design
@@ -250,7 +276,7 @@ def _score_tables(tables, n, keys, profile, splits=None) -> Dict[str, Any]:
             nte = np.array([len(te) for _, te in splits[d]])
         else:
             ntr, nte = DESIGNS[d].sizes(n)
-        out[k] = TESTS[k].from_tables(tables[TESTS[k].design], ntr, nte, **po.get(k, {}))
+        out[k] = TESTS[k].from_tables(tables[d], ntr, nte, **options.get(k, {}))
     return out
 
 
@@ -274,15 +300,20 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
             alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
-            groups: Optional[Sequence] = None) -> Comparison:
+            groups: Optional[Sequence] = None, alternative: Optional[str] = None,
+            options: Optional[Dict[str, dict]] = None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
-    the 5x2 BCV design's two tests; ``tests="all"`` for all 17).
+    the 5x2 BCV design's two tests; ``tests="all"`` for every test).
 
     Learners: a registry name, ``"name:param=value"``, a spec dict, a pybcv
     learner or any scikit-learn classifier (default: J48 vs kknn, which take
     any predictors, :data:`pybcv.experiments.COMPARE_DEFAULTS`).  Each design is fitted once
     per learner; ``n_jobs`` processes fit the designs in parallel and
-    ``progress`` shows a tqdm bar.
+    ``progress`` shows a tqdm bar.  ``alternative`` ("two-sided", "less",
+    "greater": H1 on error(A) - error(B)) applies to every selected test
+    that has one (the one-sided 5x2 BCV McNemar test awaits the validity
+    battery's verdict); ``options`` sets any test's options, e.g.
+    ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`).
 
     ``stratify=True`` forms the BCV's blocks within the classes of y;
     ``groups`` (one value per record) forms them of whole groups, so that no
@@ -297,8 +328,8 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     >>> list(cmp.results), cmp.fits
     (['mcnemar_5x2bcv', 'calibrated_f_5x2bcv'], (10, 10))
     """
-    keys = select_tests(tests)
-    profile_options(profile)
+    keys = resolve_tests(tests)
+    opts = test_options(keys, profile, options, alternative)
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
@@ -307,36 +338,55 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
                                            n_jobs, progress, seed)
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
-    return Comparison(_score_tables(tables, data.n, keys, profile, splits), tables, data.n,
+    return Comparison(_score_tables(tables, data.n, keys, opts, splits), tables, data.n,
                       learner_label(learner_a), learner_label(learner_b), tuple(backends), profile,
                       seed, alpha, fits=(fits, fits))
 
 
 def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = COMPARE_DEFAULTS["seed"],
                    profile: str = COMPARE_DEFAULTS["profile"], *,
-                   alpha: float = COMPARE_DEFAULTS["alpha"]) -> Comparison:
+                   alpha: float = COMPARE_DEFAULTS["alpha"], alternative: Optional[str] = None,
+                   options: Optional[Dict[str, dict]] = None) -> Comparison:
     """The tests from fixed per-record 0-1 losses of two trained models
-    (every partition reads the same losses: models trained once)."""
-    la = np.asarray(loss_a).astype(np.int64)
-    lb = np.asarray(loss_b).astype(np.int64)
-    if la.shape != lb.shape or la.ndim != 1:
-        raise ValueError("loss_a and loss_b must be 1-d arrays of the same length")
-    if not (np.isin(la, (0, 1)).all() and np.isin(lb, (0, 1)).all()):
-        raise ValueError("losses must be 0/1")
-    keys = select_tests(tests)
+    (every partition reads the same losses: models trained once).  Losses
+    that are not 0/1 (probabilities, squared errors) are refused, never
+    rounded: the tests here read 2x2 tables of right and wrong."""
+    la, lb = _zero_one(loss_a, "loss_a"), _zero_one(loss_b, "loss_b")
+    if la.shape != lb.shape:
+        raise ValueError(f"loss_a and loss_b must have the same length, got {la.size} and {lb.size}")
+    keys = resolve_tests(tests)
+    opts = test_options(keys, profile, options, alternative)
     designs = {d: d for d in designs_for(keys)}
     T = learner_free_tables((2 * la + lb)[None], designs,
                             {d: [design_generator(seed, d)] for d in designs})
     tables = {d: t[0] for d, t in T.items()}
-    return Comparison(_score_tables(tables, la.size, keys, profile), tables, la.size,
+    return Comparison(_score_tables(tables, la.size, keys, opts), tables, la.size,
                       "A (losses)", "B (losses)", ("none", "none"), profile, seed, alpha)
+
+
+def _zero_one(loss, name) -> np.ndarray:
+    """Per-record 0/1 losses as int64; anything else is a ValueError saying why."""
+    a = np.asarray(loss)
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
+    if a.dtype == bool:
+        return a.astype(np.int64)
+    if a.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold numbers (0 = right, 1 = wrong), got dtype {a.dtype}")
+    bad = np.flatnonzero(~np.isin(a, (0, 1)))
+    if bad.size:
+        raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; these tests need 0/1 "
+                         f"losses (1 = misclassified), not probabilities or other losses "
+                         f"({bad.size} record(s) are not 0/1)")
+    return a.astype(np.int64)
 
 
 def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Optional[Sequence] = None,
                         splits: Optional[Sequence] = None, design: str = "bcv5x2",
                         tests=None, profile: str = COMPARE_DEFAULTS["profile"],
                         alpha: float = COMPARE_DEFAULTS["alpha"], learner_a: str = "A",
-                        learner_b: str = "B") -> Comparison:
+                        learner_b: str = "B", alternative: Optional[str] = None,
+                        options: Optional[Dict[str, dict]] = None) -> Comparison:
     """The tests of ``design`` from the user's own per-fold predictions.
 
     ``y``: the labels of all n records; ``pred_a[f]``, ``pred_b[f]``: the
@@ -371,27 +421,22 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         if len(preds) != len(test_sets):
             raise ValueError(f"{name} has {len(preds)} folds, the folds are {len(test_sets)}")
-    warns = list(_check_design(test_sets, n, design))
-    labels = set(np.unique(y).tolist())
+    try:
+        warns = list(_check_design(test_sets, n, design))
+    except ValueError as e:
+        raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
+    labels = set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
-            try:
-                check_labels(np.asarray(p, dtype=object))
-            except ValueError as e:
-                raise ValueError(f"{name}, fold {f}: {str(e).replace('y has', 'the predictions have').replace('in row', 'at position')}"
-                                 ) from None
-            extra = set(np.asarray(p, dtype=object).tolist()) - labels
-            if extra:
-                raise ValueError(f"{name}, fold {f}: predictions must be class labels of y; "
-                                 f"found {sorted(map(str, extra))[:3]}")
-    keys = select_tests(design if tests is None else tests)
+            _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]), labels)
+    keys = resolve_tests(design if tests is None else tests)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
+    opts = test_options(keys, profile, options, alternative)
     T = tables_from_predictions(y, list(pred_a), list(pred_b), [(None, t) for t in test_sets])
     tables = {design: T}
-    return Comparison(_score_tables(tables, n, keys, profile,
-                                    None if splits is None else {design: splits}),
+    return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits}),
                       tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha, warns)
 
 
@@ -418,6 +463,21 @@ def _own_splits(splits, n: int, design: str):
                              f"{int(missing[0]) if missing.size else '?'}); design {design!r} "
                              f"trains every fold on all the other rows")
     return pairs
+
+
+def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels: set):
+    """One fold's own predictions: one label of y per test record, none missing."""
+    if p.ndim != 1 or p.size != size:
+        raise ValueError(f"{name}, fold {f}: {p.size} prediction(s) for the fold's {size} test records")
+    miss = missing_positions(p)
+    if miss.size:
+        raise ValueError(f"{name}, fold {f}: the predictions have {miss.size} missing label(s) "
+                         f"(NaN/None), first at position {miss[0]}")
+    extra = sorted(str(v) for v in set(p.tolist()) - labels)
+    if extra:
+        raise ValueError(f"{name}, fold {f}: predictions must be class labels of y (labels: "
+                         f"{', '.join(sorted(map(str, labels))[:8])}); found {extra[:3]} -- not "
+                         "probabilities, scores or integer codes")
 
 
 # ------------------------------------------------------------------ multiple comparisons
@@ -503,7 +563,9 @@ class LearnerComparison:
         return pd.DataFrame(self.pairs)
 
     def to_json(self) -> dict:
-        return {"learners": self.learners, "adjust": self.adjust, "alpha": self.alpha,
+        """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
+        return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
+                "adjust": self.adjust,
                 "errors": {k: _num(v) for k, v in self.errors.items()},
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}
@@ -519,13 +581,17 @@ class LearnerComparison:
                  f"{self.adjust} (alpha {self.alpha:g})",
                  "error rates: " + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items()), ""]
         w = max(len(a) + len(b) for a, b in self.comparisons) + 6
-        lines.append(f"  {'pair':<{w}}{'test':<22}{'p':>9}{'holm':>9}{'shaffer':>9}  differ")
+        wt = max(len(p["test"]) for p in self.pairs) + 2
+        lines.append(f"  {'pair':<{w}}{'test':<{wt}}{'p':>10}{'holm':>10}{'shaffer':>10}  "
+                     f"differ (lower error)")
         col = f"pvalue_{self.adjust}"
         for p in self.pairs:
             mark = "*" if p["test"] == PAPER_TEST else " "
-            lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<22}{p['pvalue']:>9.4g}"
-                         f"{p['pvalue_holm']:>9.4g}{p['pvalue_shaffer']:>9.4g}  "
-                         f"{'yes' if p[col] < self.alpha else 'no'}")
+            differ = p[col] < self.alpha
+            lower = p["a"] if p["estimate"] < 0 else p["b"]
+            lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<{wt}}{p['pvalue']:>10.4g}"
+                         f"{p['pvalue_holm']:>10.4g}{p['pvalue_shaffer']:>10.4g}  "
+                         + (f"yes ({lower})" if differ else "no"))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -535,47 +601,65 @@ class LearnerComparison:
         return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
     def plot(self, test: str = PAPER_TEST, ax=None, path: Optional[str] = None):
-        """A k x k matrix of adjusted p-values of ``test`` (pairs that differ
-        at alpha marked with *), learners ordered by error rate."""
+        """A k x k matrix of the adjusted p-values of ``test``, learners
+        ordered by error rate: each cell holds the pair's p-value (``*``
+        below alpha) and says which learner has the lower error ("row
+        better" / "col better"); blue where the row's learner has the lower
+        error, red where the column's, the deeper the smaller the p-value."""
         import matplotlib
         if path is not None:
             matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        if test not in {p["test"] for p in self.pairs}:
+            raise ValueError(f"test {test!r} did not run; ran: "
+                             f"{', '.join(dict.fromkeys(p['test'] for p in self.pairs))}")
         names = sorted(self.learners, key=lambda s: self.errors.get(s, 0.0))
         pos = {s: i for i, s in enumerate(names)}
-        M = np.full((len(names), len(names)), np.nan)
+        k = len(names)
+        M = np.full((k, k), np.nan)
+        better = np.zeros((k, k))           # +1: the row's learner has the lower error
         col = f"pvalue_{self.adjust}"
         for p in self.pairs:
             if p["test"] == test:
                 i, j = pos[p["a"]], pos[p["b"]]
                 M[i, j] = M[j, i] = np.nan if p[col] is None else p[col]
+                s = -np.sign(p["estimate"]) if np.isfinite(p["estimate"]) else 0.0
+                better[i, j], better[j, i] = s, -s
+        Z = better * (1.0 - np.where(np.isnan(M), 1.0, M))
         fig = None
         if ax is None:
-            fig, ax = plt.subplots(figsize=(1.2 * len(names) + 2, 1.0 * len(names) + 1.5))
-        im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis_r")
+            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5))
+        cmap = plt.get_cmap("RdBu")
+        im = ax.imshow(np.where(np.isnan(M), np.nan, Z), vmin=-1, vmax=1, cmap=cmap)
         labels = [f"{s}\n({self.errors.get(s, np.nan):.3f})" for s in names]
-        ax.set_xticks(range(len(names)), labels, rotation=45, ha="right", fontsize=8)
-        ax.set_yticks(range(len(names)), labels, fontsize=8)
-        for i in range(len(names)):
-            for j in range(len(names)):
-                if np.isfinite(M[i, j]):
-                    ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else ""),
-                            ha="center", va="center", fontsize=7,
-                            color="black" if M[i, j] < 0.5 else "white")   # readable on viridis_r
-        ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g})", fontsize=9)
-        (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046)
+        ax.set_xticks(range(k), labels, rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(range(k), labels, fontsize=8)
+        for i in range(k):
+            for j in range(k):
+                if not np.isfinite(M[i, j]):
+                    continue
+                r, g, b, _ = cmap((Z[i, j] + 1) / 2)
+                ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+                side = {1.0: "row better", -1.0: "col better"}.get(float(better[i, j]), "equal")
+                ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else "") + "\n" + side,
+                        ha="center", va="center", fontsize=7, color=ink)
+        ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g}); "
+                     "blue: row learner better", fontsize=9)
+        (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046,
+                                    label="(1 - p) x (+1 row better, -1 col better)")
         if path is not None:
             (fig or ax.figure).tight_layout()
             (fig or ax.figure).savefig(path, dpi=110)
         return ax
 
 
-def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
+def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
                      alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
-                     groups: Optional[Sequence] = None) -> LearnerComparison:
+                     groups: Optional[Sequence] = None, alternative: Optional[str] = None,
+                     options: Optional[Dict[str, dict]] = None) -> LearnerComparison:
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
@@ -583,7 +667,7 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
 
     >>> from pybcv.datasets import exp6
     >>> d = exp6(2)
-    >>> res = compare_learners(d.X, d.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
+    >>> res = compare_many(d.X, d.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
     ...                        tests="mcnemar_5x2bcv", backend="python")
     >>> [(p["a"], p["b"]) for p in res.pairs][:2]
     [('majority', 'fnn-weighted'), ('majority', 'fnn-weighted:omega=0.29')]
@@ -597,8 +681,8 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for x in learners:
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
-    keys = _paper_first(select_tests(tests))
-    profile_options(profile)
+    keys = _paper_first(resolve_tests(tests))
+    opts = test_options(keys, profile, options, alternative)
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
@@ -607,7 +691,7 @@ def compare_learners(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)
         comparisons[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, profile, splits), tables, data.n, names[i], names[j],
+            _score_tables(tables, data.n, keys, opts, splits), tables, data.n, names[i], names[j],
             (backends[i], backends[j]), profile, seed, alpha)
     any_cmp = next(iter(comparisons.values()))
     errors = {names[0]: any_cmp.error_a}

@@ -32,6 +32,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from .errors import DataError
 from .experiments import EXPERIMENTS
 from ._validate import check_labels
 
@@ -51,10 +52,6 @@ LETTER_CSV = os.environ.get("PYBCV_LETTER_CSV", os.path.join(data_dir(), "uci", 
 # UCI column order of the letter data (= mlbench LetterRecognition's order)
 LETTER_COLUMNS = ("x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
                   "y2bar", "xybar", "x2ybr", "xy2br", "x_ege", "xegvy", "y_ege", "yegvx")
-
-
-class DataError(ValueError):
-    """Bad user data (missing file or column, NaN, too few records, one class)."""
 
 
 @dataclass
@@ -339,8 +336,12 @@ GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": lett
               **{k: _uci_generator(k) for k in UCI_RESAMPLED}}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)
-DEFAULT_N = {k: e.n for k, e in EXPERIMENTS.items()}
-DATA_PARAM = {k: e.varied for k, e in EXPERIMENTS.items() if e.varies == "data"}
+DEFAULT_N: Dict[str, int] = {}
+DATA_PARAM: Dict[str, str] = {}
+for _e in EXPERIMENTS.values():         # the first record of a data set gives its defaults
+    DEFAULT_N.setdefault(_e.dataset, _e.n)
+    if _e.varies == "data":
+        DATA_PARAM.setdefault(_e.dataset, _e.varied)
 
 
 def make_dataset(name: str, seed=0, n: Optional[int] = None, **params) -> Dataset:
@@ -505,7 +506,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     >>> load_csv(p)                            # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    pybcv.datasets.DataError: ...d.csv: column 'b', line 3: missing value '?' ...
+    pybcv.errors.DataError: ...d.csv: column 'b', line 3: missing value '?' ...
     >>> d = load_csv(p, drop_missing=True)     # doctest: +SKIP
     >>> d.n, d.params["dropped_lines"]         # doctest: +SKIP
     (21, [3])
@@ -708,7 +709,7 @@ def from_arrays(X, y, name="data") -> Dataset:
     >>> from_arrays([[1.0], [float("nan")]], [0, 1])
     Traceback (most recent call last):
     ...
-    pybcv.datasets.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
+    pybcv.errors.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
     """
     X_ = X if hasattr(X, "iloc") else np.asarray(X)
     if getattr(X_, "ndim", 2) == 1:

@@ -62,6 +62,16 @@ class Experiment:
     value_at_lambda_1: Optional[float] = None
     truth_grid: Tuple[float, ...] = ()
     data_params: Dict[str, float] = field(default_factory=dict)
+    #: the record's key (default: the data set's name); a second experiment on
+    #: the same data set is a second record with its own name
+    name: Optional[str] = None
+    #: repetitions per unit of work (None: the engine's default, 1 for learner
+    #: runs, ~reps/jobs up to 500 for learner-free ones)
+    chunk: Optional[int] = None
+
+    def __post_init__(self):
+        if self.name is None:
+            object.__setattr__(self, "name", self.dataset)
 
     @property
     def learner_free(self) -> bool:
@@ -85,13 +95,13 @@ class Experiment:
         return {**self.data_params, self.varied: float(value)}
 
 
-EXPERIMENTS: Dict[str, Experiment] = {e.dataset: e for e in [
+EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
     Experiment("epsilon", 300, None, None, "eps", "data", 0.1,
                "Dietterich's epsilon: fixed per-record losses, H0 true for every eps",
                data_params={"eps": 0.1}),
     Experiment("simple", 1000, {"name": "glm"}, {"name": "majority"}, "delta", "data", 0.0,
                "two Gaussian classes, logistic regression vs the majority class; delta = 0 is H0",
-               power_grid=LAMBDAS, data_params={"delta": 0.0}),
+               power_grid=LAMBDAS, data_params={"delta": 0.0}, chunk=4),
     Experiment("exp6", 300, {"name": "J48-unpruned"}, {"name": "fnn-weighted", "omega": 0.29},
                "omega", "learner_b", 0.29,
                "EXP6 (2 predictors, 6 classes): unpruned C4.5 vs the omega-weighted 1-NN",
@@ -128,6 +138,10 @@ DEMO_LEARNERS = {
     "learner_b": EXPERIMENTS[DEMO_DATASET].learner_b,
 }
 
+#: Where a learner runs: "auto" (R where it is available, else Python), "r"
+#: or "python" -- the choices of every ``backend`` argument.
+BACKENDS = ("auto", "r", "python")
+
 #: Defaults of every one-off comparison on the user's data (Python
 #: ``compare``, ``pybcv compare --csv``, R).  The learners, C4.5 (J48) and
 #: weighted kNN (kknn), take any number of numeric and categorical
@@ -147,9 +161,10 @@ SIMULATE_DEFAULTS = {"tests": "table5", "reps": 1000, "seed": 0, "profile": "def
                      "backend": "auto"}
 
 
-def get_experiment(dataset: str) -> Experiment:
-    """The record of ``dataset`` (case-insensitive); ValueError naming the known ones."""
-    key = str(dataset).lower()
+def get_experiment(name: str) -> Experiment:
+    """The record named ``name`` (case-insensitive); ValueError naming the known ones."""
+    key = str(name).lower()
     if key not in EXPERIMENTS:
-        raise ValueError(f"unknown data set {dataset!r}; known: {', '.join(EXPERIMENTS)}")
+        raise ValueError(f"unknown data set or experiment {name!r}; known: {', '.join(EXPERIMENTS)}")
     return EXPERIMENTS[key]
+

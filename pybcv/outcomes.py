@@ -94,17 +94,3 @@ def differences(tables) -> np.ndarray:
     C = np.asarray(tables, dtype=float)
     return (C[..., 0, 1] - C[..., 1, 0]) / fold_sizes(C)
 
-
-def error_rates(tables):
-    """(error of A, error of B) per fold of (..., F, 2, 2) tables."""
-    C = np.asarray(tables, dtype=float)
-    N = C.sum(axis=(-1, -2))
-    return (C[..., 0, 0] + C[..., 0, 1]) / N, (C[..., 0, 0] + C[..., 1, 0]) / N
-
-
-def loss_differences_from_tables(tables) -> np.ndarray:
-    """Per-record loss differences h in {-1, 0, 1} (order-free) of a design in
-    which every record is validated once (K-fold CV): N01 ones, N10 minus ones."""
-    C = np.asarray(tables, dtype=np.int64)
-    N01, N10, n = int(C[..., 0, 1].sum()), int(C[..., 1, 0].sum()), int(C.sum())
-    return np.concatenate([np.ones(N01), -np.ones(N10), np.zeros(n - N01 - N10)])

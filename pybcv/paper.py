@@ -1,12 +1,11 @@
 """The paper's published numbers ([YWSL], Table "Type I errors" = Table 5 of
-the compiled paper, and the true error rates of "Experiments for RQ2"),
-transcribed from ``bcv_mcnemar_paper.tex``.  Each type-I error is a
+the compiled paper), transcribed from ``bcv_mcnemar_paper.tex``.  Each type-I error is a
 rejection rate at alpha = 0.05 over 1000 repetitions (MNIST: 100)."""
 from __future__ import annotations
 
 import math
 
-from .experiments import EXPERIMENTS, LAMBDAS  # noqa: F401  (LAMBDAS: the power curves' grid)
+from .experiments import LAMBDAS  # noqa: F401  (LAMBDAS: the power curves' grid)
 
 # columns of Table 5
 COLUMNS = ("epsilon", "exp6", "simple", "letter", "mnist")
@@ -29,17 +28,6 @@ TABLE5 = {
     "mcnemar_kfold_naive": (0.000, 0.006, 0.020, 0.039, 0.020),
     "mcnemar_5x2bcv":      (0.025, 0.006, 0.005, 0.015, 0.010),
 }
-
-# true error rates and tuning parameters quoted in the text
-TRUE_ERRORS = {
-    "exp6": {"J48-unpruned": 0.1227, "fnn-weighted(omega=1)": 0.0821,
-             "omega_h0": EXPERIMENTS["exp6"].h0_value,
-             "train_n": 300, "eval": "22,801 grid points", "data_sets": 1000},
-    "letter": {"upsilon_h0": EXPERIMENTS["letter"].h0_value, "upsilon_range": (1.0, 50.0), "train_n": 300,
-               "eval": "all 20,000 records", "data_sets": 1000},
-    "simple": {"delta_h0": 0.0, "delta_range": (0.0, 1.0)},
-}
-
 
 def table5(column: str) -> dict:
     """{test: paper's type-I error} for one column of Table 5."""

@@ -41,7 +41,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import seeds
-from ._validate import LearnerContext
+from .errors import LearnerContext
 from .fold_tables import tables_batch
 from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded

@@ -71,7 +71,6 @@ the archive where there is no store; ``run`` unpacks it first.
 """
 from __future__ import annotations
 
-import argparse
 import base64
 import io
 import itertools
@@ -85,10 +84,10 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ._validate import csv_safe, int_at_least
-from .datasets import data_dir
+from ._validate import csv_safe
 from .engine.archive import ArchiveError, read_npz
-from .engine.store import FolderLock, StoreError
+from .engine.store import FolderLock
+from .errors import StoreError
 from .learners import make_learner
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS
@@ -1028,7 +1027,7 @@ def summary_markdown(df, obs) -> str:
     by_pair = df.groupby(["learner_a", "learner_b"], sort=False)[["rho1", "rho2"]].median()
     pairs = "\n".join(f"| {a} | {b} | {r['rho1']:.3f} | {r['rho2']:.3f} |"
                       for (a, b), r in by_pair.iterrows())
-    return f"""# RQ1 summary (written by `python -m pybcv.rq1 report`)
+    return f"""# RQ1 summary (written by `pybcv rq1 report`)
 
 {obs['experiments']} experiments ({df['dataset'].nunique()} data sets x 21 pairs), {reps}
 repetitions each ({obs['undefined']} undefined: no variation of the
@@ -1069,69 +1068,3 @@ def report(out: str, dest: str):
     with open(os.path.join(dest, "summary.md"), "w") as fh:
         fh.write(summary_markdown(df, obs))
     return df, obs
-
-
-# ----------------------------------------------------------------- command line
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="pybcv rq1", description="The paper's RQ1: the "
-                                 "distribution of rho1 and rho2 on UCI data sets.")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    a = sub.add_parser("run", help="run or resume the experiment, then write the report")
-    a.add_argument("--data", default=os.path.join(data_dir(), "uci"),
-                   help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
-                   "$PYBCV_DATA/uci)")
-    a.add_argument("--out", required=True, help="output folder (store/ inside; resumable)")
-    a.add_argument("--reps", type=int_at_least(1), default=1000)
-    a.add_argument("--seed", type=int_at_least(0), default=0)
-    a.add_argument("--datasets", default=",".join(DATASETS),
-                   help="comma-separated data set names (default: all 21)")
-    a.add_argument("--n-sample", type=int_at_least(4), default=N_SAMPLE)
-    a.add_argument("--backend", default="r", choices=["r", "auto", "python"])
-    a.add_argument("--jobs", type=int_at_least(1), default=1)
-    a.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
-    a.add_argument("--chunk", type=int_at_least(1), default=5, help="repetitions per work unit")
-    a.add_argument("--max-reps-this-call", type=int_at_least(1), default=None)
-    a.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
-                   "(default: --out)")
-    a.add_argument("--progress", action="store_true")
-    b = sub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
-                       "store of --out, or from its archive rq1.npz where it has no store")
-    b.add_argument("--out", required=True)
-    b.add_argument("--report", default=None)
-    c = sub.add_parser("pack", help="pack the store of --out into --out/rq1.npz (verified)")
-    c.add_argument("--out", required=True, help="folder holding store/")
-    u = sub.add_parser("unpack", help="rebuild the store of --out from --out/rq1.npz (adds "
-                       "only the missing lines to an existing store that the archive covers)")
-    u.add_argument("--out", required=True, help="folder holding rq1.npz")
-    try:
-        args = ap.parse_args(argv)
-    except SystemExit as e:          # --help (0) or a bad argument (2): a code, not an exit
-        return e.code if isinstance(e.code, int) else 2
-    try:
-        if args.cmd == "pack":
-            print(json.dumps(pack(args.out), indent=1))
-            return 0
-        if args.cmd == "unpack":
-            print(json.dumps({"lines_added": unpack(args.out)}, indent=1))
-            return 0
-        if args.cmd == "run":
-            done = run(args.data, args.out, reps=args.reps, seed=args.seed,
-                       datasets=[d for d in args.datasets.split(",") if d],
-                       n_sample=args.n_sample, backend=args.backend, jobs=args.jobs,
-                       scheduler=args.scheduler, chunk=args.chunk,
-                       max_reps_this_call=args.max_reps_this_call, progress=args.progress)
-            print(json.dumps(done))
-        df, obs = report(args.out, args.report or args.out)
-        print(json.dumps(obs, indent=1))
-    except (ValueError, TypeError, OSError, StoreError) as e:
-        print(f"pybcv rq1: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("pybcv rq1: interrupted (finished repetitions are stored; the same command "
-              "resumes)", file=sys.stderr)
-        return 130
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -30,10 +30,6 @@ def _seed_int(seed) -> int:
     return seed
 
 
-def rep_seq(seed, r: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r),))
-
-
 def data_seq(seed, r: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), 0))
 

@@ -22,7 +22,7 @@ from . import session
 from .files import r_file
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
-from pybcv._validate import LearnerContext
+from pybcv.errors import LearnerContext
 
 # keys: the data sets registered in R, oldest first (a dict used as an ordered
 # set); it mirrors batch.R's FIFO of at most max_datasets data sets, so it stays

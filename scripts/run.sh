@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up (idempotent) and run the main job on its embedded default:
 # `pybcv compare` -- J48-unpruned against FNN (weighted) on an EXP6 data set
-# of 300 records, with the 5x2 BCV tests (`--tests all`: all 17).  Extra
+# of 300 records, with the 5x2 BCV tests (`--tests all`: every test).  Extra
 # arguments go to `pybcv compare`.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

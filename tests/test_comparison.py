@@ -1,13 +1,14 @@
 """One-off comparisons: defaults, own predictions, k learners with Holm and
 Shaffer, the result object's views, n_jobs and progress."""
+import pathlib
 from itertools import combinations
 
 import numpy as np
 import pytest
 
 from pybcv import datasets as D
-from pybcv.comparison import (Comparison, compare, compare_learners, compare_losses,
-                              compare_predictions, design_generator, holm, select_tests, shaffer,
+from pybcv.comparison import (Comparison, compare, compare_many, compare_losses,
+                              compare_predictions, design_generator, holm, shaffer,
                               shaffer_true_counts)
 from pybcv.outcomes import tables_from_predictions
 from pybcv.partitions import DESIGNS
@@ -41,7 +42,7 @@ def test_default_is_the_5x2_bcv_design_with_10_fits(exp6):
     assert a.fits == b.fits == 10 and cmp.fits == (10, 10)
     assert list(cmp.results) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
     assert set(cmp.tables) == {"bcv5x2"}
-    assert select_tests("all") == list(TESTS)
+    assert cmp.to_frame()["test"].tolist() == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
 
 
 def test_error_rates_come_from_the_design_that_ran(exp6):
@@ -66,7 +67,7 @@ def test_result_views_are_short_and_readable(exp6):
     first = [ln for ln in text.splitlines() if ln.startswith(("*", "  "))][1]
     assert first.startswith("* 5x2 BCV McNemar's test")
     df = cmp.to_frame()
-    assert len(df) == 17 and df["paper"].iloc[0] and df["test"].iloc[0] == "mcnemar_5x2bcv"
+    assert len(df) == len(TESTS) and df["paper"].iloc[0] and df["test"].iloc[0] == "mcnemar_5x2bcv"
     assert {"statistic", "pvalue", "df", "estimate", "ci_low", "ci_high", "reject"} <= set(df.columns)
     assert "<table" in cmp._repr_html_()
 
@@ -123,7 +124,7 @@ def test_compare_losses_defaults_to_the_bcv_design():
     d = D.epsilon(4)
     cmp = compare_losses(d.loss_a, d.loss_b)
     assert list(cmp.results) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
-    assert len(compare_losses(d.loss_a, d.loss_b, tests="all").results) == 17
+    assert set(compare_losses(d.loss_a, d.loss_b, tests="all").results) == set(TESTS)
 
 
 # ------------------------------------------------------------------ Holm and Shaffer
@@ -179,7 +180,7 @@ def test_holm_controls_the_familywise_error_under_the_null():
 # ------------------------------------------------------------------ k learners
 def test_k_learners_fit_each_learner_once_per_design_and_test_every_pair(exp6):
     ls = [_Recorder(), _Recorder(0.2), _Recorder(0.5)]
-    res = compare_learners(exp6.X, exp6.y, ls, seed=2)
+    res = compare_many(exp6.X, exp6.y, ls, seed=2)
     assert [lrn.fits for lrn in ls] == [10, 10, 10]
     assert len(res.pairs) == 3 * 2
     names = res.learners
@@ -197,14 +198,160 @@ def test_k_learners_fit_each_learner_once_per_design_and_test_every_pair(exp6):
     obj = res.to_json()
     assert set(obj) >= {"pairs", "learners", "errors"}
     with pytest.raises(ValueError, match="at least 2"):
-        compare_learners(exp6.X, exp6.y, ["majority"])
+        compare_many(exp6.X, exp6.y, ["majority"])
     with pytest.raises(ValueError, match="adjust"):
-        compare_learners(exp6.X, exp6.y, ["majority", "glm"], adjust="bonferroni")
+        compare_many(exp6.X, exp6.y, ["majority", "glm"], adjust="bonferroni")
 
 
 def test_k_learner_plot(exp6, tmp_path):
-    res = compare_learners(exp6.X, exp6.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
+    res = compare_many(exp6.X, exp6.y, ["majority", "fnn-weighted", "fnn-weighted:omega=0.29"],
                            backend="python")
     path = tmp_path / "k.png"
     res.plot(path=str(path))
     assert path.stat().st_size > 1000
+
+
+# ------------------------------------------------------------------ each fact once
+def _bcv_folds_and_predictions(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    folds = DESIGNS["bcv5x2"].test_sets(n, np.random.default_rng(seed))
+    pa = [np.where(rng.random(len(t)) < 0.25, 1 - y[t], y[t]) for t in folds]
+    pb = [np.where(rng.random(len(t)) < 0.35, 1 - y[t], y[t]) for t in folds]
+    return y, folds, pa, pb
+
+
+def test_comparison_reads_the_bcv_tables_and_t_from_its_result():
+    """The averaged / effective table and t that a Comparison shows are those
+    of the 5x2 BCV McNemar result it holds, whatever t that test ran with."""
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    T = tables_from_predictions(y, pa, pb, [(None, t) for t in folds])
+    res = TESTS["mcnemar_5x2bcv"].from_tables(T, t=1.5)
+    cmp = Comparison({"mcnemar_5x2bcv": res}, {"bcv5x2": T}, len(y))
+    assert cmp.bcv_t == res.t == 1.5
+    np.testing.assert_array_equal(cmp.effective_table, res.effective_table)
+    np.testing.assert_array_equal(cmp.averaged_table, res.averaged_table)
+
+
+def test_a_non_default_t_reaches_the_comparison_and_the_cli_view(capsys):
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    cmp = compare_predictions(y, pa, pb, test_sets=folds, options={"mcnemar_5x2bcv": {"t": 1.5}})
+    assert cmp["mcnemar_5x2bcv"].t == cmp.bcv_t == 1.5
+    ref = compare_predictions(y, pa, pb, test_sets=folds)
+    assert ref.bcv_t == pytest.approx(20 / 11)
+    assert cmp["mcnemar_5x2bcv"].statistic != ref["mcnemar_5x2bcv"].statistic
+    with pytest.raises(ValueError, match="takes no option"):
+        compare_predictions(y, pa, pb, test_sets=folds, options={"mcnemar_5x2bcv": {"tt": 1}})
+    with pytest.raises(ValueError, match="did not run|not selected"):
+        compare_predictions(y, pa, pb, test_sets=folds, options={"kfold_t": {"alternative": "less"}})
+
+
+# ------------------------------------------------------------------ the backend in parallel
+from conftest import requires_r  # noqa: E402
+
+
+@requires_r("RWeka")
+@pytest.mark.parametrize("backend", ["python", "r"])
+def test_parallel_fits_honour_the_requested_backend(exp6, backend):
+    """With n_jobs > 1 (fresh worker processes) every learner runs in the
+    backend asked for, exactly as in one process: J48 has both an R and a
+    Python implementation, so a worker that fell back to "auto" would show."""
+    one = compare(exp6.X, exp6.y, "J48", "majority", backend=backend)
+    par = compare(exp6.X, exp6.y, "J48", "majority", backend=backend, n_jobs=2)
+    assert par.backends[0] == one.backends[0] == backend
+    assert par["mcnemar_5x2bcv"].pvalue == one["mcnemar_5x2bcv"].pvalue
+
+
+@requires_r("RWeka")
+def test_parallel_simulation_honours_the_requested_backend():
+    """simulate(jobs=2) runs its repetitions in worker processes, in the
+    backend asked for (python here, although R is available)."""
+    from pybcv.engine import simulate
+    res = simulate("exp6", tests="mcnemar_5x2bcv", reps=4, seed=2, jobs=2, backend="python",
+                   learner_a={"name": "J48"})
+    assert res.backends == ("python/python",)
+    one = simulate("exp6", tests="mcnemar_5x2bcv", reps=4, seed=2, backend="python",
+                   learner_a={"name": "J48"})
+    np.testing.assert_array_equal(res.pvalue["mcnemar_5x2bcv"], one.pvalue["mcnemar_5x2bcv"])
+
+
+# ------------------------------------------------------------------ messages
+def test_own_predictions_with_nan_or_non_labels_give_clear_errors():
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    ys = np.where(y == 1, "yes", "no").astype(object)
+    pa_s = [np.where(p == 1, "yes", "no").astype(object) for p in pa]
+    pb_s = [np.where(p == 1, "yes", "no").astype(object) for p in pb]
+    bad = [p.copy() for p in pa_s]
+    bad[2][4] = np.nan
+    with pytest.raises(ValueError, match=r"pred_a, fold 2: the predictions have 1 missing label\(s\).*position 4"):
+        compare_predictions(ys, bad, pb_s, test_sets=folds)
+    probs = [np.full(len(t), 0.7) for t in folds]
+    with pytest.raises(ValueError, match=r"pred_b, fold 0: predictions must be class labels.*0.7"):
+        compare_predictions(y, pa, probs, test_sets=folds)
+    short = [p[:-1] for p in pa]
+    with pytest.raises(ValueError, match="pred_a, fold 0: .* prediction"):
+        compare_predictions(y, short, pb, test_sets=folds)
+    with pytest.raises(ValueError, match="the folds cannot be the design 'bcv5x2'"):
+        compare_predictions(y, pa, pb, test_sets=[folds[0]] * 10)
+
+
+def test_per_test_warnings_reach_print():
+    """A test's own warnings (here: no discordant record, the zero-variance
+    rule) are printed with the comparison, naming the test."""
+    y, folds, pa, pb = _bcv_folds_and_predictions()
+    same = [y[t] for t in folds]
+    cmp = compare_predictions(y, same, same, test_sets=folds)
+    text = str(cmp)
+    assert "warning (5x2 BCV McNemar's test): no discordant records" in text
+    assert "warning (Calibrated 5x2 BCV F-test): zero-variance rule" in text
+
+
+def test_k_learner_table_keeps_columns_apart_with_every_test(exp6):
+    res = compare_many(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)], tests="all",
+                           backend="python")
+    lines = [ln for ln in str(res).splitlines() if "corrected_pseudo_bootstrap" in ln]
+    assert lines
+    for ln in lines:
+        assert "corrected_pseudo_bootstrap " in ln      # the key is followed by a space
+
+
+def test_k_learner_plot_says_which_learner_is_better(exp6, tmp_path):
+    res = compare_many(exp6.X, exp6.y, ["majority", _Recorder(), _Recorder(0.3)],
+                           backend="python")
+    ax = res.plot(path=str(tmp_path / "m.png"))
+    texts = [t.get_text() for t in ax.texts]
+    assert any("row better" in t for t in texts) and any("col better" in t for t in texts)
+    assert (tmp_path / "m.png").stat().st_size > 1000
+    # the majority learner (highest error) is never "row better" on its own row
+    names = [t.get_text().split("\n")[0] for t in ax.get_yticklabels()]
+    assert names[-1] == "majority"
+    with pytest.raises(ValueError, match="did not run"):
+        res.plot(test="kfold_t")
+
+
+def test_one_name_one_meaning_for_k_learners():
+    """compare_many is k learners in Python and R (R's compare_learners is
+    two learners, as Python's compare); Python has no compare_learners."""
+    import pybcv
+    import pybcv.comparison
+    assert not hasattr(pybcv.comparison, "compare_learners") and not hasattr(pybcv, "compare_learners")
+    assert pybcv.compare_many is compare_many
+    r_src = (pathlib.Path(__file__).resolve().parents[1] / "R" / "R" / "compare.R").read_text()
+    assert "compare_many <- function(learners, data, target" in r_src
+    assert "compare_learners <- function(a, b, data, target" in r_src
+
+
+def test_compare_losses_refuses_losses_that_are_not_zero_one():
+    """Probabilities (or any loss other than 0/1) were truncated to 0 and gave
+    p = 6.5e-15; they are refused with the reason, naming the record."""
+    rng = np.random.default_rng(0)
+    la = rng.random(200)
+    lb = (rng.random(200) < 0.3).astype(int)
+    with pytest.raises(ValueError, match=r"loss_a: record 0 has loss .*need 0/1 losses.*not probabilities"):
+        compare_losses(la, lb)
+    with pytest.raises(ValueError, match="loss_b"):
+        compare_losses(lb, lb * 0.5)
+    with pytest.raises(ValueError, match="same length"):
+        compare_losses(lb, lb[:-1])
+    ok = compare_losses(lb.astype(bool), 1 - lb)
+    assert ok.error_a == pytest.approx(lb.mean())

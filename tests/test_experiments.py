@@ -6,7 +6,7 @@ import pytest
 
 from pybcv import datasets as D
 from pybcv.cli import build_parser
-from pybcv.comparison import compare, compare_learners, compare_losses
+from pybcv.comparison import compare, compare_many, compare_losses
 from pybcv.engine import RunConfig
 from pybcv.engine.truth import TUNING
 from pybcv.experiments import COMPARE_DEFAULTS, EXPERIMENTS, LAMBDAS, SIMULATE_DEFAULTS, get_experiment
@@ -21,7 +21,7 @@ def test_cli_and_python_defaults_agree():
     cli = _defaults("compare")
     for key in ("tests", "seed", "alpha", "profile", "backend"):
         assert cli[key] == COMPARE_DEFAULTS[key], key
-    for fn in (compare, compare_learners, compare_losses):
+    for fn in (compare, compare_many, compare_losses):
         sig = inspect.signature(fn).parameters
         for key in ("tests", "seed", "profile", "alpha"):
             assert sig[key].default == COMPARE_DEFAULTS[key], (fn.__name__, key)

@@ -176,7 +176,7 @@ def test_compare_refuses_a_regressor_and_probabilities_naming_learner_and_fold()
     pytest.importorskip("sklearn")
     from sklearn.linear_model import LinearRegression
 
-    from pybcv.engine import compare
+    from pybcv.comparison import compare
     from pybcv.learners import PredictionError
     rng = np.random.default_rng(0)
     X = rng.normal(size=(200, 2))

@@ -14,7 +14,7 @@ sklearn = pytest.importorskip("sklearn")
 from sklearn.base import clone  # noqa: E402
 
 import pybcv.learners.base as lbase  # noqa: E402
-from pybcv.learners import (LEARNERS, GLMClassifier, NamedLearner, SklearnLearner,  # noqa: E402
+from pybcv.learners import (LEARNERS, GLMFallback, NamedLearner, SklearnLearner,  # noqa: E402
                             as_learner, irls_logistic, make_learner)
 
 NAMES = ["J48", "J48-unpruned", "JRip", "SMO", "Logistic", "kknn", "tree", "glm",
@@ -211,7 +211,7 @@ def test_python_glm_two_classes_only():
     # a one-class training set predicts that class
     yy = (y > 0).astype(int)
     one = np.flatnonzero(yy == 1)[:10]
-    out = GLMClassifier().predict_splits(X, yy, [(one, np.arange(60))])
+    out = GLMFallback().predict_splits(X, yy, [(one, np.arange(60))])
     assert np.all(out[0] == 1)
 
 
@@ -471,7 +471,7 @@ def test_parse_spec_reads_and_checks_every_parameter():
 
 
 def test_engine_spec_parser_and_learners_parse_spec_agree_on_valid_specs():
-    from pybcv.engine import learner_spec
+    from pybcv.engine import spec_dict as learner_spec
     from pybcv.learners import parse_spec
     for s in ["fnn-weighted:omega=0.29", "kknn:k=7", "J48-unpruned", "J48:options=-M 5",
               {"name": "fnn-distorted", "upsilon": 30.09}]:
@@ -529,7 +529,14 @@ def test_sklearn_regressor_as_learner_is_refused():
     with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of 2: "
                                               r"predicted .*not a label"):
         as_learner(LinearRegression()).predict_splits(X, y, halves(60, 1, seed=1))
-def test_old_module_name_is_the_fallbacks_module():
-    import pybcv.learners.fallbacks as f
-    import pybcv.learners.python as p
-    assert p is f
+def test_no_alias_names_remain():
+    import importlib
+    import pybcv.engine
+    import pybcv.learners
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("pybcv.learners.python")
+    for old in ("WeightedFNN", "DistortedFNN", "KKNNClassifier", "GLMClassifier",
+                "MajorityClassifier", "MeanClassifier"):
+        assert not hasattr(pybcv.learners, old), old
+    for old in ("learner_spec", "compare", "Comparison", "compare_losses"):
+        assert not hasattr(pybcv.engine, old), old

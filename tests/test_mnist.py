@@ -171,19 +171,28 @@ def test_mnist_draws_without_replacement():
 
 
 @needs_mnist
-def test_one_repetition_and_summary(tmp_path):
+def test_one_repetition_through_the_engine_and_its_table(tmp_path):
     from pybcv import mnist
-    res = mnist.simulate_mnist(str(tmp_path), reps=1, n=100, epochs=1,
-                               tests=["mcnemar_ho", "proportion_z"], progress=None)
-    row = mnist.load_rows(str(tmp_path))[0]
-    C = np.array(row["tables"]["holdout"])
-    assert C.shape == (1, 2, 2) and C.sum() == DESIGNS["holdout"].sizes(100)[1][0]
-    assert res["reps"] == 1 and set(res["rejection"]) == {"mcnemar_ho", "proportion_z"}
-    again = mnist.simulate_rep(0, n=100, epochs=1, tests=["mcnemar_ho", "proportion_z"])
-    assert again["tables"] == row["tables"]
-    with pytest.raises(ValueError, match="another configuration"):
-        mnist.simulate_mnist(str(tmp_path), reps=1, n=100, epochs=2,
-                             tests=["mcnemar_ho", "proportion_z"], progress=None)
+    from pybcv.engine import simulate
+    tests = ["mcnemar_ho", "proportion_z"]
+    run = dict(n=100, learner_a={"name": "cnn", "epochs": 1}, tests=tests,
+               learner_b={"name": "cnn-dropout", "rate": 0.0, "epochs": 1})
+    res = simulate("mnist", reps=1, out=str(tmp_path), **run)
+    assert res.fits_per_rep == (1.0, 1.0) and len(res.reps) == 1
+    again = simulate("mnist", reps=1, **run)
+    for k in tests:
+        assert (res.statistic[k][0], res.pvalue[k][0]) == (again.statistic[k][0], again.pvalue[k][0])
+    table = mnist.markdown_table(str(tmp_path))
+    assert "(R = 1)" in table and "`mcnemar_ho`" in table and "`proportion_z`" in table
+
+
+def test_the_committed_run_is_the_readme_table():
+    """The committed MNIST run (an engine archive) gives the README's column."""
+    from pybcv import mnist
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    table = mnist.markdown_table(os.path.join(root, "docs/replication/mnist/runs/h0_n1000_e5"))
+    readme = open(os.path.join(root, "docs/replication/mnist/README.md")).read()
+    assert table in readme
 
 
 def test_registry_parameter_dicts_match_the_constructors():
@@ -206,19 +215,19 @@ def test_the_engine_runs_the_mnist_experiment_from_its_record():
 
 @pytest.mark.slow
 def test_simulate_reproduces_the_committed_repetition_0(tmp_path):
-    """The engine's path (``pybcv simulate``) gives the MNIST driver's
-    committed repetition 0 bit for bit (~80 CPU seconds per repetition)."""
-    import json
+    """``pybcv simulate`` gives the committed run's repetition 0 bit for bit,
+    under the configuration stored with it (~80 CPU seconds per repetition)."""
     from pybcv.cli import main
-    from pybcv.engine import load_result
+    from pybcv.engine import archive, load_result
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ref = json.load(open(os.path.join(root, "docs/replication/mnist/runs/h0_n1000_e5/rep00000.json")))
+    ref = archive.read_run(os.path.join(root, "docs/replication/mnist/runs/h0_n1000_e5"))
     out = str(tmp_path / "m")
     assert main(["simulate", "--dataset", "mnist", "--a", "cnn:epochs=5", "--b", "cnn-dropout:rate=0,epochs=5",
                  "--tests", ",".join(ref["results"]), "--reps", "1", "--out", out, "--quiet"]) == 0
     res = load_result(out)
+    assert res.config.identity() == ref["config"]
     for k, (s, p) in ref["results"].items():
-        assert (res.statistic[k][0], res.pvalue[k][0]) == (s, p), k
+        assert (res.statistic[k][0], res.pvalue[k][0]) == (s[0], p[0]), k
 
 
 def test_pybcv_truth_mnist_routes_to_the_true_error_procedure(monkeypatch, capsys):

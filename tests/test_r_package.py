@@ -104,6 +104,9 @@ skips <- skips[!is.na(skips)]
 cat(sprintf("PYBCV_R_RESULT tests=%d failed=%d errors=%d skipped=%d passed=%d\n",
             nrow(df), sum(df$failed), sum(df$error), sum(df$skipped), sum(df$passed)))
 for (s in skips) cat("PYBCV_R_SKIP", s, "\n")
+for (t in res) for (r in t$results)
+  if (inherits(r, "expectation_failure") || inherits(r, "expectation_error"))
+    cat("PYBCV_R_FAIL", t$file, "::", t$test, ":", conditionMessage(r), "\n")
 """
 
 
@@ -119,7 +122,8 @@ def test_r_package_testthat(tmp_path, installed_lib):
                   run.stdout)
     assert run.returncode == 0 and m, "the testthat run did not finish:\n" + log[-6000:]
     tests, failed, errors, skipped, passed = map(int, m.groups())
-    assert failed == 0 and errors == 0, f"testthat: {failed} failed, {errors} errors:\n" + log[-8000:]
+    fails = "\n".join(line for line in log.splitlines() if line.startswith("PYBCV_R_FAIL"))
+    assert failed == 0 and errors == 0, f"testthat: {failed} failed, {errors} errors:\n{fails}\n" + log[-4000:]
     assert passed > 0, "testthat ran no expectation:\n" + log[-4000:]
     if skipped:
         reasons = re.findall(r"PYBCV_R_SKIP (.*)", run.stdout)
@@ -150,7 +154,7 @@ def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
     """J48-unpruned against kknn on iris read by read.csv, default seed on
     both sides: R's compare_learners (learners run by the package's copy of
     batch.R, partitions and statistics from Python) gives exactly the tables
-    and p-values of Python's pybcv.engine.compare with the R backend."""
+    and p-values of Python's pybcv.compare with the R backend."""
     _require_r()
     from conftest import _r_problem  # the project's R check (rpy2, R, packages)
     problem = _r_problem(("RWeka", "kknn"))
@@ -160,7 +164,7 @@ def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
         pytest.skip(problem)
     import numpy as np
     import pandas as pd
-    from pybcv.engine import compare
+    from pybcv.comparison import compare
 
     lib = installed_lib
     env = _env()

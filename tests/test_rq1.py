@@ -12,6 +12,7 @@ import pytest
 
 from conftest import requires_r
 from pybcv import rq1
+from pybcv.cli import main as cli_main
 
 
 def equicorrelated(R, rho1, rho2, seed=0):
@@ -127,10 +128,10 @@ def test_jobs_give_the_same_results(tmp_path):
 
 
 def test_cli_errors_are_messages(tmp_path, capsys):
-    assert rq1.main(["run", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
+    assert cli_main(["rq1", "run", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
                      "--datasets", "nosuch"]) == 2
     assert "nosuch" in capsys.readouterr().err
-    assert rq1.main(["run", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
+    assert cli_main(["rq1", "run", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
                      "--reps", "0"]) == 2
 
 
@@ -312,18 +313,18 @@ def test_run_with_only_an_archive_unpacks_first(tmp_path, capsys):
 
 def test_cli_pack_unpack_report(tmp_path, capsys):
     src = synthetic_store(tmp_path / "src")
-    assert rq1.main(["pack", "--out", src]) == 0
+    assert cli_main(["rq1", "pack", "--out", src]) == 0
     assert '"full_tables": 1' in capsys.readouterr().out
     dst = str(tmp_path / "dst")
-    assert rq1.main(["unpack", "--out", dst]) == 2
+    assert cli_main(["rq1", "unpack", "--out", dst]) == 2
     assert "no archive" in capsys.readouterr().err
     os.makedirs(dst)
     os.replace(rq1.archive_path(src), rq1.archive_path(dst))
-    assert rq1.main(["report", "--out", dst, "--report", str(tmp_path / "rep")]) == 0
-    assert rq1.main(["unpack", "--out", dst]) == 0
+    assert cli_main(["rq1", "report", "--out", dst, "--report", str(tmp_path / "rep")]) == 0
+    assert cli_main(["rq1", "unpack", "--out", dst]) == 0
     assert store_files(dst) == store_files(src)
-    assert rq1.main(["pack"]) == 2                             # argparse: --out missing
-    assert rq1.main(["report", "--out", str(tmp_path / "none")]) == 2
+    assert cli_main(["rq1", "pack"]) == 2                             # argparse: --out missing
+    assert cli_main(["rq1", "report", "--out", str(tmp_path / "none")]) == 2
     assert "nothing to report" in capsys.readouterr().err
 
 

@@ -54,3 +54,32 @@ def test_the_project_cites_nothing_outside_the_repository():
     headings = set(re.findall(r"^## (.+)$", (ROOT / "docs" / "conventions.md").read_text(), flags=re.M))
     assert "The simulated data sets" in cited
     assert cited <= headings, f"cited but not in docs/conventions.md: {cited - headings}"
+
+
+def _count_phrases():
+    """Phrases that write the number of tests as a literal (the registry is
+    the one place that knows it): "17 tests", "all 17", "16 rival(s)"."""
+    from pybcv.stats import TESTS
+    k = len(TESTS)
+    return re.compile(rf"\b(?:{k}\s+(?:tests|statistics|significance tests)|all\s+{k}\b|"
+                      rf"{k - 1}\s+(?:rival|other)|the\s+{k}\b)", re.I)
+
+
+#: being rewritten by the README work of issue 19 (the root README and R's);
+#: their counts move to generated text there
+_COUNTED_ELSEWHERE = {"README.md", "R/README.md"}
+
+
+def test_no_literal_count_of_tests_in_code_and_docs():
+    pat = _count_phrases()
+    files = list(_project_text_files()) + sorted((ROOT / "R" / "man").glob("*.Rd")) \
+        + sorted((ROOT / "R" / "tests" / "testthat").glob("*.R")) + sorted((ROOT / "tests").glob("*.py"))
+    bad = []
+    for f in files:
+        rel = str(f.relative_to(ROOT))
+        if rel in _COUNTED_ELSEWHERE or rel == "tests/test_stats_conventions.py" or "replication" in f.parts:
+            continue
+        for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+            if pat.search(line):
+                bad.append(f"{rel}:{i}: {line.strip()}")
+    assert not bad, "a literal count of tests (use len(TESTS) or say 'every test'):\n" + "\n".join(bad)

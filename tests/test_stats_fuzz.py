@@ -37,7 +37,7 @@ BAD = {
 
 # function, valid kwargs, {argument: kind of its invalid values}
 CASES = [
-    (S.paired_t, dict(diffs=D15), {"diffs": "diffs", "alternative": "alternative"}),
+    (S.rho_t, dict(diffs=D15), {"diffs": "diffs", "alternative": "alternative"}),
     (S.rho_t, dict(diffs=D15), {"diffs": "diffs", "alternative": "alternative"}),
     (S.kfold_t, dict(diffs=D15[:10]), {"diffs": "diffs", "alternative": "alternative"}),
     (S.t_5x2cv, dict(diffs=P52), {"diffs": "diffs", "alternative": "alternative"}),

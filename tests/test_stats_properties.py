@@ -18,8 +18,8 @@ counts = hs.integers(0, 60)
 def test_mcnemar_ignores_concordant(b, c, n00, n11, n00b, n11b):
     if b + c + n00 + n11 == 0 or b + c + n00b + n11b == 0:
         return
-    r1 = S.mcnemar([[n00, b], [c, n11]])
-    r2 = S.mcnemar([[n00b, b], [c, n11b]])
+    r1 = S.mcnemar_ho([[n00, b], [c, n11]])
+    r2 = S.mcnemar_ho([[n00b, b], [c, n11b]])
     assert r1.statistic == r2.statistic and r1.pvalue == r2.pvalue
 
 
@@ -31,8 +31,8 @@ def test_effective_table_form_equals_closed_form(b, c, rho1, u):
     T = np.zeros((10, 2, 2))
     T[:, 0, 1], T[:, 1, 0] = b, c
     T[:, 1, 1] = 200
-    r = S.bcv_mcnemar(T, rho1=rho1, rho2=rho2)
-    eff = np.array(r.details["effective_table"])
+    r = S.mcnemar_5x2bcv(T, rho1=rho1, rho2=rho2)
+    eff = np.array(r.effective_table)
     ne01, ne10 = eff[0, 1], eff[1, 0]
     if ne01 + ne10 == 0:
         assert r.statistic == 0
@@ -40,7 +40,7 @@ def test_effective_table_form_equals_closed_form(b, c, rho1, u):
     ho = (abs(ne01 - ne10) - 1) ** 2 / (ne01 + ne10)
     assert r.statistic == pytest.approx(ho, rel=1e-10, abs=1e-12)
     n = 2 * T.sum(axis=(1, 2)).mean()       # a fold validates n/2 records
-    assert r.details["n_e"] == pytest.approx(5 * n / (1 + rho1 + 8 * rho2), rel=1e-12)
+    assert r.n_e == pytest.approx(5 * n / (1 + rho1 + 8 * rho2), rel=1e-12)
 
 
 def _swap(C):
@@ -75,7 +75,7 @@ def test_swapping_A_and_B_flips_sign_keeps_p(seed):
 @given(d=hs.lists(hs.floats(-1, 1, allow_nan=False), min_size=2, max_size=30))
 def test_paired_t_matches_scipy(d):
     d = np.round(np.asarray(d), 3)
-    r = S.paired_t(d)
+    r = S.rho_t(d)
     if np.ptp(d) <= 1e-12:
         assert r.pvalue in (0.0, 1.0) and r.warnings
         return
@@ -85,9 +85,9 @@ def test_paired_t_matches_scipy(d):
 
 
 def test_zero_variance_rule():
-    r = S.paired_t([0.0] * 15)
+    r = S.rho_t([0.0] * 15)
     assert (r.statistic, r.pvalue) == (0.0, 1.0) and r.warnings
-    r = S.paired_t([0.02] * 15)
+    r = S.rho_t([0.02] * 15)
     assert r.statistic == np.inf and r.pvalue == 0.0 and r.rejects()
     r = S.combined_f_5x2cv([[0.1, 0.1]] * 5)
     assert r.statistic == np.inf and r.pvalue == 0.0
@@ -98,29 +98,29 @@ def test_zero_variance_rule():
 
 # ---------------------------------------------------------------- bad input
 @pytest.mark.parametrize("call,match", [
-    (lambda: S.mcnemar([[1, 2, 3], [4, 5, 6]]), "table"),
-    (lambda: S.mcnemar([[1, -2], [3, 4]]), "non-negative"),
-    (lambda: S.mcnemar([[1, 2.5], [3, 4]]), "whole-number"),
-    (lambda: S.mcnemar([[1, np.nan], [3, 4]]), "finite"),
-    (lambda: S.mcnemar([[0, 0], [0, 0]]), "empty"),
-    (lambda: S.bcv_mcnemar(np.ones((5, 2, 2))), "shape"),
-    (lambda: S.bcv_mcnemar(np.ones((16, 2, 2, 2))), "m <= 15"),
-    (lambda: S.bcv_mcnemar(np.ones((10, 4)), rho1=-1, rho2=0), "rho"),
-    (lambda: S.bcv_mcnemar(np.full((10, 4), np.inf)), "finite"),
-    (lambda: S.naive_kfold_mcnemar(np.ones((10, 2, 2)), empty_fold="x"), "empty_fold"),
-    (lambda: S.paired_t([0.1]), "at least 2"),
-    (lambda: S.paired_t([0.1, 1.5]), r"\[-1, 1\]"),
-    (lambda: S.paired_t([0.1, np.nan]), "finite"),
-    (lambda: S.paired_t([[0.1, 0.2]]), "shape"),
+    (lambda: S.mcnemar_ho([[1, 2, 3], [4, 5, 6]]), "table"),
+    (lambda: S.mcnemar_ho([[1, -2], [3, 4]]), "non-negative"),
+    (lambda: S.mcnemar_ho([[1, 2.5], [3, 4]]), "whole-number"),
+    (lambda: S.mcnemar_ho([[1, np.nan], [3, 4]]), "finite"),
+    (lambda: S.mcnemar_ho([[0, 0], [0, 0]]), "empty"),
+    (lambda: S.mcnemar_5x2bcv(np.ones((5, 2, 2))), "shape"),
+    (lambda: S.mcnemar_5x2bcv(np.ones((16, 2, 2, 2))), "m <= 15"),
+    (lambda: S.mcnemar_5x2bcv(np.ones((10, 4)), rho1=-1, rho2=0), "rho"),
+    (lambda: S.mcnemar_5x2bcv(np.full((10, 4), np.inf)), "finite"),
+    (lambda: S.mcnemar_kfold_naive(np.ones((10, 2, 2)), empty_fold="x"), "empty_fold"),
+    (lambda: S.rho_t([0.1]), "at least 2"),
+    (lambda: S.rho_t([0.1, 1.5]), r"\[-1, 1\]"),
+    (lambda: S.rho_t([0.1, np.nan]), "finite"),
+    (lambda: S.rho_t([[0.1, 0.2]]), "shape"),
     (lambda: S.t_5x2cv(np.zeros((5, 3))), r"\(5, 2\)"),
     (lambda: S.calibrated_f_5x2bcv(np.zeros((4, 2))), r"\(5, 2\)"),
-    (lambda: S.corrected_resampled_t([0.1, 0.2], 0, 3), "n_train"),
+    (lambda: S.corrected_rho_t([0.1, 0.2], 0, 3), "n_train"),
     (lambda: S.proportion_z(1.2, 0.1, 10), "err_a"),
     (lambda: S.proportion_z(0.2, 0.1, 0), "n_test"),
     (lambda: S.cvci_z([1, 0, 2]), r"\[-1, 1\]"),
     (lambda: S.cvci_z([1, 0], alternative="both"), "alternative"),
     (lambda: S.conservative_z(0.1, np.zeros((3, 3))), "half_means"),
-    (lambda: S.corrected_pseudo_bootstrap_t(0.1, [0.1, 0.2], 9, 1, 0), "J"),
+    (lambda: S.corrected_pseudo_bootstrap(0.1, [0.1, 0.2], 9, 1, 0), "J"),
     (lambda: bcv_mx2(7, 0, m=5), "too few records"),
     (lambda: bcv_mx2(100, 0, m=16), "m must be"),
     (lambda: kfold(5, 0, 10), "too few records"),
@@ -144,11 +144,11 @@ def test_mcnemar_matches_R(r_session, table):
     ro = r_session
     m = ro.r.matrix(ro.IntVector(np.array(table).T.ravel().tolist()), nrow=2)
     ref = ro.r["mcnemar.test"](m, correct=True)
-    r = S.mcnemar(table)
+    r = S.mcnemar_ho(table)
     assert r.statistic == pytest.approx(ref.rx2("statistic")[0], rel=1e-12)
     assert r.pvalue == pytest.approx(ref.rx2("p.value")[0], rel=1e-12)
     ref0 = ro.r["mcnemar.test"](m, correct=False)
-    assert S.mcnemar(table, correction=False).statistic == pytest.approx(ref0.rx2("statistic")[0], rel=1e-12)
+    assert S.mcnemar_ho(table, correction=False).statistic == pytest.approx(ref0.rx2("statistic")[0], rel=1e-12)
 
 
 @requires_r()
@@ -156,6 +156,6 @@ def test_paired_t_matches_R_t_test(r_session):
     ro = r_session
     d = np.random.default_rng(3).integers(-5, 8, 15) / 100
     ref = ro.r["t.test"](ro.FloatVector(d.tolist()), mu=0)
-    r = S.paired_t(d)
+    r = S.rho_t(d)
     assert r.statistic == pytest.approx(ref.rx2("statistic")[0], rel=1e-12)
     assert r.pvalue == pytest.approx(ref.rx2("p.value")[0], rel=1e-10)

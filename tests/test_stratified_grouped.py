@@ -199,10 +199,10 @@ def test_cli_stratify_and_groups(tmp_path, capsys):
               "--json"]
     assert main(common + ["--groups", "site"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert "folds of whole groups of column 'site' (12 groups)" in out["comparison"]["data"]
+    assert "folds of whole groups of column 'site' (12 groups)" in out["data"]
     assert main(common + ["--stratify"]) == 0
     strat = json.loads(capsys.readouterr().out)
-    assert "stratified" in strat["comparison"]["data"]
+    assert "stratified" in strat["data"]
     # the groups column is not a predictor: same numbers as without it on the same folds
     from pybcv.comparison import compare
     from pybcv.datasets import load_csv

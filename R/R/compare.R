@@ -1,6 +1,6 @@
 ## compare_learners(), compare_many(): learners on one data set, every
 ## requested test.  The partitions come from Python (pybcv.partitions, the
-## design streams of pybcv.engine.compare); each named learner runs every fold
+## design streams of pybcv.compare); each named learner runs every fold
 ## of every design in ONE call of batch.R's run_batch() (the R code r_bridge
 ## runs through rpy2); the tables are counted here; the statistics come from
 ## Python in one call.
@@ -13,7 +13,7 @@ paper_first <- function(keys) c(intersect("mcnemar_5x2bcv", keys), setdiff(keys,
 ## resolve the tests, draw every design's splits, and get each learner's
 ## per-row correctness (one batch per learner).
 comparison_setup <- function(learners, data, target, tests, seed, alpha, profile, options,
-                             conf.level, stratify = FALSE, groups = NULL) {
+                             conf.level, alternative = NULL, stratify = FALSE, groups = NULL) {
   if (!is.logical(stratify) || length(stratify) != 1L || is.na(stratify))
     stop("stratify must be TRUE or FALSE", call. = FALSE)
   if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed) || seed != round(seed) || seed < 0)
@@ -55,21 +55,33 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   # levels), as the named learners do
   chr <- vapply(data, is.character, TRUE)
   data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
-  sel <- py_call("resolve", if (length(tests) == 1L) tests else as.list(tests), profile)
-  keys <- paper_first(as.character(unlist(sel$keys)))
-  bad <- setdiff(names(options), keys)
-  if (length(bad)) stop("options given for test(s) not run: ", paste(bad, collapse = ", "), call. = FALSE)
-  opts <- lapply(stats::setNames(keys, keys), function(k) {
-    o <- utils::modifyList(as.list(sel$options[[k]]), as.list(options[[k]]))
-    if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])
-    o
-  })
+  sel <- resolve_tests(tests, profile, options, alternative)
+  keys <- sel$keys
+  opts <- sel$options
   designs <- as.character(unlist(sel$designs))
   sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify)
   rows <- test_rows(sp)
   truth <- ld$y[rows]
   correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
   list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, correct = correct)
+}
+
+## The tests of a selection and their options: Python merges the profile's,
+## `alternative` (for every test that has one) and `options` and checks them
+## against the registry (an error naming the test and the option).
+resolve_tests <- function(tests, profile, options = list(), alternative = NULL) {
+  bad <- character(0)
+  options <- lapply(options, function(o) {
+    o <- as.list(o)
+    if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])
+    o
+  })
+  if (!is.null(alternative)) alternative <- alt_to_py(alternative)
+  sel <- py_call("resolve", if (length(tests) == 1L) tests else as.list(tests), profile,
+                 if (length(options)) options else NULL, alternative)
+  keys <- paper_first(as.character(unlist(sel$keys)))
+  list(keys = keys, designs = sel$designs,
+       options = lapply(stats::setNames(keys, keys), function(k) as.list(sel$options[[k]])))
 }
 
 ## One pair's tables and tests -> a "pybcv_comparison".
@@ -121,13 +133,13 @@ results_frame <- function(htests, alpha) {
     stringsAsFactors = FALSE, row.names = NULL)
 }
 
-#' Compare two learners on a data set with the 17 tests
+#' Compare two learners on a data set with the tests of the registry
 #'
 #' Runs learners A and B on the partitions of every design the selected tests
 #' need, counts each validation fold's 2x2 table of correct and incorrect
 #' predictions, and runs the tests.  The partitions come from Python
 #' (`pybcv.partitions.DESIGNS`; design `d` uses the random stream of
-#' `pybcv.engine.compare` for `seed` and `d`, so a design's folds do not
+#' `pybcv.compare` for `seed` and `d`, so a design's folds do not
 #' depend on which other tests are asked for, and R and Python give the same
 #' folds, tables and p-values for the same seed).  A named learner runs in R,
 #' every fold of every design in one call, through the package's copy of
@@ -162,16 +174,22 @@ results_frame <- function(htests, alpha) {
 #' @param data A data frame (e.g. from [utils::read.csv()]).
 #' @param target The name of the class column.
 #' @param tests A design name (default `"bcv5x2"`: the 5x2 BCV McNemar and
-#'   calibrated F tests, 10 fits per learner, as in Python), `"all"` (17
-#'   tests), `"table5"` (the paper's 14) or a vector of test keys (see
-#'   [pybcv_tests()]).
+#'   calibrated F tests, 10 fits per learner, as in Python), `"all"` (every
+#'   test of [pybcv_tests()]), `"table5"` (the paper's Table 5) or a vector of
+#'   test keys.
 #' @param seed A non-negative whole number; 0 by default, as in Python.
 #' @param alpha The level for the `reject` column.
 #' @param profile `"default"`: the tests as defined; `"paper"`: the readings
 #'   that fit the paper's numbers (see `docs/conventions.md`,
 #'   "The paper profile").
 #' @param options Per-test options, e.g.
-#'   `list(cvci_z = list(alternative = "less"))`.
+#'   `list(cvci_z = list(alternative = "less"))` or
+#'   `list(mcnemar_5x2bcv = list(t = 1.5))`.
+#' @param alternative `NULL` (each test's own, two-sided), or `"two.sided"`,
+#'   `"less"`, `"greater"` (H1 on error(A) - error(B)) for every selected test
+#'   that has one, as Python's `alternative=` and the command line's
+#'   `--alternative`; the one-sided 5x2 BCV McNemar test awaits the validity
+#'   battery's verdict.
 #' @param conf.level The level of the confidence intervals (`conf.int`).
 #' @param stratify `TRUE`: a stratified 5x2 BCV, the blocks formed within
 #'   the classes (the block-regularized designs only), as Python's
@@ -200,7 +218,7 @@ results_frame <- function(htests, alpha) {
 #'   as.data.frame(res)
 #' }
 compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
-                             profile = c("default", "paper"), options = list(),
+                             profile = c("default", "paper"), options = list(), alternative = NULL,
                              conf.level = 0.95, stratify = FALSE, groups = NULL, verbose = FALSE) {
   profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
@@ -208,7 +226,7 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
   lb <- as_learner(b, dname(substitute(b)))
   t0 <- proc.time()[["elapsed"]]
   st <- comparison_setup(list(la, lb), data, target, tests, seed, alpha, profile, options, conf.level,
-                         stratify, groups)
+                         alternative, stratify, groups)
   if (verbose)
     message(sprintf("%d designs, %d fits per learner, %.2f s", length(st$designs),
                     length(st$sp$ntr), proc.time()[["elapsed"]] - t0))
@@ -222,13 +240,24 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
 #' learners, on the same folds.  The R counterpart of
 #' `pybcv compare --learners a,b,c`.
 #'
+#' Each test's p-values are adjusted over the k(k-1)/2 pairs by Holm's and
+#' by Shaffer's procedure (Python's `pybcv.comparison.holm` / `shaffer`, as
+#' `compare_many` in Python and `pybcv compare --learners`); `adjust`
+#' picks the one that decides `reject`.  `plot()` draws the k x k matrix of
+#' adjusted p-values of one test, coloured by which learner of the pair has
+#' the lower error.
+#'
 #' @inheritParams compare_learners
 #' @param learners A character vector of learner specs (or a list of specs
 #'   and R functions), at least two; names, when given, label the learners.
+#' @param adjust The multiplicity adjustment that decides `reject`: `"holm"`
+#'   (the default, as on the command line) or `"shaffer"`.
 #' @return A list of class `"pybcv_comparisons"`: `comparisons`, the
 #'   `"pybcv_comparison"` of every pair, named `"A vs B"`; `results`, their
-#'   result tables stacked with columns `a` and `b` first (also from
-#'   `as.data.frame()`).
+#'   result tables stacked with columns `a` and `b` first, and `p.holm`,
+#'   `p.shaffer` (adjusted over the pairs of each test) and `reject` (the
+#'   `adjust` column below `alpha`) (also from `as.data.frame()`); `errors`,
+#'   each learner's pooled error rate; `adjust`.
 #' @export
 #' @examples
 #' if (pybcv_available() && requireNamespace("RWeka", quietly = TRUE) &&
@@ -238,9 +267,11 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
 #'   as.data.frame(many)
 #' }
 compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
-                         profile = c("default", "paper"), options = list(), conf.level = 0.95,
-                         stratify = FALSE, groups = NULL) {
+                         profile = c("default", "paper"), options = list(), alternative = NULL,
+                         adjust = c("holm", "shaffer"), conf.level = 0.95, stratify = FALSE,
+                         groups = NULL) {
   profile <- choice(profile, profile_choices, "profile")
+  adjust <- choice(adjust, adjustments, "adjust")
   data_name <- dname(substitute(data))
   if (!(is.character(learners) || is.list(learners)) || length(learners) < 2L)
     stop("learners must hold at least two learners", call. = FALSE)
@@ -255,7 +286,7 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
   if (anyDuplicated(nm)) stop("learners must differ; repeated: ", paste(unique(nm[duplicated(nm)]), collapse = ", "),
                               call. = FALSE)
   st <- comparison_setup(ls, data, target, tests, seed, alpha, profile, options, conf.level,
-                         stratify, groups)
+                         alternative, stratify, groups)
   pairs <- utils::combn(length(ls), 2L, simplify = FALSE)
   comps <- lapply(pairs, function(p)
     comparison_of(st, p[1], p[2], ls[[p[1]]], ls[[p[2]]], data_name, seed, alpha, profile, conf.level))
@@ -263,9 +294,86 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
   res <- do.call(rbind, lapply(comps, function(cmp)
     cbind(a = cmp$learners[["a"]], b = cmp$learners[["b"]], cmp$results, stringsAsFactors = FALSE)))
   rownames(res) <- NULL
-  structure(list(comparisons = comps, results = res, learners = nm, data.name = data_name,
-                 seed = seed, alpha = alpha, profile = profile),
+  res$p.holm <- res$p.shaffer <- NA_real_
+  for (k in unique(res$test)) {
+    i <- which(res$test == k)
+    adj <- py_call("adjust", np_float(res$p.value[i], "p.value"), length(ls))
+    res$p.holm[i] <- as.numeric(adj$holm)
+    res$p.shaffer[i] <- as.numeric(adj$shaffer)
+  }
+  res$reject <- !is.na(res[[paste0("p.", adjust)]]) & res[[paste0("p.", adjust)]] < alpha
+  first <- c("a", "b", "test", "name", "statistic", "df", "df2", "p.value", "p.holm", "p.shaffer",
+             "reject")
+  res <- res[, c(first, setdiff(names(res), first))]
+  structure(list(comparisons = comps, results = res, learners = nm, errors = learner_errors(comps, nm),
+                 data.name = data_name, seed = seed, alpha = alpha, profile = profile,
+                 adjust = adjust),
             class = "pybcv_comparisons")
+}
+
+## The multiplicity adjustments of compare_many() (Python's
+## pybcv.comparison.ADJUSTMENTS; testthat checks they agree).
+adjustments <- c("holm", "shaffer")
+
+## Each learner's error rate pooled over the folds of the error design (the
+## 5x2 BCV when it ran, as Python's Comparison.error_design).
+learner_errors <- function(comps, nm) {
+  err <- stats::setNames(rep(NA_real_, length(nm)), nm)
+  for (cmp in comps) {
+    d <- if ("bcv5x2" %in% names(cmp$tables)) "bcv5x2" else names(cmp$tables)[1L]
+    s <- colSums(cmp$tables[[d]][, c("n00", "n01", "n10", "n11"), drop = FALSE])
+    err[[cmp$learners[["a"]]]] <- (s[["n00"]] + s[["n01"]]) / sum(s)
+    err[[cmp$learners[["b"]]]] <- (s[["n00"]] + s[["n10"]]) / sum(s)
+  }
+  err
+}
+
+#' @export
+#' @rdname compare_many
+#' @param y Ignored (for the generic).
+#' @param test The test whose adjusted p-values `plot()` shows (the paper's
+#'   test by default).
+#' @details `plot()` draws a k x k matrix, learners ordered by error rate:
+#'   cell (row, column) holds the adjusted p-value of that pair, a `*` where
+#'   it is below `alpha`, and says which learner has the lower error ("row
+#'   better" / "col better"); blue where the row's learner has the lower
+#'   error, red where the column's, the deeper the smaller the p-value.
+plot.pybcv_comparisons <- function(x, y, test = "mcnemar_5x2bcv", ...) {
+  r <- x$results
+  if (!(test %in% r$test))
+    stop("test ", show_name(test), " did not run; ran: ", paste(unique(r$test), collapse = ", "),
+         call. = FALSE)
+  r <- r[r$test == test, , drop = FALSE]
+  nm <- names(sort(x$errors))
+  k <- length(nm)
+  p <- matrix(NA_real_, k, k, dimnames = list(nm, nm))
+  better <- matrix(0, k, k)     # +1: the row's learner has the lower error
+  col <- paste0("p.", x$adjust)
+  for (i in seq_len(nrow(r))) {
+    a <- match(r$a[i], nm); b <- match(r$b[i], nm)
+    p[a, b] <- p[b, a] <- r[[col]][i]
+    s <- -sign(r$estimate[i])            # estimate = error(a) - error(b)
+    better[a, b] <- s; better[b, a] <- -s
+  }
+  z <- better * (1 - ifelse(is.na(p), 1, p))    # in [-1, 1]
+  pal <- grDevices::hcl.colors(21L, "Blue-Red 2", rev = TRUE)
+  old <- graphics::par(mar = c(7, 7, 3, 1))
+  on.exit(graphics::par(old))
+  graphics::image(seq_len(k), seq_len(k), t(z[k:1, , drop = FALSE]), zlim = c(-1, 1), col = pal,
+                  axes = FALSE, xlab = "", ylab = "",
+                  main = sprintf("%s: %s-adjusted p (* < %g)", test, x$adjust, x$alpha), ...)
+  lab <- sprintf("%s\n(%.3f)", nm, x$errors[nm])
+  graphics::axis(1, seq_len(k), lab, las = 2, cex.axis = 0.7, tick = FALSE)
+  graphics::axis(2, k:1, lab, las = 1, cex.axis = 0.7, tick = FALSE)
+  for (i in seq_len(k)) for (j in seq_len(k)) {
+    if (is.na(p[i, j])) next
+    txt <- sprintf("%.3f%s\n%s", p[i, j], if (p[i, j] < x$alpha) "*" else "",
+                   if (better[i, j] > 0) "row better" else if (better[i, j] < 0) "col better" else "equal")
+    bg <- pal[round((z[i, j] + 1) * 10) + 1L]
+    ink <- if (sum(grDevices::col2rgb(bg) * c(0.299, 0.587, 0.114)) < 128) "white" else "black"
+    graphics::text(j, k + 1 - i, txt, cex = 0.7, col = ink)
+  }
+  invisible(x)
 }
 
 #' @describeIn compare_learners The `results` data frame (one row per test).
@@ -307,7 +415,10 @@ print.pybcv_comparisons <- function(x, digits = 4L, ...) {
   cat("pybcv: ", length(x$learners), " learners (", paste(x$learners, collapse = ", "), ") on ",
       x$data.name, ", seed ", format(x$seed, scientific = FALSE), ", ", length(x$comparisons),
       " pairs\n", sep = "")
-  r <- x$results[, c("a", "b", "test", "statistic", "p.value", "reject", "estimate")]
+  cat("p-values adjusted over the pairs of each test by ", x$adjust, " (reject: p.", x$adjust,
+      " < ", x$alpha, ")\n", sep = "")
+  r <- x$results[, c("a", "b", "test", "statistic", "p.value", "p.holm", "p.shaffer", "reject",
+                     "estimate")]
   print(r, digits = digits, row.names = FALSE, ...)
   invisible(x)
 }

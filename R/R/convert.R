@@ -125,7 +125,9 @@ as_2x2 <- function(m) {
 }
 
 ## A result of the helper (see inst/python/_pybcv_r.py) -> an htest object;
-## Python's warnings become R warnings (unless warn = FALSE).
+## the test's own fields (Python's typed result fields: averaged_table, t,
+## terms, sigma2_out, ...) become elements of it, each once.  Python's
+## warnings become R warnings (unless warn = FALSE).
 make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
   stat <- v$statistic
   names(stat) <- statistic_name(v$null_distribution)
@@ -134,7 +136,6 @@ make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
                       "1" = c(df = df), c(df1 = df[1L], df2 = df[2L]))
   est <- v$estimate
   if (!is.null(est)) names(est) <- ESTIMATE_NAME
-  det <- v$details
   ci <- NULL
   if (!is.null(v$conf_int)) {
     ci <- as.numeric(unlist(v$conf_int))
@@ -145,21 +146,14 @@ make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
               alternative = alt_to_r(v$alternative),
               method = if (is.null(method) || !nzchar(method)) v$method else method,
               data.name = data.name, test = v$test, null.distribution = v$null_distribution,
-              warnings = as.character(unlist(v$warnings)), details = det)
+              warnings = as.character(unlist(v$warnings)))
   obj <- obj[!vapply(obj, is.null, TRUE)]
-  cls <- "htest"
-  if (!is.null(det$averaged_table)) {
-    obj$averaged_table <- as_2x2(det$averaged_table)
-    obj$effective_table <- as_2x2(det$effective_table)
-    obj$t <- det$t
-    obj$n_e <- det$n_e
-    obj$details$averaged_table <- obj$averaged_table
-    obj$details$effective_table <- obj$effective_table
-    cls <- c("bcv_htest", "htest")
-  }
-  if (!is.null(det$table)) obj$details$table <- as_2x2(det$table)
-  if (!is.null(det$terms)) obj$details$terms <- as.numeric(unlist(det$terms))
-  class(obj) <- cls
+  extra <- v$extra
+  for (k in c("averaged_table", "effective_table", "table"))
+    if (!is.null(extra[[k]])) extra[[k]] <- as_2x2(extra[[k]])
+  if (!is.null(extra$terms)) extra$terms <- as.numeric(unlist(extra$terms))
+  for (k in names(extra)) obj[[k]] <- extra[[k]]
+  class(obj) <- if (!is.null(extra$averaged_table)) c("bcv_htest", "htest") else "htest"
   if (warn) for (w in obj$warnings) warning(obj$method, ": ", w, call. = FALSE)
   obj
 }
@@ -175,7 +169,7 @@ print.bcv_htest <- function(x, digits = getOption("digits"), ...) {
     names(dimnames(m)) <- c("A", "B")
     m
   }
-  m <- if (!is.null(x$details$m)) x$details$m else nrow(x$averaged_table)
+  m <- x$m
   cat("averaged contingency table (mean of the ", 2 * m, " fold tables):\n", sep = "")
   print(fmt(x$averaged_table), ...)
   cat("\neffective contingency table (t = ", format(x$t, digits = digits),

@@ -242,9 +242,11 @@ learner_codes <- function(l, ld, sp, data) {
     p <- as.character(p)
     if (anyNA(p))
       stop("learner ", l$name, " returned missing predictions (", fold_label(sp, f), ")", call. = FALSE)
-    codes <- match(p, ld$ylevels)
-    codes[is.na(codes)] <- 0L          # a label that is no class: always wrong
-    out[[f]] <- codes
+    bad <- which(!(p %in% ld$ylevels))
+    if (length(bad))
+      not_labels_error(paste("learner", l$name), p[bad[1L]],
+                       paste0(fold_label(sp, f), ", record ", te[bad[1L]]), ld$ylevels)
+    out[[f]] <- match(p, ld$ylevels)
   }
   unlist(out, use.names = FALSE)
 }

@@ -64,7 +64,30 @@ orient_2x2 <- function(m, correct, what) {
 }
 
 ## Per-row correctness from predictions and the truth, or from logicals.
-correctness <- function(x, truth, what) {
+## Predictions that are not labels of truth (probabilities, integer codes of
+## a factor, labels of another problem) are refused, as in Python: an error
+## naming the fold's argument, the record and the labels.
+not_labels_error <- function(what, value, where, labels) {
+  shown <- paste(utils::head(labels, 8L), collapse = ", ")
+  if (length(labels) > 8L) shown <- paste0(shown, ", ...")
+  stop(what, ": prediction ", show_name(value), " (", where, ") is not a label of truth (labels: ",
+       shown, "); give predicted class labels, not probabilities, scores or the integer codes of a factor",
+       call. = FALSE)
+}
+
+## The classes of truth: a factor's levels (which may include classes absent
+## from these records), else its distinct values.
+truth_labels <- function(truth) {
+  if (is.list(truth)) return(unique(unlist(lapply(truth, truth_labels))))
+  if (is.factor(truth)) levels(truth) else unique(as.character(truth))
+}
+
+check_labels <- function(p, labels, what) {
+  bad <- which(!(p %in% labels))
+  if (length(bad)) not_labels_error(what, p[bad[1L]], paste("record", bad[1L]), labels)
+}
+
+correctness <- function(x, truth, what, labels = NULL) {
   if (is.null(truth)) {
     if (!is.logical(x))
       stop(what, " must be logical (TRUE = correct) when no truth is given; or give truth = ",
@@ -77,7 +100,9 @@ correctness <- function(x, truth, what) {
          call. = FALSE)
   if (anyNA(x)) stop(what, " has missing predictions (NA), first at ", which(is.na(x))[1L], call. = FALSE)
   if (anyNA(truth)) stop("truth has missing labels (NA), first at ", which(is.na(truth))[1L], call. = FALSE)
-  as.character(x) == as.character(truth)
+  p <- as.character(x)
+  check_labels(p, if (is.null(labels)) truth_labels(truth) else labels, what)
+  p == as.character(truth)
 }
 
 counts_from_correct <- function(ca, cb)
@@ -114,9 +139,10 @@ fold_tables_input <- function(x, y, truth, folds, correct, xname) {
       lapply(folds, function(i) truth[i])
     }
     if (length(tr) != nf) stop("truth must give one vector per fold (", nf, ")", call. = FALSE)
+    labels <- if (is.null(truth)) NULL else truth_labels(truth)
     tabs <- t(vapply(seq_len(nf), function(f) counts_from_correct(
-      correctness(x[[f]], tr[[f]], sprintf("x[[%d]]", f)),
-      correctness(y[[f]], tr[[f]], sprintf("y[[%d]]", f))), numeric(4)))
+      correctness(x[[f]], tr[[f]], sprintf("x[[%d]]", f), labels),
+      correctness(y[[f]], tr[[f]], sprintf("y[[%d]]", f), labels)), numeric(4)))
     colnames(tabs) <- c("n00", "n01", "n10", "n11")
     return(list(tables = tabs, read = if (is.null(truth)) "x, y: TRUE = correct"
                 else "per-fold predictions x (A), y (B) against truth"))

@@ -39,7 +39,7 @@
 #' }
 pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "bcv5x2", tests = NULL,
                                    n_train = NULL, profile = c("default", "paper"), options = list(),
-                                   alpha = 0.05, conf.level = 0.95) {
+                                   alternative = NULL, alpha = 0.05, conf.level = 0.95) {
   dn <- paste(dname(substitute(x)), "and", dname(substitute(y)))
   la <- list(name = dname(substitute(x)))
   lb <- list(name = dname(substitute(y)))
@@ -68,13 +68,9 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   if (length(bad))
     stop("test(s) ", paste(bad, collapse = ", "), " need another design than ", design,
          "; tests of ", design, ": ", paste(of_design, collapse = ", "), call. = FALSE)
-  sel <- py_call("resolve", as.list(tests), profile)
-  keys <- paper_first(as.character(unlist(sel$keys)))
-  opts <- lapply(stats::setNames(keys, keys), function(k) {
-    o <- utils::modifyList(as.list(sel$options[[k]]), as.list(options[[k]]))
-    if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])
-    if (length(o)) do.call(reticulate::dict, o) else reticulate::dict()
-  })
+  sel <- resolve_tests(as.list(tests), profile, options, alternative)
+  keys <- sel$keys
+  opts <- lapply(sel$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
   tab <- cbind(inp$tables, n_train = if (is.null(n_train)) NA_real_ else n_train, n_test = n_test)
   tables <- stats::setNames(list(tab), design)
   np_tr <- stats::setNames(list(if (is.null(n_train)) NULL else np_float(n_train, "n_train")), design)

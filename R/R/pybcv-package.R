@@ -1,4 +1,4 @@
-#' Is classifier A really better than classifier B? The block-regularized 5x2 CV McNemar test and 16 rivals
+#' Is classifier A really better than classifier B? The block-regularized 5x2 CV McNemar test and its rivals
 #'
 #' An R interface to the Python library pybcv.  Every test returns an object
 #' of class `"htest"` (printed like [stats::t.test()] or

@@ -1,20 +1,21 @@
-## The 17 tests, each returning an htest object.  Every function passes its
-## inputs to pybcv.stats (Python) and converts the TestResult.
+## The tests, each returning an htest object.  Every function hands its
+## inputs and options to ONE caller, run_registry_test(), which runs Python's
+## `TESTS[key].function` (the test's public function) and converts the
+## result; the options and their defaults are Python's (a testthat test checks
+## every wrapper's formals against the registry), choices go through
+## match.arg.
 
-run_stats <- function(fname, key, args, kwargs = list(), data.name, method = NULL, warn = TRUE,
-                      conf.level = 0.95) {
+run_registry_test <- function(key, inputs, options = list(), data.name, warn = TRUE,
+                              conf.level = 0.95) {
   call <- sys.call(-1L)
   pybcv_helper()   # first: reticulate must not start a Python of its own choosing
-  names(args) <- NULL
-  if (!length(kwargs)) kwargs <- reticulate::dict() else kwargs <- do.call(reticulate::dict, kwargs)
+  names(inputs) <- NULL
+  options <- options[!vapply(options, is.null, TRUE)]
+  kwargs <- if (length(options)) do.call(reticulate::dict, options) else reticulate::dict()
   if (!is.numeric(conf.level) || length(conf.level) != 1L || !(conf.level > 0 && conf.level < 1))
     stop("conf.level must be a number in (0, 1)", call. = FALSE)
-  v <- py_call("run_test", fname, args, kwargs, key, conf.level, call = call)
-  make_htest(v, data.name, method, warn)
-}
-
-registry_name <- function(key) {
-  switch(key, rho_t = "RHO paired t-test", kfold_t = "K-fold CV paired t-test", NULL)
+  v <- py_call("run_test", key, inputs, kwargs, conf.level, call = call)
+  make_htest(v, data.name, NULL, warn)
 }
 
 dname <- function(expr) paste(deparse(expr, width.cutoff = 500L), collapse = " ")
@@ -48,6 +49,11 @@ dname <- function(expr) paste(deparse(expr, width.cutoff = 500L), collapse = " "
 #'   predictions of learner A (logical: `TRUE` = correct, when `truth` is
 #'   `NULL`).
 #' @param rho1,rho2 The correlations of the BCV estimator (paper: 1/2).
+#' @param t The factor of the effective table; `NULL` (the default) derives
+#'   it from `rho1` and `rho2` (20/11 for the paper's choice).
+#' @param alternative `"two.sided"` (the paper's test), `"less"` or
+#'   `"greater"` (H1 on error(A) - error(B)): the one-sided test on the
+#'   effective table, whose size awaits the validity battery's verdict.
 #' @param clamp_correction If `TRUE`, use
 #'   \eqn{\max(|\bar n_{01} - \bar n_{10}| - 1/t, 0)}, so that a difference
 #'   below the continuity correction gives M = 0; the default keeps the
@@ -67,11 +73,13 @@ dname <- function(expr) paste(deparse(expr, width.cutoff = 500L), collapse = " "
 #'   `null.value`, `alternative`, `method`, `data.name`, `averaged_table`,
 #'   `effective_table` (2 x 2 matrices, rows A, columns B, each (incorrect,
 #'   correct)), `t`, `n_e` (effective validation size), `test`,
-#'   `null.distribution`, `warnings` and `details`.  Python's warnings (no
+#'   `null.distribution`, `warnings`, `rho1`, `rho2`, `m` and
+#'   `clamp_correction` (Python's result fields, each once).  Python's warnings (no
 #'   discordant record; an over-correcting continuity correction) are R
 #'   warnings.
 #' @seealso [bcv_partitions()], [compare_learners()], [mcnemar_ho_test()],
 #'   [pybcv_test_predictions()]
+#' @rdname bcv_mcnemar_test
 #' @export
 #' @examples
 #' if (pybcv_available()) {
@@ -81,20 +89,23 @@ dname <- function(expr) paste(deparse(expr, width.cutoff = 500L), collapse = " "
 #'   res
 #'   res$effective_table
 #' }
-bcv_mcnemar_test <- function(x, rho1 = 0.5, rho2 = 0.5, clamp_correction = FALSE, y = NULL,
-                             truth = NULL, folds = NULL, correct = NULL, conf.level = 0.95) {
+mcnemar_5x2bcv_test <- function(x, rho1 = 0.5, rho2 = 0.5, clamp_correction = FALSE, t = NULL,
+                                alternative = c("two.sided", "less", "greater"), y = NULL, truth = NULL, folds = NULL,
+                                correct = NULL, conf.level = 0.95) {
   dn <- dname(substitute(x))
   if (!is.null(y)) dn <- paste(dn, "and", dname(substitute(y)))
   inp <- fold_tables_input(x, y, truth, folds, correct, "x")
   chk_number(rho1, "rho1"); chk_number(rho2, "rho2"); chk_flag(clamp_correction, "clamp_correction")
-  run_stats("bcv_mcnemar", "mcnemar_5x2bcv", list(np_float(inp$tables, "tables")),
-            list(rho1 = rho1, rho2 = rho2, clamp_correction = clamp_correction),
-            paste0(dn, " (", inp$read, ")"), conf.level = conf.level)
+  if (!is.null(t)) chk_number(t, "t")
+  run_registry_test("mcnemar_5x2bcv", list(np_float(inp$tables, "tables")),
+                    list(rho1 = rho1, rho2 = rho2, clamp_correction = clamp_correction, t = t,
+                         alternative = alt_to_py(alternative)),
+                    paste0(dn, " (", inp$read, ")"), conf.level = conf.level)
 }
 
 #' @rdname bcv_mcnemar_test
 #' @export
-mcnemar_5x2bcv_test <- bcv_mcnemar_test
+bcv_mcnemar_test <- mcnemar_5x2bcv_test
 
 #' Hold-out and naive K-fold McNemar tests
 #'
@@ -151,9 +162,9 @@ mcnemar_ho_test <- function(x, y = NULL, truth = NULL, correction = TRUE, exact 
   if (!is.null(y)) dn <- paste(dn, "and", dname(substitute(y)))
   chk_flag(correction, "correction"); chk_flag(exact, "exact")
   inp <- one_table_input(x, y, truth, correct, "x")
-  run_stats("mcnemar", "mcnemar_ho", list(np_float(inp$counts, "table")),
-            list(correction = correction, exact = exact), paste0(dn, " (", inp$read, ")"),
-            conf.level = conf.level)
+  run_registry_test("mcnemar_ho", list(np_float(inp$counts, "table")),
+                    list(correction = correction, exact = exact), paste0(dn, " (", inp$read, ")"),
+                    conf.level = conf.level)
 }
 
 #' @rdname mcnemar_ho_test
@@ -162,9 +173,8 @@ mcnemar_kfold_naive_test <- function(tables, empty_fold = c("zero", "drop"), cor
   dn <- dname(substitute(tables))
   empty_fold <- choice(empty_fold, c("zero", "drop"), "empty_fold")
   chk_flag(correction, "correction")
-  run_stats("naive_kfold_mcnemar", "mcnemar_kfold_naive",
-            list(np_float(as_fold_tables(tables, "tables"), "tables")),
-            list(empty_fold = empty_fold, correction = correction), dn)
+  run_registry_test("mcnemar_kfold_naive", list(np_float(as_fold_tables(tables, "tables"), "tables")),
+                    list(empty_fold = empty_fold, correction = correction), dn)
 }
 
 ## ------------------------------------------------------------------ t family
@@ -209,37 +219,35 @@ NULL
 #' @rdname t_tests
 #' @export
 rho_t_test <- function(diffs, alternative = c("two.sided", "less", "greater")) {
-  run_stats("paired_t", "rho_t", list(np_float(diffs, "diffs")),
-            list(alternative = alt_to_py(alternative)), dname(substitute(diffs)),
-            registry_name("rho_t"))
+  run_registry_test("rho_t", list(np_float(diffs, "diffs")),
+            list(alternative = alt_to_py(alternative)), dname(substitute(diffs)))
 }
 
 #' @rdname t_tests
 #' @export
 kfold_t_test <- function(diffs, alternative = c("two.sided", "less", "greater")) {
-  run_stats("paired_t", "kfold_t", list(np_float(diffs, "diffs")),
-            list(alternative = alt_to_py(alternative)), dname(substitute(diffs)),
-            registry_name("kfold_t"))
+  run_registry_test("kfold_t", list(np_float(diffs, "diffs")),
+            list(alternative = alt_to_py(alternative)), dname(substitute(diffs)))
 }
 
 #' @rdname t_tests
 #' @export
 t_5x2cv_test <- function(diffs, alternative = c("two.sided", "less", "greater")) {
-  run_stats("t_5x2cv", "t_5x2cv", list(np_float(diffs, "diffs")),
+  run_registry_test("t_5x2cv", list(np_float(diffs, "diffs")),
             list(alternative = alt_to_py(alternative)), dname(substitute(diffs)))
 }
 
 #' @rdname t_tests
 #' @export
 combined_t_5x2cv_test <- function(diffs, alternative = c("two.sided", "less", "greater")) {
-  run_stats("combined_t_5x2cv", "combined_t_5x2cv", list(np_float(diffs, "diffs")),
+  run_registry_test("combined_t_5x2cv", list(np_float(diffs, "diffs")),
             list(alternative = alt_to_py(alternative)), dname(substitute(diffs)))
 }
 
 #' @rdname t_tests
 #' @export
 blocked_t_3x2bcv_test <- function(diffs, alternative = c("two.sided", "less", "greater")) {
-  run_stats("blocked_t_3x2bcv", "blocked_t_3x2bcv", list(np_float(diffs, "diffs")),
+  run_registry_test("blocked_t_3x2bcv", list(np_float(diffs, "diffs")),
             list(alternative = alt_to_py(alternative)), dname(substitute(diffs)))
 }
 
@@ -247,7 +255,7 @@ blocked_t_3x2bcv_test <- function(diffs, alternative = c("two.sided", "less", "g
 #' @export
 corrected_rho_t_test <- function(diffs, n_train, n_test,
                                  alternative = c("two.sided", "less", "greater")) {
-  run_stats("corrected_resampled_t", "corrected_rho_t",
+  run_registry_test("corrected_rho_t",
             list(np_float(diffs, "diffs"), py_sizes(n_train, "n_train"), py_sizes(n_test, "n_test")),
             list(alternative = alt_to_py(alternative)), dname(substitute(diffs)))
 }
@@ -256,7 +264,7 @@ corrected_rho_t_test <- function(diffs, n_train, n_test,
 #' @export
 corrected_10x10cv_t_test <- function(diffs, n_train, n_test,
                                      alternative = c("two.sided", "less", "greater")) {
-  run_stats("corrected_repeated_cv_t", "corrected_10x10cv_t",
+  run_registry_test("corrected_10x10cv_t",
             list(np_float(diffs, "diffs"), py_sizes(n_train, "n_train"), py_sizes(n_test, "n_test")),
             list(alternative = alt_to_py(alternative)), dname(substitute(diffs)))
 }
@@ -265,7 +273,7 @@ corrected_10x10cv_t_test <- function(diffs, n_train, n_test,
 #' @export
 pseudo_bootstrap_test <- function(mu_hat, replicates,
                                   alternative = c("two.sided", "less", "greater")) {
-  run_stats("pseudo_bootstrap_t", "pseudo_bootstrap",
+  run_registry_test("pseudo_bootstrap",
             list(scalar_number(mu_hat, "mu_hat"), np_float(replicates, "replicates")),
             list(alternative = alt_to_py(alternative)),
             paste(dname(substitute(mu_hat)), "and", dname(substitute(replicates))))
@@ -275,7 +283,7 @@ pseudo_bootstrap_test <- function(mu_hat, replicates,
 #' @export
 corrected_pseudo_bootstrap_test <- function(mu_hat, replicates, n_train, n_test, J = 15,
                                             alternative = c("two.sided", "less", "greater")) {
-  run_stats("corrected_pseudo_bootstrap_t", "corrected_pseudo_bootstrap",
+  run_registry_test("corrected_pseudo_bootstrap",
             list(scalar_number(mu_hat, "mu_hat"), np_float(replicates, "replicates"),
                  py_sizes(n_train, "n_train"), py_sizes(n_test, "n_test"), py_int(J, "J")),
             list(alternative = alt_to_py(alternative)),
@@ -306,14 +314,14 @@ NULL
 #' @rdname f_tests
 #' @export
 combined_f_5x2cv_test <- function(diffs) {
-  run_stats("combined_f_5x2cv", "combined_f_5x2cv", list(np_float(diffs, "diffs")), list(),
+  run_registry_test("combined_f_5x2cv", list(np_float(diffs, "diffs")), list(),
             dname(substitute(diffs)))
 }
 
 #' @rdname f_tests
 #' @export
 calibrated_f_5x2bcv_test <- function(diffs) {
-  run_stats("calibrated_f_5x2bcv", "calibrated_f_5x2bcv", list(np_float(diffs, "diffs")), list(),
+  run_registry_test("calibrated_f_5x2bcv", list(np_float(diffs, "diffs")), list(),
             dname(substitute(diffs)))
 }
 
@@ -347,7 +355,7 @@ NULL
 #' @rdname z_tests
 #' @export
 proportion_z_test <- function(err_a, err_b, n_test, alternative = c("two.sided", "less", "greater")) {
-  run_stats("proportion_z", "proportion_z",
+  run_registry_test("proportion_z",
             list(scalar_number(err_a, "err_a"), scalar_number(err_b, "err_b"), py_int(n_test, "n_test")),
             list(alternative = alt_to_py(alternative)),
             paste(dname(substitute(err_a)), "and", dname(substitute(err_b))))
@@ -356,7 +364,7 @@ proportion_z_test <- function(err_a, err_b, n_test, alternative = c("two.sided",
 #' @rdname z_tests
 #' @export
 conservative_z_test <- function(mu_hat, half_means, alternative = c("two.sided", "less", "greater")) {
-  run_stats("conservative_z", "conservative_z",
+  run_registry_test("conservative_z",
             list(scalar_number(mu_hat, "mu_hat"), np_float(half_means, "half_means")),
             list(alternative = alt_to_py(alternative)),
             paste(dname(substitute(mu_hat)), "and", dname(substitute(half_means))))
@@ -365,18 +373,18 @@ conservative_z_test <- function(mu_hat, half_means, alternative = c("two.sided",
 #' @rdname z_tests
 #' @export
 cvci_z_test <- function(loss_diff, alternative = c("two.sided", "less", "greater")) {
-  run_stats("cvci_z", "cvci_z", list(np_float(loss_diff, "loss_diff")),
+  run_registry_test("cvci_z", list(np_float(loss_diff, "loss_diff")),
             list(alternative = alt_to_py(alternative)), dname(substitute(loss_diff)))
 }
 
 ## ------------------------------------------------------------------ any test from fold tables
-#' Any of the 17 tests from the fold tables of its design; the list of tests
+#' Any test from the fold tables of its design; the list of tests
 #'
 #' `pybcv_test` runs test `key` on the 2x2 fold tables of its partition
 #' design (Python's `TESTS[key].from_tables`): the differences, loss
 #' differences or averaged tables the test needs are made from the tables
 #' (rows A, columns B, each (incorrect, correct)).  `pybcv_tests` lists the
-#' 17 tests as Python's registry (`pybcv.stats.TESTS`) has them: key, the
+#' tests as Python's registry (`pybcv.stats.TESTS`) has them: key, the
 #' paper's name, family, design, number of folds, options and the R function.
 #'
 #' @param key A test key, e.g. `"mcnemar_5x2bcv"`; see `pybcv_tests()`.

@@ -1,10 +1,10 @@
-"""Python side of R/tools/bench_compare.sh: pybcv.engine.compare, J48 vs kknn."""
+"""Python side of R/tools/bench_compare.sh: pybcv.compare, J48 vs kknn."""
 import sys
 import time
 
 import pandas as pd
 
-from pybcv.engine import compare
+from pybcv.comparison import compare
 
 iris = pd.read_csv(sys.argv[1])
 reps = int(sys.argv[2])

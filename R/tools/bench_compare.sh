@@ -1,5 +1,5 @@
 #!/bin/sh
-# Time R's compare_learners against Python's pybcv.engine.compare on the same
+# Time R's compare_learners against Python's pybcv.compare on the same
 # jobs (J48 vs kknn: iris with the Table-5 tests, iris and n = 20 with all 17
 # tests; seed 0), alternating the two sides ROUNDS times, REPS runs each.
 # Usage (repository root, package installed): sh R/tools/bench_compare.sh [REPS] [ROUNDS]

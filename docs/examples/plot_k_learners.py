@@ -2,7 +2,7 @@
 k learners: every pair on the same folds
 ========================================
 
-Four scikit-learn classifiers on the wine data.  :func:`pybcv.compare_learners`
+Four scikit-learn classifiers on the wine data.  :func:`pybcv.compare_many`
 fits each once per fold of the 5x2 BCV, tests every pair with the 5x2 BCV
 McNemar test and adjusts the p-values over the six pairs (Holm); the plot
 is the matrix of adjusted p-values, learners ordered by error rate.
@@ -16,12 +16,12 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from pybcv import compare_learners
+from pybcv import compare_many
 
 X, y = load_wine(return_X_y=True)
 learners = [make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
             GaussianNB(), DecisionTreeClassifier(random_state=0), DummyClassifier()]
-res = compare_learners(X, y, learners, tests="mcnemar_5x2bcv", adjust="holm")
+res = compare_many(X, y, learners, tests="mcnemar_5x2bcv", adjust="holm")
 print(res)
 
 # %%

@@ -4,7 +4,7 @@
 # an interruption and continues where it stopped.  Run from the repo root.
 #
 # The repository keeps each finished run as a compact archive (run.npz, see
-# pybcv/archive.py).  By default the script first turns the archives back into
+# pybcv/engine/archive.py).  By default the script first turns the archives back into
 # stores (results.sqlite), so every simulate below finds its repetitions done
 # and only re-gathers (minutes); FRESH=1 recomputes every run from its seed
 # instead (same numbers; the runs took about 6.5 h of repetition time).  At the end every

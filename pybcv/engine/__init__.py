@@ -8,21 +8,18 @@
 * :mod:`~pybcv.engine.truth`        -- true error rates and the FNN parameter.
 
 Designs -> fits -> fold tables is :mod:`pybcv.pipeline`, shared with the
-one-off comparisons of :mod:`pybcv.comparison` (re-exported here).
+one-off comparisons of :mod:`pybcv.comparison`.
 """
-from ..comparison import (Comparison, compare, compare_learners, compare_losses,
-                          compare_predictions, fit_counts)
 from .config import RunConfig
 from ..pipeline import parse_spec, spec_dict
 from .repetition import Repetition, run_chunk
-from .simulation import ALPHA, SimulationResult, load_result, simulate, write_summary
-from .store import ConfigMismatch, Store
+from .simulation import (ALPHA, SimulationResult, load_result, simulate, simulate_curve,
+                         write_summary)
+from ..errors import ConfigMismatch
+from .store import Store
 from . import archive, truth
 
-
-learner_spec = spec_dict   # the old name
-
-__all__ = ["ALPHA", "Comparison", "RunConfig", "Repetition", "SimulationResult", "compare",
-           "compare_losses", "fit_counts", "parse_spec", "spec_dict", "learner_spec", "load_result",
-           "run_chunk", "simulate", "write_summary", "ConfigMismatch", "Store",
-           "truth", "archive", "compare_learners", "compare_predictions"]
+__all__ = ["ALPHA", "RunConfig", "Repetition", "SimulationResult", "parse_spec", "spec_dict",
+           "load_result",
+           "run_chunk", "simulate", "simulate_curve", "write_summary", "ConfigMismatch", "Store",
+           "truth", "archive"]

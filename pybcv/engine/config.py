@@ -19,17 +19,18 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .. import datasets as _ds
 from .. import seeds
-from ..experiments import EXPERIMENTS, get_experiment
+from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
 from ..partitions import DESIGNS
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
 from ..pipeline import spec_dict
 
-BACKENDS = ("auto", "r", "python")
-
-
 @dataclass
 class RunConfig:
     """What defines a run's results (its identity), plus how to run it.
+
+    ``dataset`` names the experiment record (:data:`pybcv.experiments.EXPERIMENTS`;
+    for the paper's experiments, the name of their data set); the data set
+    drawn is the record's ``dataset``.
 
     >>> cfg = RunConfig("exp6", "mcnemar_5x2bcv")
     >>> cfg.n, cfg.learner_b
@@ -50,7 +51,7 @@ class RunConfig:
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
-        self.dataset = experiment.dataset
+        self.dataset = experiment.name
         self.tests = resolve_tests(self.tests)
         if self.n is None:
             self.n = experiment.n
@@ -63,7 +64,7 @@ class RunConfig:
             self.learner_b = spec_dict(self.learner_b) if self.learner_b else dict(experiment.learner_b)
         profile_options(self.profile)  # validates
         if self.backend not in BACKENDS:
-            raise ValueError(f"backend must be auto, r or python, got {self.backend!r}")
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if isinstance(self.seed, bool) or int(self.seed) != self.seed or int(self.seed) < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         self.seed = int(self.seed)
@@ -98,7 +99,23 @@ class RunConfig:
         return seeds.rng(seeds.test_seq(self.seed, r, unit))
 
     def dataset_for(self, r: int) -> "_ds.Dataset":
-        return _ds.make_dataset(self.dataset, seeds.data_seq(self.seed, r), n=self.n, **self.data_params)
+        return _ds.make_dataset(self.experiment.dataset, seeds.data_seq(self.seed, r), n=self.n,
+                                **self.data_params)
+
+    def at(self, value: float) -> "RunConfig":
+        """This configuration with the experiment's varied parameter at
+        ``value`` (a point of its power curve).
+
+        >>> RunConfig("exp6", "mcnemar_5x2bcv").at(0.5).learner_b
+        {'name': 'fnn-weighted', 'omega': 0.5}
+        """
+        e = self.experiment
+        fields = asdict(self)
+        if e.varies == "data":
+            fields["data_params"] = e.data_params_at(value)
+        else:
+            fields["learner_b"] = {**self.learner_b, e.varied: float(value)}
+        return RunConfig(**fields)
 
     def varied_value(self) -> Optional[float]:
         """The value of the experiment's varied parameter in this run."""
@@ -124,25 +141,15 @@ class RunConfig:
         return 0.0 if v is not None and abs(v - e.h0_value) < 1e-12 else None
 
 
-def score(cfg: RunConfig, tables: Dict[str, Any], options=None):
-    """{test: (statistic[R], pvalue[R])} from {unit: (R, F, 2, 2)} tables."""
+def score(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
+    """({test: (statistic[R], pvalue[R])}, {test: (low[R], high[R])}) from
+    {unit: (R, F, 2, 2)} tables: each test's kernel runs once for both
+    (the intervals for mu_A - mu_B at ``level``, NaN where a test has none)."""
     options = cfg.options() if options is None else options
-    out = {}
+    res, ci = {}, {}
     for k in cfg.tests:
         ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
-        out[k] = TESTS[k].batch(tables[cfg.unit_of(k)], ntr, nte, **options.get(k, {}))
-    return out
-
-
-def intervals(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
-    """{test: (low[R], high[R])} of every test's confidence interval for
-    mu_A - mu_B (NaN where a test has no estimate)."""
-    options = cfg.options() if options is None else options
-    out = {}
-    for k in cfg.tests:
-        spec = TESTS[k]
-        ntr, nte = DESIGNS[spec.design].sizes(cfg.n)
-        lo, hi = spec.batch_interval(tables[cfg.unit_of(k)], ntr, nte, level=level,
-                                     **options.get(k, {}))
-        out[k] = (lo, hi)
-    return out
+        stat, p, lo, hi = TESTS[k].batch_with_intervals(tables[cfg.unit_of(k)], ntr, nte,
+                                                        level=level, **options.get(k, {}))
+        res[k], ci[k] = (stat, p), (lo, hi)
+    return res, ci

@@ -18,8 +18,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .._validate import LearnerContext
-from .config import RunConfig, intervals, score
+from ..errors import LearnerContext
+from .config import RunConfig, score
 from ..pipeline import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
     learner_from_spec
 
@@ -81,8 +81,7 @@ def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
         codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
     units = dict(cfg.units())
     tables = learner_free_tables(codes, units, {u: [cfg.unit_rng(r, u) for r in reps] for u in units})
-    res = score(cfg, tables)
-    ci = intervals(cfg, tables)
+    res, ci = score(cfg, tables)
     sec = (time.perf_counter() - t0) / max(len(reps), 1)
     return [Repetition(int(r), {k: (res[k][0][i], res[k][1][i]) for k in cfg.tests}, sec,
                       intervals={k: (lo[i], hi[i]) for k, (lo, hi) in ci.items()})
@@ -100,8 +99,7 @@ def run_repetition(cfg: RunConfig, r: int) -> Repetition:
     # shared designs: the union of designs in one batch per learner; else one batch per test
     tables = fold_tables(la, lb, d.X, d.y, splits, one_batch=cfg.share_designs)
     batch = {u: t[None] for u, t in tables.items()}
-    res = score(cfg, batch)
-    ci = intervals(cfg, batch)
+    res, ci = score(cfg, batch)
     return Repetition(int(r), {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
                       time.perf_counter() - t0, la.fits, lb.fits, f"{la.backend_}/{lb.backend_}",
                       tables, {k: (float(lo[0]), float(hi[0])) for k, (lo, hi) in ci.items()})

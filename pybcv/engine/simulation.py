@@ -14,19 +14,28 @@ import json
 import math
 import os
 import sys
+import time
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import pandas as pd
+from tqdm import tqdm
 
 from ..stats import TESTS
 from . import archive
-from .config import RunConfig, intervals, score
+from .config import RunConfig, score
 from .repetition import Repetition, run_chunk
 from .store import Store
 
 ALPHA = 0.05
 RESCORE_CHUNK = 500      # learner-free repetitions redrawn at a time when a run is read
+#: Finished repetitions are committed to the store together, at most this many
+#: seconds after the first of them finished (and at the end, and on Ctrl-C):
+#: one transaction and fsync per batch instead of per repetition.  A run
+#: killed outright loses at most the repetitions of the last COMMIT_EVERY_S
+#: seconds and the chunks in flight; ``resume`` recomputes them identically.
+COMMIT_EVERY_S = 1.0
 
 
 @dataclass
@@ -71,7 +80,6 @@ class SimulationResult:
 
     def summary(self, alpha: float = ALPHA):
         """pandas DataFrame, one row per test (``ci_coverage``: NaN where unknown)."""
-        import pandas as pd
         R = len(self.reps)
         cov = self.coverage()
         cfg = self.config
@@ -109,10 +117,12 @@ class SimulationResult:
 
 
 def default_chunk(cfg: RunConfig, reps: int, jobs: int) -> int:
+    """Repetitions per unit of work: the record's ``chunk``, else ~reps/jobs
+    up to 500 for learner-free runs and 1 for learner runs."""
+    if cfg.experiment.chunk is not None:
+        return cfg.experiment.chunk
     if cfg.learner_free:
         return max(1, min(500, math.ceil(reps / max(jobs, 1))))
-    if cfg.dataset == "simple":
-        return 4
     return 1
 
 
@@ -166,21 +176,33 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
         todo = todo[:stop_after]
     size = chunk or default_chunk(cfg, len(todo), jobs)
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    from tqdm import tqdm
     bar = tqdm(total=reps, initial=len(done & set(range(reps))), disable=not progress,
                unit="rep", desc=cfg.dataset, file=sys.stderr, dynamic_ncols=True)
     cfg_dict = asdict(cfg)
+    pending: List[dict] = []            # finished, not yet committed
+    since = [0.0]                       # when the oldest pending repetition finished
+    intervals_now: Dict[int, dict] = {}  # this call's learner-free intervals (not stored)
+
+    def commit():
+        if pending:
+            store.write(pending)
+            pending.clear()
 
     def keep(records: List[Repetition]):
         if store is not None:
-            ok = [rec.as_row() for rec in records if rec.failure is None]
-            if ok:
-                store.write(ok)
-            for rec in records:
-                if rec.failure is not None:
-                    f = rec.failure
-                    store.record_failure(rec.rep, f["message"], learner=f["learner"],
-                                         design=f["design"], fold=f["fold"])
+            if not pending:
+                since[0] = time.monotonic()
+            pending.extend(rec.as_row() for rec in records if rec.failure is None)
+            failed = [rec for rec in records if rec.failure is not None]
+            if failed or time.monotonic() - since[0] >= COMMIT_EVERY_S:
+                commit()
+            for rec in failed:
+                f = rec.failure
+                store.record_failure(rec.rep, f["message"], learner=f["learner"],
+                                     design=f["design"], fold=f["fold"])
+            if cfg.learner_free:
+                intervals_now.update((rec.rep, rec.intervals) for rec in records
+                                     if rec.failure is None and rec.intervals is not None)
         else:
             finished.extend(records)
         bar.update(len(records))
@@ -193,10 +215,19 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
                 keep(run_chunk(cfg, c))
         else:
             _run_joblib(cfg_dict, chunks, keep, jobs)
+    except BaseException:
+        if store is not None:
+            try:
+                commit()                # Ctrl-C or a failing worker: keep what finished
+            except Exception:
+                pass                    # the store itself failed: its error is the one raised
+            store.close()
+        raise
     finally:
         bar.close()
     if store is not None:
-        res = load_result(out, store=store, cfg=cfg)
+        commit()
+        res = load_result(out, store=store, cfg=cfg, known_intervals=intervals_now)
         store.close()
         write_summary(res, out)
         return res
@@ -204,6 +235,41 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
     res = _result_of(cfg, [rec for rec in finished if rec.failure is None])
     res.failures = [{"rep": rec.rep, **rec.failure} for rec in finished if rec.failure is not None]
     return res
+
+
+def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000, *, out: str,
+                   announce=None, **options) -> List[Tuple[float, SimulationResult]]:
+    """The power curve of ``config``'s experiment: one run per value of its
+    varied parameter (:meth:`RunConfig.at`), each stored in
+    ``out/param=<value>`` with its ``summary.csv``, and ``out/power.csv``
+    (every point's summary with ``param_name``, ``param_value``).  One value:
+    one run stored in ``out`` itself.  ``announce(value, folder)`` is called
+    before each point; ``options`` go to :func:`simulate`.
+
+    >>> import tempfile
+    >>> runs = simulate_curve(RunConfig("epsilon", ["mcnemar_ho"]), [0.1, 0.2], reps=3,
+    ...                       out=tempfile.mkdtemp())
+    >>> [(v, len(r.reps)) for v, r in runs]
+    [(0.1, 3), (0.2, 3)]
+    """
+    configs = [(v, config.at(v)) for v in values]          # every point checked first
+    if len(configs) == 1:
+        return [(configs[0][0], simulate(configs[0][1], reps, out=out, **options))]
+    runs = []
+    for v, cfg in configs:
+        folder = os.path.join(out, f"param={v:g}")
+        if announce is not None:
+            announce(v, folder)
+        runs.append((v, simulate(cfg, reps, out=folder, **options)))
+    frames = []
+    for v, res in runs:
+        df = res.summary()
+        df.insert(0, "param_value", v)
+        df.insert(0, "param_name", config.experiment.varied)
+        frames.append(df)
+    with open(os.path.join(out, "power.csv"), "w", newline="") as fh:   # never a URL
+        pd.concat(frames).to_csv(fh, index=False)
+    return runs
 
 
 def _run_joblib(cfg_dict, chunks, keep, jobs):
@@ -250,7 +316,8 @@ def is_stored_run(folder: str) -> bool:
 
 
 def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig] = None,
-                profile: Optional[str] = None) -> SimulationResult:
+                profile: Optional[str] = None,
+                known_intervals: Optional[Dict[int, dict]] = None) -> SimulationResult:
     """Read a stored run: a ``results.sqlite`` folder or a compact archive
     folder (``pybcv.engine.archive.read_run``).  ``profile`` other than the run's
     re-scores the tests from the stored fold tables (learner runs) or
@@ -279,7 +346,8 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
 
         def tables():
             return store.tables()[1]
-        result = _result_from_parts(cfg, reps, res, info, tables, out, profile)
+        result = _result_from_parts(cfg, reps, res, info, tables, out, profile,
+                                    known_intervals)
         result.failures = store.failures()
         return result
     finally:
@@ -287,9 +355,12 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
             store.close()
 
 
-def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> SimulationResult:
+def _result_from_parts(cfg, reps, res, info, tables, out, profile,
+                       known_intervals=None) -> SimulationResult:
     """A SimulationResult from stored parts; ``tables()`` gives the stored
-    {unit: (R, F, 2, 2)} tables (learner runs)."""
+    {unit: (R, F, 2, 2)} tables (learner runs); ``known_intervals``
+    {rep: {test: (low, high)}} those of a learner-free run that need not be
+    redrawn (computed by this process's :func:`simulate`)."""
     need_rescore = profile is not None and profile != cfg.profile
     if need_rescore:
         cfg = RunConfig(**{**asdict(cfg), "profile": profile})
@@ -298,31 +369,40 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile) -> Simulation
         # time (memory bounded in the repetitions): re-score (another
         # profile) and intervals
         reps_list = list(map(int, reps))
+        known = {} if need_rescore or known_intervals is None else known_intervals
         rescored = {k: (np.empty(len(reps_list)), np.empty(len(reps_list))) for k in cfg.tests}
         ci = {}
-        for i in range(0, len(reps_list), RESCORE_CHUNK):
-            recs = run_chunk(cfg, reps_list[i:i + RESCORE_CHUNK])
-            for j, r_ in enumerate(recs, start=i):
+
+        def put_intervals(j, iv):
+            for k, (lo, hi) in (iv or {}).items():
+                if k not in ci:
+                    ci[k] = (np.empty(len(reps_list)), np.empty(len(reps_list)))
+                ci[k][0][j], ci[k][1][j] = lo, hi
+        redraw = [j for j, r in enumerate(reps_list) if r not in known]
+        for j, r in enumerate(reps_list):
+            if r in known:
+                put_intervals(j, known[r])
+        for i in range(0, len(redraw), RESCORE_CHUNK):
+            idx = redraw[i:i + RESCORE_CHUNK]
+            recs = run_chunk(cfg, [reps_list[j] for j in idx])
+            for j, r_ in zip(idx, recs):
                 for k in cfg.tests:
                     rescored[k][0][j], rescored[k][1][j] = r_.results[k]
-                for k, (lo, hi) in (r_.intervals or {}).items():
-                    if k not in ci:
-                        ci[k] = (np.empty(len(reps_list)), np.empty(len(reps_list)))
-                    ci[k][0][j], ci[k][1][j] = lo, hi
+                put_intervals(j, r_.intervals)
         if need_rescore:
             res = rescored
     else:
         ci, tabs = {}, None
         if need_rescore:
             tabs = tables()                 # a ValueError when the run stored no tables
-            res = score(cfg, tabs)
+            res, ci = score(cfg, tabs)
         elif len(reps):
             try:
                 tabs = tables()
             except ValueError:              # no stored tables: no intervals
                 tabs = None
-        if tabs is not None:
-            ci = intervals(cfg, tabs)
+            if tabs is not None:
+                _, ci = score(cfg, tabs)
     empty = (np.empty(0), np.empty(0))     # no finished repetition (every one failed)
     stat = {k: np.asarray(res.get(k, empty)[0], float) for k in cfg.tests}
     pv = {k: np.asarray(res.get(k, empty)[1], float) for k in cfg.tests}

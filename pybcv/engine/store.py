@@ -55,6 +55,8 @@ try:                      # POSIX file locks; elsewhere a second writer is not d
 except ImportError:       # pragma: no cover
     fcntl = None
 
+from ..errors import ConfigMismatch, StoreError
+
 FORMAT = "pybcv-sim-1"
 DB_NAME = "results.sqlite"
 LOCK_NAME = ".pybcv.lock"
@@ -69,16 +71,6 @@ _SCHEMA = """
     CREATE TABLE IF NOT EXISTS failures(rep INTEGER PRIMARY KEY, learner TEXT, design TEXT,
                                         fold INTEGER, message TEXT, recorded REAL);
 """
-
-
-class ConfigMismatch(ValueError):
-    """--resume with a configuration other than the stored one."""
-
-
-class StoreError(RuntimeError):
-    """The results file cannot be used: damaged, not SQLite, a table or a blob
-    missing or unreadable, the disk full, or the file read-only.  The message
-    names the file and what is wrong."""
 
 
 # SQLite's primary result codes, in words (sqlite3.Error.sqlite_errorname)

@@ -29,9 +29,6 @@ from .fallbacks import (FNNDistortedFallback, FNNWeightedFallback, GLMFallback, 
                         J48Fallback, JRipFallback, KKNNFallback, LogisticFallback,
                         MajorityFallback, MeanFallback, SMOFallback, TreeFallback,
                         irls_logistic)
-# old names of the fallbacks (aliases)
-from .fallbacks import (DistortedFNN, GLMClassifier, KKNNClassifier,  # noqa: F401
-                        MajorityClassifier, MeanClassifier, WeightedFNN)
 from .predictions import PredictionError, check_predictions  # noqa: F401
 from .rlearners import RClassifier  # noqa: F401
 from .base import check_params, parse_spec  # noqa: F401
@@ -43,6 +40,4 @@ __all__ = ["BACKENDS", "LEARNERS", "LearnerSpec", "NamedLearner", "SklearnLearne
            "FNNWeighted", "FNNDistorted",
            "J48Fallback", "JRipFallback", "SMOFallback", "LogisticFallback",
            "KKNNFallback", "TreeFallback", "GLMFallback", "MajorityFallback",
-           "MeanFallback", "FNNWeightedFallback", "FNNDistortedFallback", "irls_logistic",
-           "WeightedFNN", "DistortedFNN", "KKNNClassifier", "GLMClassifier",
-           "MajorityClassifier", "MeanClassifier"]
+           "MeanFallback", "FNNWeightedFallback", "FNNDistortedFallback", "irls_logistic"]

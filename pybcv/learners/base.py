@@ -28,8 +28,9 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from . import fallbacks as _py
+from ..experiments import BACKENDS
 from . import cnn as _cnn
-from .._validate import FitError
+from ..errors import FitError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
 from .noisy import NOISE_PARAMS, NoisyLearner
@@ -37,7 +38,6 @@ from .predictions import check_predictions
 from .rlearners import RClassifier
 from .spec import check_param
 
-BACKENDS = ("auto", "r", "python")
 SETUP_COMMAND = "bash scripts/setup.sh"
 _warned = set()
 

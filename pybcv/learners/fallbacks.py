@@ -360,7 +360,6 @@ class FNNDistortedFallback(_FNN):
 
 
 # --------------------------------------------------------------------- glm (batched IRLS)
-_EPS = np.finfo(float).eps
 _THRESH = 30.0
 _MTHRESH = -30.0
 
@@ -952,13 +951,3 @@ class LogisticFallback(_SklearnFallback):
     def _estimator(self, opts=None):
         from sklearn.linear_model import LogisticRegression
         return LogisticRegression(penalty=None, max_iter=2000)
-
-
-# --------------------------------------------------------------------- old names
-# (kept so that existing code keeps working; the names above say what they are)
-WeightedFNN = FNNWeightedFallback
-DistortedFNN = FNNDistortedFallback
-KKNNClassifier = KKNNFallback
-GLMClassifier = GLMFallback
-MajorityClassifier = MajorityFallback
-MeanClassifier = MeanFallback

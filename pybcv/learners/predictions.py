@@ -16,25 +16,13 @@ the learner and the fold -- never a score.
 >>> check_predictions([np.array([0.2, 0.9])], y, splits, learner="LinearRegression")
 Traceback (most recent call last):
 ...
-pybcv.learners.predictions.PredictionError: learner 'LinearRegression', fold 1 of 1: predicted 0.2, which is not a label of y (labels: 0, 1); a learner must predict class labels, not scores or probabilities
+pybcv.errors.PredictionError: learner 'LinearRegression', fold 1 of 1: predicted 0.2, which is not a label of y (labels: 0, 1); a learner must predict class labels, not scores or probabilities
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .._validate import LearnerContext
-
-
-class PredictionError(LearnerContext, ValueError):
-    """Predictions that are not labels of y's classes, or of the wrong shape.
-
-    Attributes ``learner`` (name), ``fold`` (1-based, within the splits
-    passed), ``n_folds``, and ``design`` / ``repetition`` which the engine
-    fills with ``set_context(design=..., repetition=...)``."""
-
-    def __init__(self, learner, fold, n_folds, message):
-        ValueError.__init__(self, message)
-        self._place(learner, fold, n_folds, message)
+from ..errors import PredictionError
 
 
 def _labels_text(classes, limit=8):

@@ -1,4 +1,4 @@
-"""The named designs the 17 tests use, the folds of a one-off comparison,
+"""The named designs the tests use, the folds of a one-off comparison,
 and checks of folds that a user made.
 
 ``DESIGNS[key]`` is a splitter instance (:mod:`pybcv.partitions.splitters`);

@@ -15,48 +15,61 @@ from __future__ import annotations
 import math
 import numbers
 import warnings as _warnings
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 from scipy import special as _sp
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 #: conventions.md, "Zero-variance rule": a set of values is constant when
-#: max - min <= ZERO_TOL; a sum of squares is zero when <= ZERO_TOL ** 2.
+#: max - min <= ZERO_TOL; a sum of squares is zero when <= ZERO_SQ (= ZERO_TOL ** 2).
 ZERO_TOL = 1e-12
-ZERO_SQ = 1e-24
+ZERO_SQ = ZERO_TOL ** 2
 DEFAULT_LEVEL = 0.95
+
+#: The paper's name of each test key, filled in from the registry's rows
+#: (``pybcv.stats.registry``), the one place where the names are written.
+TEST_NAMES: Dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------
 # results
 # --------------------------------------------------------------------------
-@dataclass(repr=False)
+def _plain(x):
+    """A field's value as plain Python (arrays and tuples -> lists)."""
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, (np.floating, np.integer, np.bool_)):
+        return x.item()
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
 class TestResult:
-    """Result of one significance test (scipy.stats style).
+    """Result of one significance test (scipy.stats style), built by keyword
+    and frozen.
 
     Attributes
     ----------
     test : str
-        Key in ``pybcv.stats.TESTS``.
+        Key in ``pybcv.stats.TESTS``; ``method`` is the registry's name of it.
     statistic, pvalue : float
     df : float, tuple of two floats (F) or None (z)
     estimate : float or None
         The mean error-rate difference error(A) - error(B) the test is
         about, where it has one.
-    details : dict
-        The extra outputs as plain values (kept for back-compatibility; the
-        typed subclasses carry them as attributes too).
-    warnings : list of str
-    method : str
-        The paper's name of the test.
     null_distribution : str
     alternative : {"two-sided", "less", "greater"}
+    warnings : tuple of str
 
+    Each subclass adds its own typed fields (the tables, t, ...), once.
     ``confidence_interval(level)`` gives (low, high) for mu_A - mu_B by the
     test's own interval (conventions.md, "Confidence intervals"); a test
-    without one gives (nan, nan).  ``statistic, pvalue = result`` unpacks.
+    without one gives (nan, nan).  ``statistic, pvalue = result`` unpacks;
+    ``to_dict()`` gives every field as plain values (what R reads).
     """
     __test__ = False            # not a pytest test class
 
@@ -65,28 +78,28 @@ class TestResult:
     pvalue: float
     df: Union[float, Tuple[float, float], None]
     estimate: Optional[float] = None
-    details: Dict[str, Any] = field(default_factory=dict)
-    warnings: List[str] = field(default_factory=list)
-    method: str = ""
     null_distribution: str = ""
     alternative: str = "two-sided"
+    warnings: Tuple[str, ...] = ()
     # the family's vectorised interval function and its arguments (scalars)
     interval_function: Optional[Callable] = field(default=None, compare=False)
     interval_args: Tuple = field(default=(), compare=False)
 
+    #: properties that to_dict() adds to the fields (derived facts)
+    _derived: ClassVar[Tuple[str, ...]] = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "warnings", tuple(str(w) for w in self.warnings))
+
     @property
-    def p_value(self) -> float:
-        return self.pvalue
+    def method(self) -> str:
+        """The paper's name of the test (from the registry)."""
+        return TEST_NAMES.get(self.test, self.test)
 
     def rejects(self, alpha: float = 0.05) -> bool:
         """True when H0 is rejected at level ``alpha`` (p < alpha)."""
         alpha = check_probability(alpha, "alpha")
         return bool(self.pvalue < alpha)
-
-    @property
-    def reject(self) -> bool:
-        """Decision at alpha = 0.05."""
-        return self.rejects(0.05)
 
     def confidence_interval(self, level: float = DEFAULT_LEVEL) -> Tuple[float, float]:
         """(low, high) for mu_A - mu_B at confidence ``level`` (in (0, 1)):
@@ -105,12 +118,15 @@ class TestResult:
         yield self.pvalue
 
     def to_dict(self, level: float = DEFAULT_LEVEL) -> Dict[str, Any]:
-        d = {k: getattr(self, k) for k in ("test", "statistic", "pvalue", "df", "estimate",
-                                           "method", "null_distribution", "alternative")}
+        """Every field (and ``method``, the derived tables of a subclass and
+        the interval at ``level``) as plain Python values."""
+        d = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
+             if f.name not in ("interval_function", "interval_args")}
+        d["method"] = self.method
+        for name in self._derived:
+            d[name] = _plain(getattr(self, name))
         d["ci_low"], d["ci_high"] = self.confidence_interval(level)
         d["ci_level"] = float(level)
-        d["details"] = dict(self.details)
-        d["warnings"] = list(self.warnings)
         return d
 
     def __repr__(self):
@@ -127,15 +143,16 @@ class TestResult:
         if self.alternative != "two-sided":
             s += f", alternative={self.alternative!r}"
         if self.warnings:
-            s += f", warnings={self.warnings!r}"
+            s += f", warnings={list(self.warnings)!r}"
         return s + ")"
 
     def summary(self, alpha: float = 0.05) -> str:
         """Multi-line human-readable report."""
-        lines = [self.method or self.test,
+        lines = [self.method,
                  f"  statistic = {self.statistic:.6g}   ({self.null_distribution})",
                  f"  df        = {self.df}",
-                 f"  p-value   = {self.pvalue:.6g}",
+                 f"  p-value   = {self.pvalue:.6g}" + ("" if self.alternative == "two-sided"
+                                                       else f"   (H1: {self.alternative})"),
                  f"  decision  = {'reject' if self.rejects(alpha) else 'do not reject'} H0 at alpha = {alpha}"]
         if self.estimate is not None:
             lines.insert(4, f"  estimate  = {self.estimate:.6g}  (error A - error B)")
@@ -147,25 +164,37 @@ class TestResult:
         return "\n".join(lines)
 
 
-@dataclass(repr=False)
+_FIELD = dict(frozen=True, kw_only=True, repr=False, eq=False)
+
+
+@dataclass(**_FIELD)
 class TTestResult(TestResult):
     """A t-test's result; ``standard_error`` is the denominator of t and
     ``center`` the numerator's estimate of mu_A - mu_B (the interval is
-    ``center + t_q(df) * standard_error``)."""
+    ``center + t_q(df) * standard_error``); ``size_ratio`` n2/n1 of the
+    corrected tests, ``factor`` the corrected pseudo bootstrap's variance
+    factor (None where the test has none)."""
     __test__ = False
     center: float = math.nan
     standard_error: float = math.nan
+    size_ratio: Optional[float] = None
+    factor: Optional[float] = None
 
 
-@dataclass(repr=False)
+@dataclass(**_FIELD)
 class ZTestResult(TestResult):
-    """A z-test's result (interval ``center + z_q * standard_error``)."""
+    """A z-test's result (interval ``center + z_q * standard_error``);
+    ``n`` the records behind the standard error where the test has them
+    (proportion: validation records; CV-CI: all records, with
+    ``sigma2_out`` = n standard_error^2; conservative z: the M half-splits)."""
     __test__ = False
     center: float = math.nan
     standard_error: float = math.nan
+    n: Optional[int] = None
+    sigma2_out: Optional[float] = None
 
 
-@dataclass(repr=False)
+@dataclass(**_FIELD)
 class FTestResult(TestResult):
     """An F-test's result on m x 2 differences: ``sum_p2`` = sum p_ij^2,
     ``sum_s2`` = sum_i s_i^2 (f = sum_p2 / (2 sum_s2))."""
@@ -174,40 +203,56 @@ class FTestResult(TestResult):
     sum_s2: float = math.nan
 
 
-@dataclass(repr=False)
+@dataclass(**_FIELD)
 class McNemarResult(TestResult):
-    """A hold-out McNemar result: the table used and its discordant counts."""
+    """A hold-out McNemar result: the table used, its discordant counts and
+    the options (``correction``, ``exact``)."""
     __test__ = False
-    table: Optional[np.ndarray] = field(default=None, compare=False)
+    table: Optional[np.ndarray] = None
     n01: float = math.nan
     n10: float = math.nan
+    correction: bool = True
+    exact: bool = False
 
 
-@dataclass(repr=False)
+@dataclass(**_FIELD)
 class NaiveKFoldMcNemarResult(TestResult):
     """The naive K-fold McNemar result: per-fold ``terms``, ``n_empty_folds``
     and the ``empty_fold`` rule used."""
     __test__ = False
-    terms: Optional[np.ndarray] = field(default=None, compare=False)
+    terms: Optional[np.ndarray] = None
     n_empty_folds: int = 0
     empty_fold: str = "zero"
 
 
-@dataclass(repr=False)
+@dataclass(**_FIELD)
 class BCVMcNemarResult(TestResult):
-    """The m x 2 BCV McNemar result: ``averaged_table`` (C_bar),
-    ``effective_table`` (t C_bar), ``t``, ``n_e`` (the effective validation
-    size, the effective table's total), ``rho1``, ``rho2``, ``m`` and
-    ``clamp_correction``."""
+    """The m x 2 BCV McNemar result: ``averaged_table`` (C_bar), ``t``,
+    ``rho1``, ``rho2`` (None when t was given), ``m`` and
+    ``clamp_correction``; ``effective_table`` (t C_bar) and ``n_e`` (the
+    effective validation size, its total) follow from them."""
     __test__ = False
-    averaged_table: Optional[np.ndarray] = field(default=None, compare=False)
-    effective_table: Optional[np.ndarray] = field(default=None, compare=False)
+    averaged_table: Optional[np.ndarray] = None
     t: float = math.nan
-    n_e: float = math.nan
     rho1: Optional[float] = None
     rho2: Optional[float] = None
     m: int = 5
     clamp_correction: bool = False
+
+    _derived: ClassVar[Tuple[str, ...]] = ("effective_table", "n_e")
+
+    @property
+    def method(self) -> str:
+        """The registry's name, for the m x 2 BCV that ran."""
+        return super().method.replace("5x2", f"{self.m}x2")
+
+    @property
+    def effective_table(self) -> np.ndarray:
+        return self.t * self.averaged_table
+
+    @property
+    def n_e(self) -> float:
+        return float(self.effective_table.sum())
 
 
 # --------------------------------------------------------------------------
@@ -359,11 +404,6 @@ def check_sizes(v, name: str) -> np.ndarray:
     if np.any(a < 1) or np.any(a != np.round(a)):
         raise ValueError(f"{name} must be positive whole numbers of records (>= 1), got {v!r}")
     return a
-
-
-# legacy name
-def check_positive_sizes(name, v) -> np.ndarray:
-    return check_sizes(v, name)
 
 
 # --------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special as _sp
 
-from ._common import (FTestResult, check_differences, f_sf, ratio_or_limit, scalar,
+from ._common import (ZERO_SQ, FTestResult, check_differences, f_sf, ratio_or_limit, scalar,
                       zero_variance_warning)
 
 
@@ -42,7 +42,7 @@ def f_kernel(P, df1, df2) -> FKernel:
     s2 = (P[..., 0] - P[..., 1]) ** 2 / 2.0
     num = (P ** 2).sum((-1, -2))
     den = 2.0 * s2.sum(-1)
-    deg = den <= 1e-24
+    deg = den <= ZERO_SQ
     f = ratio_or_limit(num, den, deg)
     p = np.where(deg, np.where(f == 0.0, 1.0, 0.0), f_sf(f, df1, df2))
     mean = P.mean((-1, -2))
@@ -64,15 +64,15 @@ def f_kernel_interval(out: FKernel, level=0.95, alternative="two-sided"):
     return f_interval(out.mean, out.sum_sq_dev, out.sum_s2, out.df1, out.df2, out.k, level=level)
 
 
-def _result(key, method, P, out: FKernel) -> FTestResult:
+def _result(key, P, out: FKernel) -> FTestResult:
     f = scalar(out.statistic)
     df = (out.df1, out.df2)
-    return FTestResult(key, f, scalar(out.pvalue), df, float(P.mean()),
-                       {"sum_p2": float((P ** 2).sum())},
-                       zero_variance_warning(bool(out.degenerate), f, "sum of s_i^2"), method,
-                       f"F{df}", "two-sided", f_interval,
-                       (scalar(out.mean), scalar(out.sum_sq_dev), scalar(out.sum_s2), out.df1,
-                        out.df2, out.k),
+    return FTestResult(test=key, statistic=f, pvalue=scalar(out.pvalue), df=df,
+                       estimate=float(P.mean()), null_distribution=f"F{df}",
+                       warnings=zero_variance_warning(bool(out.degenerate), f, "sum of s_i^2"),
+                       interval_function=f_interval,
+                       interval_args=(scalar(out.mean), scalar(out.sum_sq_dev), scalar(out.sum_s2),
+                                      out.df1, out.df2, out.k),
                        sum_p2=float((P ** 2).sum()), sum_s2=scalar(out.sum_s2))
 
 
@@ -104,7 +104,7 @@ def combined_f_5x2cv(diffs) -> FTestResult:
     """
     P = check_differences(diffs, "diffs", (None, 2), "(5, 2)")
     m = P.shape[0]
-    return _result("combined_f_5x2cv", f"Combined {m}x2 CV F-test", P, f_kernel(P, 2 * m, m))
+    return _result("combined_f_5x2cv", P, f_kernel(P, 2 * m, m))
 
 
 def calibrated_f_5x2bcv(diffs) -> FTestResult:
@@ -139,4 +139,4 @@ def calibrated_f_5x2bcv(diffs) -> FTestResult:
     (2.073170732, 0.2197064552, (7, 5))
     """
     P = check_differences(diffs, "diffs", (5, 2), "(5, 2)")
-    return _result("calibrated_f_5x2bcv", "Calibrated 5x2 BCV F-test", P, f_kernel(P, 7, 5))
+    return _result("calibrated_f_5x2bcv", P, f_kernel(P, 7, 5))

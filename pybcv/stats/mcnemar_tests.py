@@ -30,10 +30,12 @@ import numpy as np
 from scipy import special as _sp
 from scipy import stats as _st
 
-from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, check_choice,
-                      check_flag, check_real, check_tables, chi2_sf, no_interval, scalar)
+from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, check_alternative,
+                      check_choice, check_flag, check_real, check_tables, chi2_sf, no_interval, p_z,
+                      scalar)
 
 CHI2_1 = "chi2(1)"
+N01 = "N(0, 1)"
 from ..partitions import MAX_BCV_M     # the m x 2 BCV designs: 1 <= m <= MAX_BCV_M
 
 
@@ -120,13 +122,30 @@ def check_bcv_m(m) -> int:
     return int(m)
 
 
-def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False) -> McNemarKernel:
+def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False,
+                          alternative="two-sided") -> McNemarKernel:
     """M_t = t (|n01_bar - n10_bar| - 1/t)^2 / (n01_bar + n10_bar) ~ chi2(1)
     (``clamp_correction``: max(|.| - 1/t, 0)); the table used is the
-    effective one, t times the averaged table (total t * nbar)."""
+    effective one, t times the averaged table (total t * nbar).
+
+    One-sided (``alternative`` "greater": H1 error(A) > error(B), i.e. more
+    n01; "less" the reverse): the signed statistic of the effective table,
+    z = (t (n01_bar - n10_bar) -+ 1) / sqrt(t (n01_bar + n10_bar)) ~ N(0, 1),
+    the continuity correction towards H0 (``clamp_correction``: 0 where
+    |t (n01_bar - n10_bar)| < 1); z = 0, p = 1 without discordant records.
+    Its two-sided counterpart is M_t = z^2 with p twice the smaller tail."""
     b = np.asarray(nbar01, float)
     c = np.asarray(nbar10, float)
     s = b + c
+    if alternative != "two-sided":
+        u = t * (b - c)
+        num = u - 1.0 if alternative == "greater" else u + 1.0
+        if clamp_correction:
+            num = np.where(np.abs(u) < 1.0, 0.0, num)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where(s > 0, num / np.sqrt(t * np.where(s > 0, s, 1.0)), 0.0)
+        p = np.where(s > 0, p_z(z, alternative), 1.0)
+        return McNemarKernel(z, p, t * b, t * c, t * np.asarray(nbar, float), True)
     d = np.abs(b - c) - 1.0 / t
     if clamp_correction:
         d = np.maximum(d, 0.0)
@@ -162,16 +181,25 @@ def mcnemar_estimate(b, c, n):
 def mcnemar_interval(b, c, n, correction=True, *, level=0.95, alternative="two-sided"):
     """(b - c)/n +- (z sqrt(b + c) + [correction]) / n with z^2 the level
     quantile of chi2(1) (the inverse of ``chi2_sf(., 1)``, which gives the
-    test's p-value)."""
-    z = np.sqrt(_sp.chdtri(1, 1.0 - level))
+    test's p-value); one-sided (the one-sided BCV test): z the level
+    quantile of N(0, 1) and one infinite end."""
+    if alternative == "two-sided":
+        z = np.sqrt(_sp.chdtri(1, 1.0 - level))
+    else:
+        z = _sp.ndtri(level)
     est = mcnemar_estimate(b, c, n)
     half = (z * np.sqrt(np.asarray(b, float) + np.asarray(c, float)) + (1.0 if correction else 0.0)) \
         / np.asarray(n, float)
+    if alternative == "less":
+        return np.full(np.shape(est), -np.inf), est + half
+    if alternative == "greater":
+        return est - half, np.full(np.shape(est), np.inf)
     return est - half, est + half
 
 
 def mcnemar_kernel_interval(out: McNemarKernel, level=0.95, alternative="two-sided"):
-    return mcnemar_interval(out.n01, out.n10, out.n, out.correction, level=level)
+    return mcnemar_interval(out.n01, out.n10, out.n, out.correction, level=level,
+                            alternative=alternative)
 
 
 # --------------------------------------------------------------------------
@@ -228,17 +256,17 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     if b + c == 0:
         warnings.append("no discordant records (n01 + n10 = 0): M = 0, p = 1")
     est = float(mcnemar_estimate(b, c, N))
-    details = {"table": C.astype(int).tolist(), "n01": int(b), "n10": int(c)}
-    extra = dict(table=C.astype(np.int64), n01=float(b), n10=float(c))
+    common = dict(test="mcnemar_ho", df=1, estimate=est, warnings=warnings, table=C.astype(np.int64),
+                  n01=float(b), n10=float(c), correction=correction, exact=exact)
     if exact:
         s = int(b + c)
         p = 1.0 if s == 0 else min(1.0, 2.0 * _st.binom.cdf(min(b, c), s, 0.5))
-        return McNemarResult("mcnemar_ho", float(min(b, c)), float(p), None, est, details, warnings,
-                             "Exact McNemar test (binomial)", "Binomial(n01+n10, 1/2)", **extra)
+        return McNemarResult(statistic=float(min(b, c)), pvalue=float(p),
+                             null_distribution="Binomial(n01+n10, 1/2)", **{**common, "df": None})
     out = mcnemar_ho_kernel(b, c, N, correction)
-    return McNemarResult("mcnemar_ho", scalar(out.statistic), scalar(out.pvalue), 1, est, details,
-                         warnings, "Conventional HO McNemar's test", CHI2_1, "two-sided",
-                         mcnemar_interval, (float(b), float(c), float(N), correction), **extra)
+    return McNemarResult(statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
+                         null_distribution=CHI2_1, interval_function=mcnemar_interval,
+                         interval_args=(float(b), float(c), float(N), correction), **common)
 
 
 def mcnemar_kfold_naive(tables, empty_fold="zero", correction=True) -> NaiveKFoldMcNemarResult:
@@ -297,13 +325,13 @@ def mcnemar_kfold_naive(tables, empty_fold="zero", correction=True) -> NaiveKFol
         warnings.append(f"{n_empty} fold(s) without discordant records "
                         + ("add 0 (df stays K)" if empty_fold == "zero" else "dropped from M and df"))
     est = float(np.mean((b - c) / N))
-    details = {"terms": terms.tolist(), "n_empty_folds": n_empty, "empty_fold": empty_fold}
     dfv = float(scalar(df))
     dfv = int(dfv) if dfv.is_integer() else dfv
-    return NaiveKFoldMcNemarResult("mcnemar_kfold_naive", scalar(M), scalar(p), dfv, est, details,
-                                   warnings, "Naive K-fold CV McNemar's test", f"chi2({dfv})",
-                                   "two-sided", no_interval, (est,), terms=terms,
-                                   n_empty_folds=n_empty, empty_fold=empty_fold)
+    return NaiveKFoldMcNemarResult(test="mcnemar_kfold_naive", statistic=scalar(M), pvalue=scalar(p),
+                                   df=dfv, estimate=est, null_distribution=f"chi2({dfv})",
+                                   warnings=warnings, interval_function=no_interval,
+                                   interval_args=(est,), terms=terms, n_empty_folds=n_empty,
+                                   empty_fold=empty_fold)
 
 
 def _as_bcv_tables(tables) -> np.ndarray:
@@ -321,7 +349,8 @@ def _as_bcv_tables(tables) -> np.ndarray:
     return C
 
 
-def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -> BCVMcNemarResult:
+def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
+                   alternative="two-sided") -> BCVMcNemarResult:
     """Block-regularized 5x2 CV McNemar test (design ``bcv5x2``; the paper's
     section "5x2 BCV McNemar's test").
 
@@ -351,6 +380,13 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
     ``max(|n01_bar - n10_bar| - 1/t, 0)`` instead, and then the interval
     excludes 0 exactly when the test rejects, everywhere.
 
+    ``alternative="less"`` or ``"greater"`` (H1: error(A) below / above
+    error(B)) gives the one-sided test on the effective table, the signed
+    z = (t (n01_bar - n10_bar) -+ 1) / sqrt(t (n01_bar + n10_bar)) against
+    N(0, 1) (:func:`mcnemar_5x2bcv_kernel`).  Its size is pending the
+    validity battery's verdict (conventions.md); the paper defines the
+    two-sided test only.
+
     Source: Yang, Wang, Song & Li, "Block-regularized 5x2 cross-validated
     McNemar's test for comparing two classification algorithms", section
     "5x2 BCV McNemar's test" (the effective contingency table, M_t, M_BCV).
@@ -363,6 +399,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
     rho1, rho2 : float (bcv_t's valid range)
     clamp_correction : bool
     t : positive float or None
+    alternative : {"two-sided", "less", "greater"}
 
     Returns
     -------
@@ -385,16 +422,15 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
     [-0.015016, 0.07635]
     """
     clamp_correction = check_flag(clamp_correction, "clamp_correction")
+    alternative = check_alternative(alternative)
     C = _as_bcv_tables(tables)
     m = C.shape[0]
     t_given = t is not None
     t = resolve_t(m, rho1, rho2, t)
-    if t_given:
-        rho1 = rho2 = None
     avg = C.reshape(2 * m, 2, 2).mean(axis=0)
     b, c = avg[0, 1], avg[1, 0]
     nbar = C.reshape(2 * m, 2, 2).sum((-1, -2)).mean(-1)     # as TESTS[...].batch_interval does
-    out = mcnemar_5x2bcv_kernel(b, c, nbar, t, clamp_correction)
+    out = mcnemar_5x2bcv_kernel(b, c, nbar, t, clamp_correction, alternative)
     warnings = []
     if b + c == 0:
         warnings.append("no discordant records in any of the tables: M = 0, p = 1")
@@ -402,22 +438,12 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None) -
         warnings.append(f"|n01_bar - n10_bar| = {abs(b - c):.4g} < 1/t: the continuity correction "
                         "over-corrects (literal formula kept; clamp_correction=True gives M = 0; "
                         "the interval then contains 0, docs/conventions.md)")
-    eff = t * avg
     est = float(mcnemar_estimate(out.n01, out.n10, out.n))
-    details = {"averaged_table": avg.tolist(), "effective_table": eff.tolist(), "t": t,
-               "n_e": float(eff.sum()), "rho1": None if rho1 is None else float(rho1),
-               "rho2": None if rho2 is None else float(rho2), "m": m,
-               "clamp_correction": clamp_correction}
-    name = "5x2 BCV McNemar's test" if m == 5 else f"{m}x2 BCV McNemar's test"
     return BCVMcNemarResult(
-        "mcnemar_5x2bcv", scalar(out.statistic), scalar(out.pvalue), 1, est, details, warnings, name,
-        CHI2_1, "two-sided", mcnemar_interval,
-        (scalar(out.n01), scalar(out.n10), scalar(out.n), True),
-        averaged_table=avg, effective_table=eff, t=t, n_e=float(eff.sum()),
-        rho1=details["rho1"], rho2=details["rho2"], m=m, clamp_correction=clamp_correction)
-
-
-# old names
-mcnemar = mcnemar_ho
-naive_kfold_mcnemar = mcnemar_kfold_naive
-bcv_mcnemar = mcnemar_5x2bcv
+        test="mcnemar_5x2bcv", statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
+        df=1 if alternative == "two-sided" else None, estimate=est,
+        null_distribution=CHI2_1 if alternative == "two-sided" else N01, alternative=alternative,
+        warnings=warnings, interval_function=mcnemar_interval,
+        interval_args=(scalar(out.n01), scalar(out.n10), scalar(out.n), True),
+        averaged_table=avg, t=t, rho1=None if t_given else float(rho1),
+        rho2=None if t_given else float(rho2), m=m, clamp_correction=clamp_correction)

@@ -1,4 +1,4 @@
-"""The registry ``TESTS``: the 17 tests as data.
+"""The registry ``TESTS``: every test as data.
 
 This is the one place where each test's key, name, short label, family,
 design, source, options and kernel live; the engine, the CLI, the report and
@@ -27,113 +27,153 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 
 from ..outcomes import differences, fold_sizes
 from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
-from ._common import (DEFAULT_LEVEL, TestResult, check_alternative, check_choice, check_flag,
+from ._common import (DEFAULT_LEVEL, TEST_NAMES, TestResult, check_alternative, check_choice, check_flag,
                       check_probability, check_real, check_sizes, check_tables, no_interval)
 
 
 # --------------------------------------------------------------------------
-# from-tables kernels: fold tables C (..., F, 2, 2), sizes, options ->
-# (the family kernel's output, the interval function of that output)
+# one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
+# function's inputs (vectorised over leading dimensions); the test's batch
+# kernel takes the same inputs and returns (the family kernel's output,
+# whose first two fields are statistic and pvalue; its interval function)
 # --------------------------------------------------------------------------
-# hold-outs per block of the Nadeau-Bengio designs (conventions.md, "Fold order")
 def _design_param(design, name):
     """A design parameter (J = "n_repeats") of the splitter in ``DESIGNS``."""
     return getattr(DESIGNS[design], name)
 
 
-def _paired(C, ntr, nte, alternative="two-sided"):
-    return _t.paired_t_kernel(differences(C), 0.0, alternative), _t.t_kernel_interval
+def _diffs(C, ntr, nte):
+    return (differences(C),)
 
 
-def _total_ratio(ntr, nte):
-    return float(np.sum(nte) / np.sum(ntr))
+def _diffs_sizes(shape=None):
+    def inputs(C, ntr, nte):
+        d = differences(C)
+        return (d if shape is None else d.reshape(d.shape[:-1] + shape), ntr, nte)
+    return inputs
 
 
-def _corrected(C, ntr, nte, alternative="two-sided"):
-    return _t.paired_t_kernel(differences(C), _total_ratio(ntr, nte), alternative), _t.t_kernel_interval
-
-
-def _mx2(C):
+def _mx2(C, ntr=None, nte=None):
     d = differences(C)
-    return d.reshape(d.shape[:-1] + (d.shape[-1] // 2, 2))
+    return (d.reshape(d.shape[:-1] + (d.shape[-1] // 2, 2)),)
 
 
-def _t5x2(C, ntr, nte, alternative="two-sided"):
-    return _t.t_5x2cv_kernel(_mx2(C), alternative), _t.t_kernel_interval
-
-
-def _combined_t(C, ntr, nte, alternative="two-sided"):
-    return _t.combined_t_5x2cv_kernel(_mx2(C), alternative), _t.t_kernel_interval
-
-
-def _blocked_t(C, ntr, nte, alternative="two-sided"):
-    return _t.blocked_t_3x2bcv_kernel(_mx2(C), alternative), _t.t_kernel_interval
-
-
-def _pb_parts(C, design="pseudo_bootstrap"):
-    """(mu_hat, replicate means): the first J differences' mean and the
+def _pb_parts(C):
+    """(mu_hat, replicate means, J): the first J differences' mean and the
     means of the following R blocks of J (conventions.md, "Fold order")."""
-    J = _design_param(design, "n_repeats")
+    J = _design_param("pseudo_bootstrap", "n_repeats")
     d = differences(C)
     return d[..., :J].mean(-1), d[..., J:].reshape(d.shape[:-1] + (-1, J)).mean(-1), J
 
 
-def _pseudo_bootstrap(C, ntr, nte, alternative="two-sided"):
-    mu, reps, _ = _pb_parts(C)
-    return _t.pseudo_bootstrap_kernel(mu, reps, 1.0, alternative), _t.t_kernel_interval
+def _pb(C, ntr, nte):
+    return _pb_parts(C)[:2]
 
 
-def _corrected_pseudo_bootstrap(C, ntr, nte, alternative="two-sided"):
+def _corrected_pb(C, ntr, nte):
     mu, reps, J = _pb_parts(C)
-    factor = _t.pseudo_bootstrap_factor(J, nte[0], ntr[0])
-    return _t.pseudo_bootstrap_kernel(mu, reps, factor, alternative), _t.t_kernel_interval
+    return mu, reps, ntr[0], nte[0], J
 
 
-def _f_combined(C, ntr, nte):
-    P = _mx2(C)
-    m = P.shape[-2]
-    return _f.f_kernel(P, 2 * m, m), _f.f_kernel_interval
-
-
-def _f_calibrated(C, ntr, nte):
-    return _f.f_kernel(_mx2(C), 7, 5), _f.f_kernel_interval
-
-
-def _proportion(C, ntr, nte, alternative="two-sided"):
+def _proportion(C, ntr, nte):
     N = C[..., 0, :, :].sum((-1, -2))
-    pa = (C[..., 0, 0, 0] + C[..., 0, 0, 1]) / N
-    pb = (C[..., 0, 0, 0] + C[..., 0, 1, 0]) / N
-    return _z.proportion_z_kernel(pa, pb, N, alternative), _z.z_kernel_interval
+    return ((C[..., 0, 0, 0] + C[..., 0, 0, 1]) / N, (C[..., 0, 0, 0] + C[..., 0, 1, 0]) / N, N)
 
 
-def _conservative_z(C, ntr, nte, alternative="two-sided"):
+def _half_splits(C, ntr, nte):
     """mu_hat = mean of the first J differences; half-split means: the
     following M blocks of (half 1: J, half 2: J) differences."""
     J = _design_param("conservative_z", "n_repeats")
     d = differences(C)
-    H = d[..., J:].reshape(d.shape[:-1] + (-1, 2, J)).mean(-1)
-    return _z.conservative_z_kernel(d[..., :J].mean(-1), H, alternative), _z.z_kernel_interval
+    return d[..., :J].mean(-1), d[..., J:].reshape(d.shape[:-1] + (-1, 2, J)).mean(-1)
 
 
-def _cvci(C, ntr, nte, alternative="two-sided"):
-    moments = _z.cvci_moments_from_counts(C[..., 0, 1].sum(-1), C[..., 1, 0].sum(-1),
-                                          C.sum((-1, -2, -3)))
-    return _z.cvci_z_kernel(*moments, alternative), _z.z_kernel_interval
+def _pooled_counts(C, ntr, nte):
+    return C[..., 0, 1].sum(-1), C[..., 1, 0].sum(-1), C.sum((-1, -2, -3))
 
 
-def _mcnemar_ho(C, ntr, nte, correction=True):
-    return (_mc.mcnemar_ho_kernel(C[..., 0, 0, 1], C[..., 0, 1, 0], C[..., 0, :, :].sum((-1, -2)),
-                                  correction), _mc.mcnemar_kernel_interval)
+def _first_table(C, ntr, nte):
+    return (C[..., 0, :, :],)
 
 
-def _mcnemar_naive(C, ntr, nte, empty_fold="zero", correction=True):
+def _tables(C, ntr, nte):
+    return (C,)
+
+
+def _bcv_tables(C, ntr, nte):
+    return (C.reshape(C.shape[:-3] + (-1, 2, 2, 2)),)
+
+
+# batch kernels on those inputs
+def _k_paired(d, alternative="two-sided"):
+    return _t.paired_t_kernel(d, 0.0, alternative), _t.t_kernel_interval
+
+
+def _k_corrected(d, ntr, nte, alternative="two-sided"):
+    return (_t.paired_t_kernel(d, float(np.sum(nte) / np.sum(ntr)), alternative),
+            _t.t_kernel_interval)
+
+
+def _k_corrected_rk(D, ntr, nte, alternative="two-sided"):
+    """The corrected repeated CV t on (..., r, K) differences: all r K at once."""
+    return _k_corrected(D.reshape(D.shape[:-2] + (-1,)), ntr, nte, alternative)
+
+
+def _k_t5x2(P, alternative="two-sided"):
+    return _t.t_5x2cv_kernel(P, alternative), _t.t_kernel_interval
+
+
+def _k_combined_t(P, alternative="two-sided"):
+    return _t.combined_t_5x2cv_kernel(P, alternative), _t.t_kernel_interval
+
+
+def _k_blocked_t(P, alternative="two-sided"):
+    return _t.blocked_t_3x2bcv_kernel(P, alternative), _t.t_kernel_interval
+
+
+def _k_pb(mu, reps, alternative="two-sided"):
+    return _t.pseudo_bootstrap_kernel(mu, reps, 1.0, alternative), _t.t_kernel_interval
+
+
+def _k_corrected_pb(mu, reps, n_train, n_test, J, alternative="two-sided"):
+    factor = _t.pseudo_bootstrap_factor(J, n_test, n_train)
+    return _t.pseudo_bootstrap_kernel(mu, reps, factor, alternative), _t.t_kernel_interval
+
+
+def _k_f_combined(P):
+    m = P.shape[-2]
+    return _f.f_kernel(P, 2 * m, m), _f.f_kernel_interval
+
+
+def _k_f_calibrated(P):
+    return _f.f_kernel(P, 7, 5), _f.f_kernel_interval
+
+
+def _k_proportion(pa, pb, N, alternative="two-sided"):
+    return _z.proportion_z_kernel(pa, pb, N, alternative), _z.z_kernel_interval
+
+
+def _k_conservative_z(mu, H, alternative="two-sided"):
+    return _z.conservative_z_kernel(mu, H, alternative), _z.z_kernel_interval
+
+
+def _k_cvci(n01, n10, n, alternative="two-sided"):
+    return _z.cvci_z_kernel(*_z.cvci_moments_from_counts(n01, n10, n), alternative), _z.z_kernel_interval
+
+
+def _k_mcnemar_ho(T, correction=True):
+    return (_mc.mcnemar_ho_kernel(T[..., 0, 1], T[..., 1, 0], T.sum((-1, -2)), correction),
+            _mc.mcnemar_kernel_interval)
+
+
+def _k_mcnemar_naive(C, empty_fold="zero", correction=True):
     M, p, df = _mc.mcnemar_kfold_naive_kernel(C[..., 0, 1], C[..., 1, 0], empty_fold, correction)
     return (M, p, df), _no_interval_of
 
@@ -142,35 +182,13 @@ def _no_interval_of(out, level=DEFAULT_LEVEL, alternative="two-sided"):
     return no_interval(out[0])
 
 
-def _mcnemar_bcv(C, ntr, nte, rho1=0.5, rho2=0.5, clamp_correction=False, t=None):
-    m = C.shape[-3] // 2
+def _k_mcnemar_bcv(C, rho1=0.5, rho2=0.5, clamp_correction=False, t=None, alternative="two-sided"):
+    m = C.shape[-4]
+    C = C.reshape(C.shape[:-4] + (2 * m, 2, 2))
     t = _mc.resolve_t(m, rho1, rho2, t)
     return (_mc.mcnemar_5x2bcv_kernel(C[..., 0, 1].mean(-1), C[..., 1, 0].mean(-1),
-                                      C.sum((-1, -2)).mean(-1), t, clamp_correction),
+                                      C.sum((-1, -2)).mean(-1), t, clamp_correction, alternative),
             _mc.mcnemar_kernel_interval)
-
-
-# --------------------------------------------------------------------------
-# from_tables: one repetition's tables -> the public function's inputs (the
-# public function then calls the same family kernel as ``kernel`` above)
-# --------------------------------------------------------------------------
-def _single_paired(fn):
-    def run(C, ntr, nte, **o):
-        return fn(differences(C), **o)
-    return run
-
-
-def _single_corrected(fn, shape=None):
-    def run(C, ntr, nte, **o):
-        d = differences(C)
-        return fn(d if shape is None else d.reshape(shape), ntr, nte, **o)
-    return run
-
-
-def _single_mx2(fn):
-    def run(C, ntr, nte, **o):
-        return fn(_mx2(C), **o)
-    return run
 
 
 # --------------------------------------------------------------------------
@@ -196,10 +214,14 @@ class TestSpec:
     family : "t", "F", "z" or "McNemar";  design : key in ``pybcv.partitions.DESIGNS``
     source : the reference;  options : the option names (``defaults``: their defaults)
     function : the public function
-    kernel : the vectorised from-tables kernel: (tables (..., F, 2, 2), n_train[F],
-        n_test[F], **options) -> (output of the family kernel, whose first two
-        fields are statistic and pvalue; the interval function of that output)
-    single : tables -> the public function's result (from_tables);  in_table5 : in the paper's Table 5
+    inputs : the one adapter: (tables (..., F, 2, 2), n_train[F], n_test[F]) -> the
+        public function's positional inputs (vectorised over leading dimensions)
+    kernel : the vectorised kernel on those inputs: (*inputs, **options) -> (output
+        of the family kernel, whose first two fields are statistic and pvalue; the
+        interval function of that output)
+    in_table5 : in the paper's Table 5
+    on_tables : the function ``from_tables`` calls with the inputs, where it is
+        not ``function`` (the CV-CI z: its closed form from the pooled counts)
     """
     __test__ = False
     key: str
@@ -209,10 +231,11 @@ class TestSpec:
     design: str
     source: str
     function: Callable = field(repr=False)
+    inputs: Callable = field(repr=False)
     kernel: Callable = field(repr=False)
-    single: Callable = field(repr=False)
     defaults: Dict = field(default_factory=dict)
     in_table5: bool = True
+    on_tables: Optional[Callable] = field(default=None, repr=False)
 
     @property
     def options(self) -> Tuple[str, ...]:
@@ -274,35 +297,42 @@ class TestSpec:
         return out
 
     # ---- entry points -------------------------------------------------------
+    def _prepare(self, tables, n_train, n_test, options, batch):
+        options = self._options(options)
+        C = self._tables(tables, batch=batch)
+        ntr, nte = self._sizes(C, n_train, n_test)
+        return self.inputs(C, ntr, nte), options
+
     def from_tables(self, tables, n_train=None, n_test=None, **options) -> TestResult:
         """Run the test on one repetition's fold tables (shape (F, 2, 2))."""
-        options = self._options(options)
-        C = self._tables(tables, batch=False)
-        ntr, nte = self._sizes(C, n_train, n_test)
-        res = self.single(C, ntr, nte, **options)
-        res.test = self.key
-        res.method = self.name
-        return res
+        inputs, options = self._prepare(tables, n_train, n_test, options, batch=False)
+        return (self.on_tables or self.function)(*inputs, **options)
 
     def batch(self, tables, n_train, n_test, **options):
         """Vectorised: tables (R, F, 2, 2) -> (statistic[R], pvalue[R])."""
-        options = self._options(options)
-        C = self._tables(tables, batch=True)
-        ntr, nte = self._sizes(C, n_train, n_test)
-        out, _ = self.kernel(C, ntr, nte, **options)
-        return np.asarray(out[0], float), np.asarray(out[1], float)
+        stat, p, _, _ = self._run(tables, n_train, n_test, None, options)
+        return stat, p
 
     def batch_interval(self, tables, n_train, n_test, level=DEFAULT_LEVEL, **options):
         """Vectorised intervals: tables (R, F, 2, 2) -> (low[R], high[R]) for
         mu_A - mu_B (NaN where the test has none; conventions.md,
         "Confidence intervals")."""
-        level = check_probability(level, "level")
-        options = self._options(options)
-        C = self._tables(tables, batch=True)
-        ntr, nte = self._sizes(C, n_train, n_test)
-        out, interval = self.kernel(C, ntr, nte, **options)
+        _, _, lo, hi = self.batch_with_intervals(tables, n_train, n_test, level=level, **options)
+        return lo, hi
+
+    def batch_with_intervals(self, tables, n_train, n_test, level=DEFAULT_LEVEL, **options):
+        """Statistic, p-value and interval from ONE run of the kernel:
+        tables (R, F, 2, 2) -> (statistic[R], pvalue[R], low[R], high[R])."""
+        return self._run(tables, n_train, n_test, check_probability(level, "level"), options)
+
+    def _run(self, tables, n_train, n_test, level, options):
+        inputs, options = self._prepare(tables, n_train, n_test, options, batch=True)
+        out, interval = self.kernel(*inputs, **options)
+        stat, p = np.asarray(out[0], float), np.asarray(out[1], float)
+        if level is None:
+            return stat, p, None, None
         lo, hi = interval(out, level=level, alternative=options.get("alternative", "two-sided"))
-        return np.asarray(lo, float), np.asarray(hi, float)
+        return stat, p, np.asarray(lo, float), np.asarray(hi, float)
 
 
 @lru_cache(maxsize=None)
@@ -311,107 +341,71 @@ def _n_folds(design: str) -> int:
     return int(d.n_splits(max(d.min_n, 100)))
 
 
-def _single_pb(corrected):
-    def run(C, ntr, nte, **o):
-        mu, reps, J = _pb_parts(C)
-        if corrected:
-            return _t.corrected_pseudo_bootstrap(mu, reps, ntr[0], nte[0], J, **o)
-        return _t.pseudo_bootstrap(mu, reps, **o)
-    return run
-
-
-def _single_proportion(C, ntr, nte, **o):
-    T = C[0]
-    N = T.sum()
-    return _z.proportion_z((T[0, 0] + T[0, 1]) / N, (T[0, 0] + T[1, 0]) / N, N, **o)
-
-
-def _single_conservative_z(C, ntr, nte, **o):
-    J = _design_param("conservative_z", "n_repeats")
-    d = differences(C)
-    return _z.conservative_z(d[:J].mean(), d[J:].reshape(-1, 2, J).mean(-1), **o)
-
-
-def _single_cvci(C, ntr, nte, alternative="two-sided"):
-    return _z.cvci_z_from_counts(C[:, 0, 1].sum(), C[:, 1, 0].sum(), C.sum(), alternative)
-
-
-def _single_mcnemar_ho(C, ntr, nte, **o):
-    return _mc.mcnemar_ho(C[0], **o)
-
-
-def _single_mcnemar_naive(C, ntr, nte, **o):
-    return _mc.mcnemar_kfold_naive(C, **o)
-
-
-def _single_mx2_bcv(C, ntr, nte, **o):
-    return _mc.mcnemar_5x2bcv(C.reshape(-1, 2, 2, 2), **o)
-
-
 # --------------------------------------------------------------------------
-# the 17 tests
+# the tests
 # --------------------------------------------------------------------------
 _ALT = {"alternative": "two-sided"}
 
 _ROWS = [
-    # key, name, label, family, design, source, function, kernel, single, defaults, in_table5
+    # key, name, label, family, design, source, function, inputs, kernel, defaults, in_table5
     ("rho_t", "RHO paired t-test", "RHO t", "t", "rho15_2of3",
      "Dietterich (1998), resampled paired t; J = 15, n1 = 2n/3",
-     _t.rho_t, _paired, _single_paired(_t.rho_t), _ALT, True),
+     _t.rho_t, _diffs, _k_paired, _ALT, True),
     ("kfold_t", "K-fold CV paired t-test", "10-fold t", "t", "cv10", "Dietterich (1998); K = 10",
-     _t.kfold_t, _paired, _single_paired(_t.kfold_t), _ALT, True),
+     _t.kfold_t, _diffs, _k_paired, _ALT, True),
     ("t_5x2cv", "5x2 CV paired t-test", "5x2 CV t", "t", "rcv5x2", "Dietterich (1998)",
-     _t.t_5x2cv, _t5x2, _single_mx2(_t.t_5x2cv), _ALT, True),
+     _t.t_5x2cv, _mx2, _k_t5x2, _ALT, True),
     ("corrected_rho_t", "Corrected RHO t-test", "corrected RHO t", "t", "rho15_9of10",
      "Nadeau & Bengio (2003); J = 15, n1 = 9n/10",
-     _t.corrected_rho_t, _corrected, _single_corrected(_t.corrected_rho_t), _ALT, True),
+     _t.corrected_rho_t, _diffs_sizes(), _k_corrected, _ALT, True),
     ("pseudo_bootstrap", "Pseudo bootstrap test", "pseudo bootstrap", "t", "pseudo_bootstrap",
      "Nadeau & Bengio (2003) [UNVERIFIED reconstruction]",
-     _t.pseudo_bootstrap, _pseudo_bootstrap, _single_pb(False), _ALT, False),
+     _t.pseudo_bootstrap, _pb, _k_pb, _ALT, False),
     ("corrected_pseudo_bootstrap", "Corrected pseudo bootstrap test", "corrected pseudo bootstrap",
      "t", "pseudo_bootstrap", "Nadeau & Bengio (2003) [UNVERIFIED reconstruction]",
-     _t.corrected_pseudo_bootstrap, _corrected_pseudo_bootstrap, _single_pb(True), _ALT, False),
+     _t.corrected_pseudo_bootstrap, _corrected_pb, _k_corrected_pb, _ALT, False),
     ("corrected_10x10cv_t", "Corrected 10x10 CV t-test", "corrected 10x10 CV t", "t", "cv10x10",
      "Bouckaert & Frank (2004)",
-     _t.corrected_10x10cv_t, _corrected, _single_corrected(_t.corrected_10x10cv_t, (10, 10)),
-     _ALT, True),
+     _t.corrected_10x10cv_t, _diffs_sizes((10, 10)), _k_corrected_rk, _ALT, True),
     ("combined_t_5x2cv", "Combined 5x2 CV t-test", "combined 5x2 CV t", "t", "rcv5x2", "Yildiz (2013)",
-     _t.combined_t_5x2cv, _combined_t, _single_mx2(_t.combined_t_5x2cv), _ALT, True),
+     _t.combined_t_5x2cv, _mx2, _k_combined_t, _ALT, True),
     ("blocked_t_3x2bcv", "Blocked 3x2 CV t-test", "blocked 3x2 BCV t", "t", "bcv3x2",
      "Wang, Wang, Jia & Li (2014)",
-     _t.blocked_t_3x2bcv, _blocked_t, _single_mx2(_t.blocked_t_3x2bcv), _ALT, True),
+     _t.blocked_t_3x2bcv, _mx2, _k_blocked_t, _ALT, True),
     ("combined_f_5x2cv", "Combined 5x2 CV F-test", "combined 5x2 CV F", "F", "rcv5x2", "Alpaydin (1999)",
-     _f.combined_f_5x2cv, _f_combined, _single_mx2(_f.combined_f_5x2cv), {}, True),
+     _f.combined_f_5x2cv, _mx2, _k_f_combined, {}, True),
     ("calibrated_f_5x2bcv", "Calibrated 5x2 BCV F-test", "calibrated 5x2 BCV F", "F", "bcv5x2",
      "Wang, Li & Li (2017) [statistic's scaling UNVERIFIED]",
-     _f.calibrated_f_5x2bcv, _f_calibrated, _single_mx2(_f.calibrated_f_5x2bcv), {}, True),
+     _f.calibrated_f_5x2bcv, _mx2, _k_f_calibrated, {}, True),
     ("proportion_z", "Proportional test", "proportion z", "z", "holdout",
      "Dietterich (1998), pooled; n1 = 2n/3",
-     _z.proportion_z, _proportion, _single_proportion, _ALT, True),
+     _z.proportion_z, _proportion, _k_proportion, _ALT, True),
     ("conservative_z", "Conservative Z-test", "conservative z", "z", "conservative_z",
      "Nadeau & Bengio (2003); J = 15, M = 10",
-     _z.conservative_z, _conservative_z, _single_conservative_z, _ALT, False),
+     _z.conservative_z, _half_splits, _k_conservative_z, _ALT, False),
     ("cvci_z", "K-fold CV-CI Z-test", "10-fold CV-CI z", "z", "cv10",
      "Bayle, Bayle, Janson & Mackey (2020); K = 10, 'out' variance",
-     _z.cvci_z, _cvci, _single_cvci, _ALT, True),
+     _z.cvci_z, _pooled_counts, _k_cvci, _ALT, True),
     ("mcnemar_ho", "Conventional HO McNemar's test", "HO McNemar", "McNemar", "holdout",
      "McNemar (1947); Edwards (1948); Dietterich (1998); n1 = 2n/3",
-     _mc.mcnemar_ho, _mcnemar_ho, _single_mcnemar_ho,
-     {"correction": True}, True),
+     _mc.mcnemar_ho, _first_table, _k_mcnemar_ho, {"correction": True}, True),
     ("mcnemar_kfold_naive", "Naive K-fold CV McNemar's test", "naive 10-fold McNemar", "McNemar",
      "cv10", "Yang, Wang, Song & Li, section 'Naive K-fold CV McNemar's test'; K = 10",
-     _mc.mcnemar_kfold_naive, _mcnemar_naive, _single_mcnemar_naive,
+     _mc.mcnemar_kfold_naive, _tables, _k_mcnemar_naive,
      {"empty_fold": "zero", "correction": True}, True),
     ("mcnemar_5x2bcv", "5x2 BCV McNemar's test", "5x2 BCV McNemar", "McNemar", "bcv5x2",
      "Yang, Wang, Song & Li, section '5x2 BCV McNemar's test'; rho1 = rho2 = 1/2 (t = 20/11)",
-     _mc.mcnemar_5x2bcv, _mcnemar_bcv, _single_mx2_bcv,
-     {"rho1": 0.5, "rho2": 0.5, "clamp_correction": False, "t": None}, True),
+     _mc.mcnemar_5x2bcv, _bcv_tables, _k_mcnemar_bcv,
+     {"rho1": 0.5, "rho2": 0.5, "clamp_correction": False, "t": None, "alternative": "two-sided"},
+     True),
 ]
 
 TESTS: Dict[str, TestSpec] = {
     r[0]: TestSpec(key=r[0], name=r[1], label=r[2], family=r[3], design=r[4], source=r[5],
-                   function=r[6], kernel=r[7], single=r[8], defaults=dict(r[9]), in_table5=r[10])
+                   function=r[6], inputs=r[7], kernel=r[8], defaults=dict(r[9]), in_table5=r[10],
+                   on_tables={"cvci_z": _z.cvci_z_from_counts}.get(r[0]))
     for r in _ROWS}
+TEST_NAMES.update({k: spec.name for k, spec in TESTS.items()})
 
 # The paper's Table 5 order (the 14 tests of its experiments).
 TABLE5_TESTS = ("rho_t", "kfold_t", "t_5x2cv", "corrected_rho_t", "corrected_10x10cv_t",
@@ -438,7 +432,7 @@ def get_test(key: str) -> TestSpec:
 
 
 def resolve_tests(keys="all"):
-    """Test keys of a selection: ``"all"`` (the 17), ``"table5"`` (the
+    """Test keys of a selection: ``"all"`` (every test), ``"table5"`` (the
     paper's 14), a design key (the tests of that design: ``"bcv5x2"`` gives
     the 5x2 BCV McNemar and calibrated F tests) or keys (a list or a comma
     string); ValueError naming the known keys otherwise.

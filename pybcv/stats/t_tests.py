@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (TTestResult, as_float_array, check_alternative, check_differences,
-                      check_sizes, check_whole, constant, p_t, ratio_or_limit, sample_t_interval,
+                      check_sizes, check_whole, constant, p_t, ZERO_SQ, ratio_or_limit, sample_t_interval,
                       scalar, t_interval, zero_variance_p, zero_variance_warning)
 
 
@@ -58,7 +58,7 @@ def t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = p_11 / sqrt(mean_i s_i^2), df m, for P of shape (..., m, 2)."""
     m = P.shape[-2]
     s2 = mx2_s2(P)
-    deg = np.sum(s2, -1) <= 1e-24
+    deg = np.sum(s2, -1) <= ZERO_SQ
     scale = np.sqrt(s2.mean(-1))
     t = ratio_or_limit(P[..., 0, 0], scale, deg)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P[..., 0, 0], scale, m)
@@ -68,7 +68,7 @@ def combined_t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = sqrt(2m) p_bar / sqrt(mean_i s_i^2), df m."""
     m = P.shape[-2]
     s2 = mx2_s2(P)
-    deg = np.sum(s2, -1) <= 1e-24
+    deg = np.sum(s2, -1) <= ZERO_SQ
     scale = np.sqrt(s2.mean(-1))
     t = ratio_or_limit(np.sqrt(2 * m) * P.mean((-1, -2)), scale, deg)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P.mean((-1, -2)),
@@ -127,16 +127,18 @@ def size_ratio(n_train, n_test, n_values=None):
 # --------------------------------------------------------------------------
 # results
 # --------------------------------------------------------------------------
-def _result(key, method, out: TKernel, estimate, what, alternative, details=None,
-            interval=None, interval_args=None) -> TTestResult:
+def _result(key, out: TKernel, estimate, what, alternative, interval=None, interval_args=None,
+            **extra) -> TTestResult:
     t = scalar(out.statistic)
     df = out.df
-    return TTestResult(key, t, scalar(out.pvalue), df, float(estimate), details or {},
-                       zero_variance_warning(bool(out.degenerate), t, what), method, f"t({df})",
-                       alternative, interval or t_interval,
-                       interval_args if interval_args is not None
-                       else (scalar(out.center), scalar(out.scale), df),
-                       center=scalar(out.center), standard_error=scalar(out.scale))
+    return TTestResult(test=key, statistic=t, pvalue=scalar(out.pvalue), df=df,
+                       estimate=float(estimate), null_distribution=f"t({df})",
+                       alternative=alternative,
+                       warnings=zero_variance_warning(bool(out.degenerate), t, what),
+                       interval_function=interval or t_interval,
+                       interval_args=(interval_args if interval_args is not None
+                                      else (scalar(out.center), scalar(out.scale), df)),
+                       center=scalar(out.center), standard_error=scalar(out.scale), **extra)
 
 
 def _check_diffs_1d(diffs):
@@ -146,40 +148,17 @@ def _check_diffs_1d(diffs):
     return x
 
 
-def _plain_paired(key, method, diffs, alternative):
+def _plain_paired(key, diffs, alternative):
     alternative = check_alternative(alternative)
     x = _check_diffs_1d(diffs)
     out = paired_t_kernel(x, 0.0, alternative)
-    return _result(key, method, out, x.mean(), "the sample variance", alternative,
+    return _result(key, out, x.mean(), "the sample variance", alternative,
                    interval=sample_t_interval, interval_args=(x,))
 
 
 # --------------------------------------------------------------------------
 # public tests
 # --------------------------------------------------------------------------
-def paired_t(diffs, alternative="two-sided") -> TTestResult:
-    """Paired t-test over J per-fold differences (the arithmetic of
-    :func:`rho_t` and :func:`kfold_t`, under the generic key "paired_t").
-
-    ``t = x_bar sqrt(J) / S`` (S^2 the sample variance, ddof 1) ~ t(J - 1).
-    Interval: scipy's ``ttest_1samp(diffs, 0).confidence_interval(level)``.
-
-    Returns
-    -------
-    TTestResult
-        statistic t, pvalue, df = J - 1, estimate x_bar, standard_error S/sqrt(J).
-
-    Examples
-    --------
-    >>> d = [0.02, -0.01, 0.03, 0.00, 0.04, 0.01, 0.02, -0.02, 0.03, 0.01,
-    ...      0.05, 0.00, 0.02, 0.01, 0.03]
-    >>> r = paired_t(d)
-    >>> round(r.statistic, 9), round(r.pvalue, 12), r.df
-    (3.292219567, 0.005344383542, 14)
-    """
-    return _plain_paired("paired_t", "Paired t-test", diffs, alternative)
-
-
 def rho_t(diffs, alternative="two-sided") -> TTestResult:
     """RHO paired t-test: the paired t over J = 15 repeated hold-outs
     (n1 = 2n/3), design ``rho15_2of3``.
@@ -214,7 +193,7 @@ def rho_t(diffs, alternative="two-sided") -> TTestResult:
     >>> [round(v, 6) for v in r.confidence_interval(0.95)]
     [0.005576, 0.026424]
     """
-    return _plain_paired("rho_t", "RHO paired t-test", diffs, alternative)
+    return _plain_paired("rho_t", diffs, alternative)
 
 
 def kfold_t(diffs, alternative="two-sided") -> TTestResult:
@@ -243,7 +222,7 @@ def kfold_t(diffs, alternative="two-sided") -> TTestResult:
     >>> round(r.statistic, 9), round(r.pvalue, 11), r.df
     (2.738612788, 0.02289949455, 9)
     """
-    return _plain_paired("kfold_t", "K-fold CV paired t-test", diffs, alternative)
+    return _plain_paired("kfold_t", diffs, alternative)
 
 
 def t_5x2cv(diffs, alternative="two-sided") -> TTestResult:
@@ -268,8 +247,7 @@ def t_5x2cv(diffs, alternative="two-sided") -> TTestResult:
     -------
     TTestResult
         statistic, pvalue, df = m, estimate = mean of the 2m differences,
-        center = p_1^(1), standard_error = sqrt(mean s_i^2);
-        ``details["s2"]`` the s_i^2.
+        center = p_1^(1), standard_error = sqrt(mean s_i^2).
 
     Examples
     --------
@@ -283,9 +261,7 @@ def t_5x2cv(diffs, alternative="two-sided") -> TTestResult:
     alternative = check_alternative(alternative)
     P = check_differences(diffs, "diffs", (None, 2), "(5, 2)")
     out = t_5x2cv_kernel(P, alternative)
-    m = P.shape[0]
-    return _result("t_5x2cv", f"{m}x2 CV paired t-test", out, P.mean(), "sum of s_i^2",
-                   alternative, {"s2": mx2_s2(P).tolist()})
+    return _result("t_5x2cv", out, P.mean(), "sum of s_i^2", alternative)
 
 
 def combined_t_5x2cv(diffs, alternative="two-sided") -> TTestResult:
@@ -319,9 +295,7 @@ def combined_t_5x2cv(diffs, alternative="two-sided") -> TTestResult:
     alternative = check_alternative(alternative)
     P = check_differences(diffs, "diffs", (None, 2), "(5, 2)")
     out = combined_t_5x2cv_kernel(P, alternative)
-    m = P.shape[0]
-    return _result("combined_t_5x2cv", f"Combined {m}x2 CV t-test", out, P.mean(), "sum of s_i^2",
-                   alternative)
+    return _result("combined_t_5x2cv", out, P.mean(), "sum of s_i^2", alternative)
 
 
 def blocked_t_3x2bcv(diffs, alternative="two-sided") -> TTestResult:
@@ -356,16 +330,15 @@ def blocked_t_3x2bcv(diffs, alternative="two-sided") -> TTestResult:
     if not 1 <= P.shape[0] <= 15:
         raise ValueError(f"diffs: an m x 2 BCV needs 1 <= m <= 15 replications, got m = {P.shape[0]}")
     out = blocked_t_3x2bcv_kernel(P, alternative)
-    m = P.shape[0]
-    return _result("blocked_t_3x2bcv", f"Blocked {m}x2 CV t-test", out, P.mean(),
-                   "the variance of the differences", alternative)
+    return _result("blocked_t_3x2bcv", out, P.mean(), "the variance of the differences",
+                   alternative)
 
 
-def _corrected(key, method, X, n_train, n_test, alternative):
+def _corrected(key, X, n_train, n_test, alternative):
     ratio = size_ratio(n_train, n_test, X.size)
     x = X.reshape(-1)
     out = paired_t_kernel(x, ratio, alternative)
-    return _result(key, method, out, x.mean(), "the sample variance", alternative, {"n2/n1": ratio})
+    return _result(key, out, x.mean(), "the sample variance", alternative, size_ratio=ratio)
 
 
 def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestResult:
@@ -386,7 +359,7 @@ def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestRes
     Returns
     -------
     TTestResult
-        statistic, pvalue, df = J - 1, estimate = x_bar; ``details["n2/n1"]``.
+        statistic, pvalue, df = J - 1, estimate = x_bar, size_ratio = n2/n1.
 
     Examples
     --------
@@ -400,7 +373,7 @@ def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestRes
     """
     alternative = check_alternative(alternative)
     x = _check_diffs_1d(diffs)
-    return _corrected("corrected_rho_t", "Corrected RHO t-test", x, n_train, n_test, alternative)
+    return _corrected("corrected_rho_t", x, n_train, n_test, alternative)
 
 
 def corrected_10x10cv_t(diffs, n_train, n_test, alternative="two-sided") -> TTestResult:
@@ -435,8 +408,7 @@ def corrected_10x10cv_t(diffs, n_train, n_test, alternative="two-sided") -> TTes
     X = check_differences(diffs, "diffs", (None, None), "(r, K)")
     if X.size < 2:
         raise ValueError("diffs must hold at least 2 differences")
-    return _corrected("corrected_10x10cv_t", f"Corrected {X.shape[0]}x{X.shape[1]} CV t-test", X,
-                      n_train, n_test, alternative)
+    return _corrected("corrected_10x10cv_t", X, n_train, n_test, alternative)
 
 
 def _check_pb(mu_hat, replicates):
@@ -489,8 +461,7 @@ def pseudo_bootstrap(mu_hat, replicates, alternative="two-sided") -> TTestResult
     alternative = check_alternative(alternative)
     mu, reps = _check_pb(mu_hat, replicates)
     out = pseudo_bootstrap_kernel(np.float64(mu), reps, 1.0, alternative)
-    return _result("pseudo_bootstrap", "Pseudo bootstrap test", out, mu, "the replicate variance",
-                   alternative)
+    return _result("pseudo_bootstrap", out, mu, "the replicate variance", alternative)
 
 
 def corrected_pseudo_bootstrap(mu_hat, replicates, n_train, n_test, J,
@@ -515,7 +486,7 @@ def corrected_pseudo_bootstrap(mu_hat, replicates, n_train, n_test, J,
     Returns
     -------
     TTestResult
-        statistic, pvalue, df = R - 1, estimate = mu_hat; ``details["factor"]``.
+        statistic, pvalue, df = R - 1, estimate = mu_hat, factor.
 
     Examples
     --------
@@ -535,12 +506,6 @@ def corrected_pseudo_bootstrap(mu_hat, replicates, n_train, n_test, J,
               ((n_train, "n_train"), (n_test, "n_test")))
     factor = pseudo_bootstrap_factor(J, n2, n1)
     out = pseudo_bootstrap_kernel(np.float64(mu), reps, factor, alternative)
-    return _result("corrected_pseudo_bootstrap", "Corrected pseudo bootstrap test", out, mu,
-                   "the replicate variance", alternative, {"factor": factor})
+    return _result("corrected_pseudo_bootstrap", out, mu, "the replicate variance", alternative,
+                   factor=factor)
 
-
-# old names
-corrected_resampled_t = corrected_rho_t
-corrected_repeated_cv_t = corrected_10x10cv_t
-pseudo_bootstrap_t = pseudo_bootstrap
-corrected_pseudo_bootstrap_t = corrected_pseudo_bootstrap

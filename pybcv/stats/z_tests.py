@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (ZTestResult, as_float_array, check_alternative, check_differences,
-                      check_real, check_whole, constant, p_z, ratio_or_limit, scalar, z_interval,
+                      check_real, check_whole, constant, p_z, ZERO_SQ, ratio_or_limit, scalar, z_interval,
                       zero_variance_p, zero_variance_warning)
 
 N01 = "N(0, 1)"
@@ -53,7 +53,7 @@ def conservative_z_kernel(mu_hat, H, alternative="two-sided") -> ZKernel:
     d = H[..., 0] - H[..., 1]
     M = H.shape[-2]
     var = (d ** 2).sum(-1) / (2.0 * M)
-    deg = var <= 1e-24
+    deg = var <= ZERO_SQ
     scale = np.sqrt(var)
     z = ratio_or_limit(mu_hat, scale, deg)
     return ZKernel(z, zero_variance_p(p_z(z, alternative), z, deg), deg,
@@ -67,7 +67,7 @@ def cvci_moments_from_counts(N01, N10, n):
     N10 = np.asarray(N10, float)
     R = (N01 - N10) / n
     var = np.maximum((N01 + N10) / n - R ** 2, 0.0)
-    return n, R, var, var <= 1e-24
+    return n, R, var, var <= ZERO_SQ
 
 
 def cvci_z_kernel(n, R, var, degenerate, alternative="two-sided") -> ZKernel:
@@ -77,11 +77,12 @@ def cvci_z_kernel(n, R, var, degenerate, alternative="two-sided") -> ZKernel:
                    np.asarray(R, float), np.sqrt(var) / np.sqrt(n))
 
 
-def _result(key, method, out, estimate, details, warnings, alternative):
-    return ZTestResult(key, scalar(out.statistic), scalar(out.pvalue), None, float(estimate), details,
-                       warnings, method, N01, alternative, z_interval,
-                       (scalar(out.center), scalar(out.scale)),
-                       center=scalar(out.center), standard_error=scalar(out.scale))
+def _result(key, out, estimate, warnings, alternative, **extra):
+    return ZTestResult(test=key, statistic=scalar(out.statistic), pvalue=scalar(out.pvalue), df=None,
+                       estimate=float(estimate), null_distribution=N01, alternative=alternative,
+                       warnings=warnings, interval_function=z_interval,
+                       interval_args=(scalar(out.center), scalar(out.scale)),
+                       center=scalar(out.center), standard_error=scalar(out.scale), **extra)
 
 
 # --------------------------------------------------------------------------
@@ -130,8 +131,7 @@ def proportion_z(err_a, err_b, n_test, alternative="two-sided") -> ZTestResult:
     pa, pb = np.asarray(pa), np.asarray(pb)
     out = proportion_z_kernel(pa, pb, float(n), alternative)
     warnings = ["pooled error rate is 0 or 1: z = 0, p = 1"] if float((pa + pb) / 2) in (0.0, 1.0) else []
-    return _result("proportion_z", "Proportional test", out, pa - pb,
-                   {"pooled": float((pa + pb) / 2), "n_test": n}, warnings, alternative)
+    return _result("proportion_z", out, pa - pb, warnings, alternative, n=n)
 
 
 def conservative_z(mu_hat, half_means, alternative="two-sided") -> ZTestResult:
@@ -173,17 +173,16 @@ def conservative_z(mu_hat, half_means, alternative="two-sided") -> ZTestResult:
     H = check_differences(half_means, "half_means", (None, 2), "(M, 2)")
     out = conservative_z_kernel(mu, H, alternative)
     z = scalar(out.statistic)
-    return _result("conservative_z", "Conservative Z-test", out, mu, {"M": H.shape[0]},
+    return _result("conservative_z", out, mu,
                    zero_variance_warning(bool(out.degenerate), z, "the half-split variance"),
-                   alternative)
+                   alternative, n=H.shape[0])
 
 
 def _cvci_result(n, R, var, deg, alternative):
     out = cvci_z_kernel(n, R, var, deg, alternative)
     z = scalar(out.statistic)
-    return _result("cvci_z", "K-fold CV-CI Z-test", out, scalar(R),
-                   {"sigma2_out": scalar(var), "n": int(n)},
-                   zero_variance_warning(bool(deg), z, "sigma_out"), alternative)
+    return _result("cvci_z", out, scalar(R), zero_variance_warning(bool(deg), z, "sigma_out"),
+                   alternative, n=int(n), sigma2_out=scalar(var))
 
 
 def cvci_z(loss_diff, alternative="two-sided") -> ZTestResult:
@@ -210,7 +209,7 @@ def cvci_z(loss_diff, alternative="two-sided") -> ZTestResult:
     Returns
     -------
     ZTestResult
-        statistic, pvalue, estimate R; ``details["sigma2_out"]``.
+        statistic, pvalue, estimate R, sigma2_out, n.
 
     Examples
     --------

@@ -72,36 +72,38 @@ def _interval(res, d, level):
     return [lo, hi]
 
 
+_COMMON = ("test", "statistic", "pvalue", "df", "estimate", "method", "null_distribution",
+           "alternative", "warnings", "ci_low", "ci_high", "ci_level")
+
+
 def result_dict(res, key=None, level=0.95):
-    """A TestResult as plain values; the BCV tables as 2x2 float arrays;
-    ``conf_int`` = [low, high] at ``level`` where the result has one."""
-    d = res.to_dict()
-    det = dict(d.get("details") or {})
-    for k in ("averaged_table", "effective_table", "table"):
-        if k in det and det[k] is not None:
-            det[k] = np.asarray(det[k], dtype=float)
-    if "terms" in det:
-        det["terms"] = np.asarray(det["terms"], dtype=float)
+    """A TestResult as plain values (its ``to_dict()``): the common fields,
+    ``conf_int`` = [low, high] at ``level`` where the result has one, and
+    the test's own fields under ``extra`` (2x2 tables as float matrices)."""
+    d = res.to_dict(level)
+    extra = {}
+    for k, v in d.items():
+        if k in _COMMON:
+            continue
+        if k in ("averaged_table", "effective_table", "table", "terms") and v is not None:
+            v = np.asarray(v, dtype=float)
+        extra[k] = _plain(v)
     df = d["df"]
-    if df is None:
-        df = np.zeros(0)
-    else:
-        df = np.atleast_1d(np.asarray(df, dtype=float))
-    return {"test": key or d.get("test"), "statistic": float(d["statistic"]),
+    df = np.zeros(0) if df is None else np.atleast_1d(np.asarray(df, dtype=float))
+    return {"test": key or d["test"], "statistic": float(d["statistic"]),
             "pvalue": float(d["pvalue"]), "df": df,
             "estimate": None if d["estimate"] is None else float(d["estimate"]),
-            "method": d.get("method") or "", "null_distribution": d.get("null_distribution") or "",
-            "alternative": d.get("alternative") or "two-sided",
-            "details": _plain(det), "warnings": [str(w) for w in d.get("warnings") or []],
+            "method": d["method"], "null_distribution": d["null_distribution"],
+            "alternative": d["alternative"], "extra": extra,
+            "warnings": [str(w) for w in d["warnings"]],
             "conf_int": _interval(res, d, float(level)), "conf_level": float(level)}
 
 
-def run_test(fname, args, kwargs, key=None, level=0.95):
-    """Call ``pybcv.stats.<fname>(*args, **kwargs)``."""
+def run_test(key, args, kwargs, level=0.95):
+    """Call test ``key``'s public function ``TESTS[key].function(*args, **kwargs)``."""
     try:
-        from pybcv import stats
-        fn = getattr(stats, fname)
-        res = fn(*args, **dict(kwargs or {}))
+        from pybcv.stats import registry
+        res = registry.get_test(key).function(*args, **dict(kwargs or {}))
         return {"ok": True, "value": result_dict(res, key, level)}
     except Exception as e:
         return _fail(e)
@@ -122,7 +124,7 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95):
     """Every test of ``keys`` from its design's fold tables in ONE call:
     ``tables[design]`` is a (F, 4) array (n00, n01, n10, n11 per fold),
     ``n_train[design]``/``n_test[design]`` the fold sizes, ``options[key]``
-    the test's options.  Returns {key: result dict} (as ``compare`` does)."""
+    the test's options.  Returns {key: result dict} (as R's ``compare_learners`` does)."""
     try:
         from pybcv.stats import TESTS
         out = {}
@@ -143,24 +145,45 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95):
 
 def registry_table():
     try:
+        import inspect
         from pybcv.stats import registry
-        rows = [{"key": s.key, "name": s.name, "family": s.family, "design": s.design,
-                 "n_folds": -1 if s.n_folds is None else int(s.n_folds),
-                 "options": ",".join(s.options), "in_table5": bool(s.in_table5)}
-                for s in registry.TESTS.values()]
+        rows = []
+        for s in registry.TESTS.values():
+            params = inspect.signature(s.function).parameters.values()
+            rows.append({"key": s.key, "name": s.name, "family": s.family, "design": s.design,
+                         "n_folds": -1 if s.n_folds is None else int(s.n_folds),
+                         "options": ",".join(s.options), "in_table5": bool(s.in_table5),
+                         "arguments": {p.name: (None if p.default is p.empty else _plain(p.default))
+                                       for p in params}})
         return {"ok": True, "value": rows}
     except Exception as e:
         return _fail(e)
 
 
-def resolve(keys, profile="default"):
-    """(test keys, designs in first-use order, options per key)."""
+def resolve(keys, profile="default", options=None, alternative=None):
+    """(test keys, designs in first-use order, options per key): the options
+    of ``pybcv.comparison.test_options`` (the profile's, ``alternative`` for
+    every test that has one, then ``options``; checked against the registry)."""
     try:
+        from pybcv.comparison import test_options
         from pybcv.stats import registry
         ks = registry.resolve_tests(keys)
-        opts = registry.profile_options(profile)
+        opts = test_options(ks, profile, {str(k): dict(v) for k, v in dict(options or {}).items()},
+                            alternative)
         return {"ok": True, "value": {"keys": ks, "designs": registry.designs_for(ks),
-                                      "options": {k: opts.get(k, {}) for k in ks}}}
+                                      "options": {k: _plain(opts.get(k, {})) for k in ks}}}
+    except Exception as e:
+        return _fail(e)
+
+
+def adjust(pvalues, k):
+    """Holm's and Shaffer's adjusted p-values of the k(k-1)/2 pairs of one
+    test (``pybcv.comparison.holm`` / ``shaffer``, what ``compare --learners`` uses)."""
+    try:
+        from pybcv.comparison import ADJUSTMENTS, holm, shaffer
+        p = np.atleast_1d(np.asarray(pvalues, dtype=float))
+        return {"ok": True, "value": {"holm": holm(p), "shaffer": shaffer(p, int(k)),
+                                      "methods": list(ADJUSTMENTS)}}
     except Exception as e:
         return _fail(e)
 
@@ -182,7 +205,7 @@ def bcv_splits(n, m=5, seed=None, extra_rule="balanced", shuffle=True):
 
 def design_seed(seed, design):
     """The random stream of one design in compare_learners: the stream of
-    ``pybcv.engine.compare`` (repetition 0 of the run with this seed,
+    ``pybcv.compare`` (repetition 0 of the run with this seed,
     ``SeedSequence(seed, spawn_key=(0, 1, crc32(design)))``), so R and Python
     use the same partitions for the same seed, and a design's partition does
     not depend on which other tests were asked for.  The formula is repeated
@@ -255,11 +278,14 @@ def r_learner(spec):
         from pybcv.learners import LEARNERS, make_learner
         d = _parse_spec(spec)
         name = d.pop("name")
+        no_r = ValueError(f"learner {name!r} has no R implementation "
+                          f"({LEARNERS[name].r_implementation if name in LEARNERS else '?'}); "
+                          f"compare it from Python (pybcv.compare) or pass an R function(train, test)")
+        if name in LEARNERS and LEARNERS[name].r_implementation.startswith("none"):
+            raise no_r
         est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
         if not hasattr(est, "_r_params"):
-            raise ValueError(f"learner {name!r} has no R implementation "
-                             f"({LEARNERS[name].r_implementation}); compare it from Python "
-                             f"(pybcv.compare) or pass an R function(train, test)")
+            raise no_r
         params = {}
         for k, v in est._r_params().items():
             if v is None:

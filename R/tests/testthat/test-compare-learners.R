@@ -1,6 +1,6 @@
 ## compare_learners(): R learners over Python-made partitions, Python statistics.
 
-test_that("J48 against kknn on iris, all 17 tests", {
+test_that("J48 against kknn on iris, every test", {
   need_python()
   need_r_packages("RWeka", "kknn")
   res <- compare_learners("J48", "kknn", iris, "Species", tests = "all", seed = 1)
@@ -65,7 +65,7 @@ test_that("R functions as learners; the pipeline equals Python's for the same se
                      unname(cbind(tabs[, 1, 1], tabs[, 1, 2], tabs[, 2, 1], tabs[, 2, 2]) + 0))
   }
   # the same battery from Python's engine (learner-free, fixed losses), same seed
-  eng <- tryCatch(reticulate::import("pybcv.engine", convert = FALSE), error = function(e) NULL)
+  eng <- tryCatch(reticulate::import("pybcv.comparison", convert = FALSE), error = function(e) NULL)
   if (!is.null(eng)) {
     cmp <- eng$compare_losses(np()$array(lA), np()$array(lB), tests = as.list(keys), seed = 11L)
     for (k in keys) {
@@ -107,7 +107,7 @@ test_that("profile and options reach the tests", {
   res <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
                           tests = c("cvci_z", "mcnemar_kfold_naive"), seed = 2, profile = "paper")
   expect_identical(res$htests$cvci_z$alternative, "less")
-  expect_identical(res$htests$mcnemar_kfold_naive$details$empty_fold, "drop")
+  expect_identical(res$htests$mcnemar_kfold_naive$empty_fold, "drop")
   res2 <- compare_learners("majority", function(train, test) rep("setosa", nrow(test)), iris, "Species",
                            tests = "cvci_z", seed = 2, options = list(cvci_z = list(alternative = "greater")))
   expect_identical(res2$htests$cvci_z$alternative, "greater")
@@ -178,4 +178,66 @@ test_that("the profiles R offers are Python's; the withdrawn 'calibrated' is ref
                                        ifelse(test$Petal.Width < 1.7, "versicolor", "virginica"))
   expect_error(compare_learners("majority", rule, iris, "Species", profile = "calibrated"),
                "profile must be one of")
+})
+
+test_that("compare_many adjusts over the pairs (Holm by default, as the CLI) and plots", {
+  need_python()
+  rule <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa",
+                                       ifelse(test$Petal.Width < 1.7, "versicolor", "virginica"))
+  half <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa", "versicolor")
+  many <- compare_many(list(majority = "majority", rule = rule, half = half), iris, "Species",
+                           tests = "mcnemar_5x2bcv")
+  expect_identical(many$adjust, "holm")
+  expect_identical(pybcv:::adjustments, unlist(reticulate::import("pybcv.comparison")$ADJUSTMENTS))
+  r <- many$results
+  py <- reticulate::import("pybcv.comparison")
+  expect_equal(r$p.holm, as.numeric(py$holm(r$p.value)), tolerance = 0)
+  expect_equal(r$p.shaffer, as.numeric(py$shaffer(r$p.value, 3L)), tolerance = 0)
+  expect_identical(r$reject, r$p.holm < 0.05)
+  expect_true(all(r$p.holm >= r$p.value))
+  s <- compare_many(list(majority = "majority", rule = rule, half = half), iris, "Species",
+                        tests = "mcnemar_5x2bcv", adjust = "shaffer")
+  expect_identical(s$results$reject, s$results$p.shaffer < 0.05)
+  expect_error(compare_many(c("majority", "mean"), iris, "Species", adjust = "bonferroni"),
+               "adjust must be one of")
+  expect_identical(names(sort(many$errors))[1L], "rule")
+  f <- tempfile(fileext = ".png")
+  grDevices::png(f)
+  expect_silent(plot(many))
+  grDevices::dev.off()
+  expect_gt(file.size(f), 1000)
+  expect_error(plot(many, test = "kfold_t"), "did not run")
+})
+
+test_that("predictions that are not labels are refused, from a learner and from own predictions", {
+  need_python()
+  prob <- function(train, test) runif(nrow(test))
+  codes <- function(train, test) as.integer(factor(rep("setosa", nrow(test)), levels = levels(iris$Species)))
+  expect_error(compare_learners("majority", prob, iris, "Species"), "is not a label of truth.*probabilities")
+  expect_error(compare_learners("majority", codes, iris, "Species"), "prediction \"1\".*not a label")
+  truth <- rep(c("a", "b"), 20)
+  p <- bcv_partitions(40, seed = 0)
+  ok <- lapply(p$validation, function(i) truth[i])
+  probs <- lapply(p$validation, function(i) runif(length(i)))
+  expect_error(pybcv_test_predictions(probs, ok, truth, folds = p$validation),
+               "x\\[\\[1\\]\\]: prediction .* is not a label of truth")
+  int <- lapply(p$validation, function(i) as.integer(factor(truth[i])))
+  expect_error(pybcv_test_predictions(ok, int, truth, folds = p$validation), "y\\[\\[1\\]\\].*not a label")
+  expect_error(mcnemar_ho_test(c(0.2, 0.9), c("a", "b"), truth = c("a", "b")), "not a label")
+})
+
+test_that("alternative and options reach the tests; a bad option names the test", {
+  need_python()
+  rule <- function(train, test) ifelse(test$Petal.Length < 2.5, "setosa",
+                                       ifelse(test$Petal.Width < 1.7, "versicolor", "virginica"))
+  g <- compare_learners("majority", rule, iris, "Species", alternative = "greater",
+               options = list(mcnemar_5x2bcv = list(t = 1.5)))
+  h <- g$htests$mcnemar_5x2bcv
+  expect_identical(h$alternative, "greater")
+  expect_identical(h$t, 1.5)
+  expect_identical(g$htests$calibrated_f_5x2bcv$alternative, "two.sided")
+  expect_error(compare_learners("majority", rule, iris, "Species", options = list(mcnemar_5x2bcv = list(tt = 1))),
+               "takes no option")
+  expect_error(compare_learners("majority", rule, iris, "Species", options = list(kfold_t = list(alternative = "less"))),
+               "not selected")
 })

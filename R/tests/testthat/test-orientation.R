@@ -20,7 +20,7 @@ test_that("a table with right/wrong, correct/incorrect or TRUE/FALSE dimnames is
   expect_identical(mcnemar_ho_test(table(B = eb, A = ea))$estimate, ref$estimate)
   # two logical vectors (TRUE = correct), or predictions and the truth
   expect_identical(mcnemar_ho_test(ca, cb)$estimate, ref$estimate)
-  truth <- rep("k", 100)
+  truth <- factor(rep("k", 100), levels = c("k", "m", "z"))    # the classes: the levels
   pa <- ifelse(ca, "k", "m"); pb <- ifelse(cb, "k", "z")
   h2 <- mcnemar_ho_test(pa, pb, truth)
   expect_identical(h2$statistic, ref$statistic)
@@ -57,10 +57,10 @@ test_that("bcv_mcnemar_test reads 2x2xK tables with dimnames and per-fold predic
   expect_identical(h$estimate, ref$estimate)
   expect_match(h$data.name, "\"right\" = correct")
   # per-fold predictions against the truth, equal to the fold tables they give
-  truth <- rep(c("a", "b"), 30)
+  truth <- factor(rep(c("a", "b"), 30), levels = c("a", "b", "z"))
   p <- bcv_partitions(60, seed = 0)
-  pa <- lapply(p$validation, function(i) ifelse(i %% 4 == 0, "z", truth[i]))
-  pb <- lapply(p$validation, function(i) ifelse(i %% 9 == 0, "z", truth[i]))
+  pa <- lapply(p$validation, function(i) ifelse(i %% 4 == 0, "z", as.character(truth[i])))
+  pb <- lapply(p$validation, function(i) ifelse(i %% 9 == 0, "z", as.character(truth[i])))
   tabs <- t(vapply(p$validation, function(i) {
     a <- i %% 4 != 0; b <- i %% 9 != 0
     c(sum(!a & !b), sum(!a & b), sum(a & !b), sum(a & b))
@@ -79,7 +79,7 @@ test_that("htests carry conf.int with conf.level where Python gives an interval"
   need_python()
   h <- mcnemar_ho_test(c(10, 14, 5, 71))
   st <- py_stats()
-  res <- st$mcnemar(reticulate::np_array(c(10, 14, 5, 71), dtype = "float64"))
+  res <- st$mcnemar_ho(reticulate::np_array(c(10, 14, 5, 71), dtype = "float64"))
   ci <- unlist(res$confidence_interval(0.9))
   h90 <- mcnemar_ho_test(c(10, 14, 5, 71), conf.level = 0.9)
   expect_identical(as.numeric(h90$conf.int), as.numeric(ci))

@@ -32,7 +32,7 @@ test_that("E2: naive 10-fold McNemar", {
   near(r$statistic, 2.371428571)
   expect_identical(r$parameter, c(df = 10))
   near(r$p.value, 0.9926198093)
-  near(r$details$terms, c(0.25, 0.25, 0.8, 0, 0, 0, 0, 0.5714285714, 0.25, 0.25))
+  near(r$terms, c(0.25, 0.25, 0.8, 0, 0, 0, 0, 0.5714285714, 0.25, 0.25))
 })
 
 test_that("E3: 5x2 BCV McNemar, tables and statistic", {
@@ -166,7 +166,7 @@ test_that("E15, E16, E17: z tests", {
   h <- c(rep(1, 30), rep(-1, 15), rep(0, 255))
   r <- cvci_z_test(h)
   near(r$statistic, 2.254938084); near(r$p.value, 0.02413721542); near(r$estimate, 0.05)
-  near(r$details$sigma2_out, 0.1475)
+  near(r$sigma2_out, 0.1475)
   r1 <- cvci_z_test(h, alternative = "greater")
   near(r1$p.value, 0.02413721542 / 2)
   expect_identical(r1$alternative, "greater")
@@ -210,7 +210,7 @@ test_that("E-2E: partitions + tables + statistics, end to end", {
   r <- kfold_t_test((T10[, 2] - T10[, 3]) / 4)
   near(r$statistic, 3.674234614); near(r$p.value, 0.005121072764)
   r <- cvci_z_test(lA - lB)
-  near(r$estimate, 0.15); near(r$details$sigma2_out, 0.3775)
+  near(r$estimate, 0.15); near(r$sigma2_out, 0.3775)
   near(r$statistic, 1.544055038); near(r$p.value, 0.1225749999)
   r <- pybcv_test("cvci_z", T10)
   near(r$statistic, 1.544055038)

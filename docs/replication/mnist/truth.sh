@@ -4,5 +4,5 @@
 # 10,000 of the 60,000 population images.  Paper: 100 data sets of 10,000,
 # 250 epochs, all 60,000 images.
 set -e
-nice -n 19 .venv/bin/python -m pybcv.mnist truth --n 500 --epochs 5 --rates 0,0.2,0.4 \
-    --data-sets 3 --eval-size 10000 --seed 0 --json docs/replication/mnist/truth_n500_e5.json
+nice -n 19 .venv/bin/pybcv truth --dataset mnist --train-n 500 --grid 0,0.2,0.4 \
+    --sets 3 --eval-size 10000 --seed 0 --out docs/replication/mnist/truth_n500_e5.json

@@ -1,0 +1,122 @@
+"""The public error types of pybcv, in one module.
+
+* :class:`DataError` -- bad user data (a missing file or column, NaN, too few
+  records, one class); a ValueError;
+* :class:`LearnerContext` -- the base of the errors raised while a learner
+  runs (an R or Java fault, predictions that are no labels): the message
+  names the learner, the fold, and where the engine knows them the design
+  and the repetition;
+* :class:`PredictionError` -- predictions that are not labels of y's
+  classes, or of the wrong shape (a LearnerContext and a ValueError);
+* :class:`FitError` -- a Python learner's fit or predict raised (a
+  LearnerContext and a RuntimeError);
+* :class:`ConfigMismatch` -- ``--resume`` with another configuration than
+  the stored one (a ValueError);
+* :class:`StoreError` -- a results file that cannot be used (a RuntimeError).
+
+The R bridge adds ``RLearnerError`` (a LearnerContext) and
+``RUnavailableError`` in ``r_bridge``.
+"""
+from __future__ import annotations
+
+
+class DataError(ValueError):
+    """Bad user data (missing file or column, NaN, too few records, one class)."""
+
+
+class LearnerContext(Exception):
+    """Mixin of the errors raised while a learner runs (R errors, predictions
+    that are not labels): where it happened, for the message.
+
+    Attributes ``learner``, ``fold`` (1-based within the splits of the call),
+    ``n_folds``, and ``design`` and ``repetition``, which the code that knows
+    them (the engine) fills with :meth:`set_context`; the message (``str``)
+    always names what is known:
+
+    >>> class E(LearnerContext, RuntimeError):
+    ...     pass
+    >>> e = E.with_place("kknn", 3, 10, "incorrect number of dimensions")
+    >>> str(e)
+    "learner 'kknn', fold 3 of 10: incorrect number of dimensions"
+    >>> str(e.set_context(design="cv10", repetition=17))
+    "learner 'kknn', fold 3 of 10, design 'cv10', repetition 17: incorrect number of dimensions"
+    """
+
+    learner = None
+    fold = None
+    n_folds = None
+    design = None
+    repetition = None
+    detail = ""
+    prefix = "learner"
+
+    @classmethod
+    def with_place(cls, learner, fold, n_folds, detail, **kw):
+        e = cls.__new__(cls)
+        Exception.__init__(e, detail)
+        e._place(learner, fold, n_folds, detail)
+        for k, v in kw.items():
+            setattr(e, k, v)
+        return e
+
+    def _place(self, learner, fold, n_folds, detail):
+        self.learner, self.fold, self.n_folds, self.detail = learner, fold, n_folds, detail
+        self.args = (str(self),)
+
+    def set_context(self, design=None, repetition=None):
+        """Add the design and the repetition (the engine knows them); returns self."""
+        if design is not None:
+            self.design = design
+        if repetition is not None:
+            self.repetition = int(repetition)
+        self.args = (str(self),)
+        return self
+
+    def where(self) -> str:
+        parts = [f"{self.prefix} {self.learner!r}"]
+        if self.fold:
+            parts.append(f"fold {self.fold}" + (f" of {self.n_folds}" if self.n_folds else ""))
+        if self.design is not None:
+            parts.append(f"design {self.design!r}")
+        if self.repetition is not None:
+            parts.append(f"repetition {self.repetition}")
+        return ", ".join(parts)
+
+    def __str__(self):
+        return f"{self.where()}: {self.detail}"
+
+
+class PredictionError(LearnerContext, ValueError):
+    """Predictions that are not labels of y's classes, or of the wrong shape.
+
+    Attributes ``learner`` (name), ``fold`` (1-based, within the splits
+    passed), ``n_folds``, and ``design`` / ``repetition`` which the engine
+    fills with ``set_context(design=..., repetition=...)``."""
+
+    def __init__(self, learner, fold, n_folds, message):
+        ValueError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)
+
+
+class FitError(LearnerContext, RuntimeError):
+    """A Python learner's fit or predict raised (a scikit-learn estimator on
+    data it cannot take, a time limit): the message names the learner and
+    the fold, and the engine adds the design and the repetition."""
+
+    def __init__(self, learner, fold, n_folds, message):
+        RuntimeError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)
+
+
+class ConfigMismatch(ValueError):
+    """--resume with a configuration other than the stored one."""
+
+
+class StoreError(RuntimeError):
+    """The results file cannot be used: damaged, not SQLite, a table or a blob
+    missing or unreadable, the disk full, or the file read-only.  The message
+    names the file and what is wrong."""
+
+
+__all__ = ["DataError", "LearnerContext", "PredictionError", "FitError", "ConfigMismatch",
+           "StoreError"]

@@ -1,0 +1,57 @@
+"""One documented, versioned JSON schema for compare, compare --learners,
+test and simulate: docs/guide/json.md runs as a doctest, and every command's
+object starts with the same envelope."""
+import doctest
+import json
+import pathlib
+
+import pytest
+
+from pybcv.comparison import JSON_SCHEMA, compare_predictions
+from pybcv.partitions import DESIGNS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+GUIDE = ROOT / "docs" / "guide" / "json.md"
+
+
+def test_the_json_guide_runs():
+    res = doctest.testfile(str(GUIDE), module_relative=False,
+                           optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert res.attempted > 10 and res.failed == 0
+
+
+def test_the_guide_documents_the_current_version():
+    assert f'`"{JSON_SCHEMA}"`' in GUIDE.read_text()
+
+
+def test_test_command_has_the_envelope(tmp_path, capsys):
+    import numpy as np
+    import pandas as pd
+    from pybcv.cli import main
+    n = 40
+    y = np.arange(n) % 2
+    folds = DESIGNS["bcv5x2"].test_sets(n, np.random.default_rng(0))
+    rows = [(f, r, y[r], y[r], 1 - y[r] if r % 3 == 0 else y[r]) for f, t in enumerate(folds) for r in t]
+    p = tmp_path / "p.csv"
+    pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b"]).to_csv(p, index=False)
+    assert main(["test", "--predictions", str(p), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert list(obj)[:4] == ["schema", "command", "data", "alpha"]
+    assert obj["schema"] == JSON_SCHEMA and obj["command"] == "test"
+    assert obj["comparison"]["seed"] is None and set(obj["tests"]) == {"mcnemar_5x2bcv",
+                                                                         "calibrated_f_5x2bcv"}
+    # the same body as the Python object's to_json()
+    cmp = compare_predictions(y, [y[t] for t in folds],
+                              [np.where(t % 3 == 0, 1 - y[t], y[t]) for t in folds], test_sets=folds)
+    body = json.loads(json.dumps(cmp.to_json()))
+    assert body["tests"]["mcnemar_5x2bcv"]["pvalue"] == obj["tests"]["mcnemar_5x2bcv"]["pvalue"]
+    assert set(body) == set(obj) - {"command", "data"}
+
+
+@pytest.mark.parametrize("method", ["to_json"])
+def test_python_objects_carry_the_schema(method):
+    import numpy as np
+    y = np.arange(40) % 2
+    folds = DESIGNS["bcv5x2"].test_sets(40, np.random.default_rng(0))
+    cmp = compare_predictions(y, [y[t] for t in folds], [1 - y[t] for t in folds], test_sets=folds)
+    assert getattr(cmp, method)()["schema"] == JSON_SCHEMA
