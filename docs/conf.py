@@ -25,6 +25,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "replication/runs", "replication/analysis/sim_*",
+                    "validity/notes.md",      # included in validity/README.md by its generator
                     "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.md5",
                     "auto_examples/*.zip"]
 

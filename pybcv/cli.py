@@ -37,10 +37,12 @@ from .experiments import BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS,
 from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path
 from .learners.timelimit import check_timeout
+from .learners.noisy import NOISE_PARAMS
 from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
 from .report import build_report
 from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
+from . import validity as V
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
@@ -172,7 +174,7 @@ def _learner(arg: Optional[str], option: str, backend: str = "python"):
         return spec
     if name not in LEARNERS:
         raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
-    extra = set(spec) - {"name"} - set(LEARNERS[name].params)
+    extra = set(spec) - {"name"} - set(LEARNERS[name].params) - set(NOISE_PARAMS)
     if extra:
         raise UsageError(f"{option}: learner {name!r} has no parameter(s) {sorted(extra)}; "
                          f"its parameters: {sorted(LEARNERS[name].params) or 'none'}")
@@ -705,6 +707,37 @@ def cmd_report(a) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ validity
+def _until(s: str) -> float:
+    """HH:MM (UTC, today) -> seconds since the epoch."""
+    import datetime as _dt
+    try:
+        h, m = (int(x) for x in s.split(":"))
+        now = _dt.datetime.now(_dt.timezone.utc)
+        return now.replace(hour=h, minute=m, second=0, microsecond=0).timestamp()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--until takes HH:MM (UTC), got {s!r}") from None
+
+
+def cmd_validity(a) -> int:
+    say = (lambda s: None) if a.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
+    if a.action == "run":
+        names = a.families or None
+        unknown = [f for f in names or () if f not in V.FAMILY]
+        if unknown:
+            raise UsageError(f"--families: unknown {unknown}; known: {', '.join(V.FAMILY)}")
+        lf = {"all": None, "learner-free": True, "learners": False}[a.kind]
+        V.run(a.runs, names, a.until, lf, a.jobs, say)
+    elif a.action == "score":
+        V.score(a.runs, a.out, say)
+        V.candidates(a.runs, a.out, say)
+        V.rq1_coverage(V.RQ1_ARCHIVE, a.out, say)
+    else:
+        V.report(a.out)
+        say(f"wrote {os.path.join(a.out, 'README.md')}")
+    return 0
+
+
 # ------------------------------------------------------------------ truth
 def cmd_truth(a) -> int:
     ds = a.dataset.lower()
@@ -990,6 +1023,20 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--quiet", action="store_true")
     u.set_defaults(fn=cmd_truth)
 
+    v = sub.add_parser("validity", help="the validity battery (docs/validity): run, score, report")
+    v.add_argument("action", choices=("run", "score", "report"),
+                   help="run: the families (resumable); score: counts from the stored runs; "
+                   "report: docs/validity/README.md and the plot")
+    v.add_argument("--runs", default="validity_runs", help="folder of the stores (default %(default)s)")
+    v.add_argument("--out", default=os.path.join("docs", "validity"),
+                   help="folder of the results (default %(default)s)")
+    v.add_argument("--families", nargs="*", help="run only these families (names as in "
+                   "docs/validity/README.md)")
+    v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"))
+    v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
+    v.add_argument("--jobs", type=int, default=1)
+    v.add_argument("--quiet", action="store_true")
+    v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
     asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
     x = asub.add_parser("convert", help="results.sqlite -> run.npz in every run folder under "

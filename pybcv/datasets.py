@@ -101,21 +101,30 @@ def _check_n(n, minimum=2):
 
 
 # ------------------------------------------------------------------ epsilon
-def epsilon(seed=0, n: int = 300, eps: float = 0.1) -> Dataset:
-    """Dietterich's epsilon data: per-record losses, H0 true by construction."""
+def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Dataset:
+    """Dietterich's epsilon data: per-record losses, H0 true by construction.
+
+    ``shift``: added to every record's loss probability of A (the validity
+    battery's coverage families): the true difference mu_A - mu_B is then
+    ``shift`` exactly for even n (the two halves cancel)."""
     n = _check_n(n)
     eps = float(eps)
+    shift = float(shift)
     if not 0.0 <= 1.5 * eps <= 1.0:
         raise ValueError(f"eps must lie in [0, 2/3], got {eps}")
+    if not (0.0 <= eps / 2 + shift and 1.5 * eps + shift <= 1.0):
+        raise ValueError(f"shift must keep A's loss probabilities in [0, 1], got {shift} "
+                         f"with eps = {eps}")
     g = as_rng(seed)
     h = n // 2
     first = np.arange(n) < h                                # the first half
-    pa = np.where(first, eps / 2, 1.5 * eps)
+    pa = np.where(first, eps / 2, 1.5 * eps) + shift
     pb = np.where(first, 1.5 * eps, eps / 2)
     u = g.random((2, n))
     la = (u[0] < pa).astype(np.int8)
     lb = (u[1] < pb).astype(np.int8)
-    return Dataset("epsilon", loss_a=la, loss_b=lb, params={"n": n, "eps": eps})
+    params = {"n": n, "eps": eps, **({"shift": shift} if shift else {})}
+    return Dataset("epsilon", loss_a=la, loss_b=lb, params=params)
 
 
 def epsilon_losses_batch(seeds, n: int = 300, eps: float = 0.1):
@@ -298,7 +307,34 @@ def mnist(seed=0, n: int = 1000) -> Dataset:
     return Dataset("mnist", X=scale(X[idx]), y=y[idx].copy(), params={"n": int(n)})
 
 
-GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist}
+# UCI sets of the validity battery (numeric predictors, two classes): records
+# drawn with replacement from the whole file, as letter's
+UCI_RESAMPLED = ("magic", "pima", "twonorm")
+
+
+@lru_cache(maxsize=4)
+def uci_population(name: str):
+    """All records of ``<data_dir()>/uci/<name>.csv.gz``: X (float), y (str)."""
+    path = os.path.join(data_dir(), "uci", f"{name}.csv.gz")
+    d = load_csv(path)
+    if not isinstance(d.X, np.ndarray):
+        raise DataError(f"{path}: the validity battery needs numeric predictors only")
+    X, y = np.asarray(d.X, float), np.asarray(d.y).astype(str)
+    X.setflags(write=False)
+    y.setflags(write=False)
+    return X, y
+
+
+def _uci_generator(name):
+    def draw(seed=0, n: int = 300) -> Dataset:
+        return _resample(name, uci_population(name), seed, n)
+    draw.__name__ = name
+    draw.__doc__ = f"n records drawn with replacement from UCI {name} (the validity battery)."
+    return draw
+
+
+GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist,
+              **{k: _uci_generator(k) for k in UCI_RESAMPLED}}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)
 DEFAULT_N: Dict[str, int] = {}
@@ -326,6 +362,8 @@ def population(name: str):
         return letter_population()
     if key == "mnist":
         return mnist_population()
+    if key in UCI_RESAMPLED:
+        return uci_population(key)
     raise ValueError(f"data set {name!r} has no finite population")
 
 

@@ -118,6 +118,15 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
                "(the paper: n = 10,000, 250 epochs; here reduced to fit a CPU, "
                "docs/replication/mnist/README.md)",
                power_grid=(0.0, 0.1, 0.2, 0.3, 0.4)),
+    # the validity battery's symmetric nulls on UCI data (pybcv.validity): two logistic
+    # regressions seeing the records through independent noise (pybcv.learners.noisy) of
+    # sd noise x the column's sd; equal noise is H0 by symmetry
+    *[Experiment(k, 1000, {"name": "glm", "noise": 0.5, "noise_stream": 1},
+                 {"name": "glm", "noise": 0.5, "noise_stream": 2}, "noise", "learner_b", 0.5,
+                 f"UCI {k} (records drawn with replacement): logistic regression seeing the "
+                 f"data through noise vs its twin with other noise; equal noise is H0",
+                 power_grid=(0.5, 1.0, 2.0))
+      for k in ("magic", "pima", "twonorm")],
 ]}
 
 #: The data set of ``pybcv compare`` without ``--csv`` (a demonstration) and

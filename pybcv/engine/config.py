@@ -128,10 +128,11 @@ class RunConfig:
     def true_difference(self) -> Optional[float]:
         """mu_A - mu_B where it is known: 0 at every H0 point of the paper's
         experiments (epsilon always; simple at delta = 0; EXP6 and letter at
-        the tuned omega / upsilon with the paper's learners); else None."""
+        the tuned omega / upsilon with the paper's learners); epsilon with a
+        ``shift``: the shift; else None."""
         e = self.experiment
         if e.learner_free:
-            return 0.0
+            return float(self.data_params.get("shift", 0.0))
         if (self.learner_a != e.learner_a
                 or {k: v for k, v in self.learner_b.items() if k != e.varied}
                 != {k: v for k, v in e.learner_b.items() if k != e.varied}):

@@ -34,6 +34,7 @@ from ..errors import FitError, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
 from .timelimit import FitTimeout, one_fit
+from .noisy import NOISE_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
 from .spec import check_param
@@ -399,10 +400,13 @@ def make_learner(name, backend="auto", **params):
     _check_backend(backend)
     if is_import_path(name):          # any scikit-learn classifier; runs in Python
         return SklearnLearner(estimator_from_path(name, params), name=name)
-    check_params(name, params)
+    params = check_params(name, params)
+    noise = {k: params.pop(k) for k in NOISE_PARAMS if k in params}
     spec = LEARNERS[name]
     est = spec.estimator(backend=backend, **spec.init, **params)
     est._validate()
+    if noise:        # the learner sees the data through noise (pybcv.learners.noisy)
+        est = NoisyLearner(est, noise.get("noise", 0.0), noise.get("noise_stream", 0))
     return est
 
 
@@ -563,11 +567,12 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
-    allowed = LEARNERS[name].params
-    unknown = sorted(set(params) - set(allowed))
+    allowed = set(LEARNERS[name].params) | set(NOISE_PARAMS)
+    unknown = sorted(set(params) - allowed)
     if unknown:
         raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
-                         f"its parameters: {sorted(allowed) or 'none'}")
+                         f"its parameters: {sorted(LEARNERS[name].params) or 'none'} "
+                         f"(and {', '.join(NOISE_PARAMS)}, which every learner takes)")
     return {k: check_param(name, k, v) for k, v in params.items()}
 
 

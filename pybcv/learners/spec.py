@@ -37,6 +37,13 @@ def _integer_at_least_1(learner, name, v):
     return int(v)
 
 
+def _integer_at_least_0(learner, name, v):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+        raise ValueError(f"learner {learner!r}: parameter {name} must be an integer >= 0, "
+                         f"got {_got(v)}")
+    return int(v)
+
+
 def _kernel(learner, name, v):
     if not isinstance(v, str) or v not in KKNN_KERNELS:
         raise ValueError(f"learner {learner!r}: parameter {name} must be one of "
@@ -84,6 +91,9 @@ PARAM_CHECKS = {
     "threshold": _probability,
     "options": _weka_options,
     "unpruned": _flag,
+    # generic: every learner takes them (pybcv.learners.noisy)
+    "noise": _positive_number,
+    "noise_stream": lambda learner, name, v: _integer_at_least_0(learner, name, v),
 }
 
 

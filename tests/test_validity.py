@@ -1,0 +1,198 @@
+"""The validity battery (docs/validity, pybcv.validity): the committed
+results re-scored against the documented warnings, and the pieces the
+battery adds to the engine (noisy learners, epsilon's shift, UCI sets)."""
+import os
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pybcv import validity as V
+from pybcv.engine import RunConfig, simulate
+from pybcv.learners import make_learner, parse_spec
+from pybcv.stats import PROFILES, TESTS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = os.path.join(ROOT, V.DOCS)
+
+
+# ------------------------------------------------------------------ the rule
+def test_every_flag_of_the_committed_battery_is_documented():
+    """No shipped option's type-I interval lies above alpha, nor its coverage
+    interval below 0.95, on any family or RQ1 experiment, without a
+    documented warning (docs/validity/warnings.csv)."""
+    missing = [f for f in V.flags(DOCS) if f["reason"] is None]
+    assert not missing, f"{len(missing)} undocumented flag(s), e.g. {missing[:5]}"
+
+
+def test_every_test_and_option_is_scored():
+    df = V.read_csv(os.path.join(DOCS, "results.csv"))
+    scored = set(zip(df.test, df.variant))
+    for k in TESTS:
+        for label, _ in V.variants(k):
+            assert (k, label) in scored, (k, label)
+
+
+def test_the_readme_is_the_report_of_the_committed_counts(tmp_path):
+    for f in ("results.csv", "families.csv", "rq1_coverage.csv", "candidates.csv",
+              "candidates_rq1.csv", "warnings.csv", "notes.md"):
+        shutil.copy(os.path.join(DOCS, f), tmp_path / f)
+    text = V.report(str(tmp_path))
+    assert text == open(os.path.join(DOCS, "README.md")).read()
+
+
+def _one_row(tmp_path, rejections, reps=10000, kind="null", covered=None):
+    row = {"family": "epsilon n=300 eps=0.1", "kind": kind, "role": "choose",
+           "test": "mcnemar_5x2bcv", "variant": "default", "truth": 0.0, "reps": reps,
+           "rejections": rejections, "intervals": reps,
+           "covered": reps if covered is None else covered}
+    pd.DataFrame([row]).to_csv(tmp_path / "results.csv", index=False)
+
+
+def test_a_liberal_option_without_a_warning_is_caught(tmp_path):
+    (tmp_path / "warnings.csv").write_text("test,variant,family,flag,reason\n")
+    _one_row(tmp_path, rejections=600)             # 0.060 [0.0554, 0.0649] at R = 10,000
+    fl = V.flags(str(tmp_path))
+    assert [(f["flag"], f["reason"]) for f in fl] == [("liberal", None)]
+    _one_row(tmp_path, rejections=540)             # 0.054 [0.0497, 0.0586]: not flagged
+    assert V.flags(str(tmp_path)) == []
+    _one_row(tmp_path, rejections=0, covered=9400)  # 0.94 [0.935, 0.945]
+    assert [f["flag"] for f in V.flags(str(tmp_path))] == ["undercovers"]
+    (tmp_path / "warnings.csv").write_text(
+        "test,variant,family,flag,reason\nmcnemar_5x2bcv,*,epsilon*,undercovers,why\n")
+    assert [f["reason"] for f in V.flags(str(tmp_path))] == ["why"]
+
+
+def test_a_warning_needs_a_reason(tmp_path):
+    p = tmp_path / "w.csv"
+    p.write_text("test,variant,family,flag,reason\nkfold_t,default,*,liberal,\n")
+    with pytest.raises(ValueError, match="reason"):
+        V.read_warnings(str(p))
+
+
+def test_clopper_pearson_is_scipys_exact_interval():
+    from scipy.stats import binomtest
+    for k, n in ((0, 50), (3, 50), (500, 10000), (50, 50)):
+        ci = binomtest(k, n).proportion_ci(0.95, method="exact")
+        assert np.allclose(V.clopper_pearson(k, n), (ci.low, ci.high), atol=1e-10)
+
+
+# ------------------------------------------------------------------ the options
+def test_variants_read_the_registry():
+    v = dict(V.variants("mcnemar_5x2bcv"))
+    assert v["default"] == {} and v["clamp_correction=True"] == {"clamp_correction": True}
+    assert all(v[f"t={t}"] == {"t": t} for t in V.T_VALUES)
+    for prof, opts in PROFILES.items():
+        for k, o in opts.items():
+            assert o in [x for _, x in V.variants(k)], (prof, k)
+    for k, spec in TESTS.items():
+        if "alternative" in spec.defaults:
+            opts = [o for _, o in V.variants(k)]
+            assert {"alternative": "less"} in opts and {"alternative": "greater"} in opts
+
+
+def test_learner_free_counts_are_the_engines(tmp_path, monkeypatch):
+    """The battery's learner-free chunks draw the engine's tables: its
+    default counts equal simulate()'s rejections and coverage."""
+    fam = V.Family("t", "null", "epsilon", 120, 60, {"eps": 0.2},
+                   tests=("mcnemar_5x2bcv", "kfold_t", "proportion_z"))
+    V.run_learner_free(fam, str(tmp_path), progress=lambda s: None)
+    rows, facts = V.score_family(fam, str(tmp_path))
+    res = simulate(fam.config(), fam.reps)
+    got = {r["test"]: r for r in rows if r["variant"] == "default"}
+    for k in fam.config().tests:
+        assert got[k]["rejections"] == int(np.sum(res.pvalue[k] < V.ALPHA)), k
+        lo, hi = res.interval[k]
+        assert got[k]["covered"] == int(np.sum((lo <= 0) & (0 <= hi))), k
+    assert facts["reps"] == 60
+
+
+def test_learner_counts_are_rescored_from_the_store(tmp_path):
+    fam = V.Family("s", "null", "simple", 60, 3, {"delta": 0.0},
+                   tests=("mcnemar_5x2bcv", "kfold_t"))
+    V.run_learners(fam, str(tmp_path), progress=lambda s: None)
+    rows, facts = V.score_family(fam, str(tmp_path))
+    res = simulate(fam.config(), fam.reps)
+    got = {r["test"]: r for r in rows if r["variant"] == "default"}
+    for k in fam.config().tests:
+        assert got[k]["rejections"] == int(np.sum(res.pvalue[k] < V.ALPHA))
+    t2 = [r for r in rows if r["variant"] == "t=2.0"][0]
+    assert t2["reps"] == 3 and facts["reps"] == 3
+
+
+def test_simple_truth_is_zero_without_signal_and_negative_with_it():
+    assert abs(V.simple_truth(100, 0.0, sets=20)) < 1e-9     # every classifier errs 1/2
+    assert -0.15 < V.simple_truth(100, 0.5, sets=20) < -0.05  # glm beats the majority
+
+
+def test_family_names_and_roles():
+    assert len(V.FAMILY) == len(V.FAMILIES)
+    assert {f.kind for f in V.FAMILIES} == {"null", "coverage"}
+    assert any(f.role == "choose" for f in V.FAMILIES)
+    assert any(f.role == "check" and f.kind == "null" for f in V.FAMILIES)
+
+
+# ------------------------------------------------------------------ engine pieces
+def test_noisy_twins_are_reproducible_and_independent():
+    X = np.random.default_rng(0).normal(size=(80, 2))
+    y = (X[:, 0] > 0).astype(int)
+    splits = [(np.arange(40), np.arange(40, 80))]
+    a = make_learner("glm", backend="python", noise=1.0, noise_stream=1)
+    a2 = make_learner("glm", backend="python", noise=1.0, noise_stream=1)
+    b = make_learner("glm", backend="python", noise=1.0, noise_stream=2)
+    pa = a.predict_splits(X, y, splits)[0]
+    assert np.array_equal(pa, a2.predict_splits(X, y, splits)[0])
+    assert not np.array_equal(pa, b.predict_splits(X, y, splits)[0])
+    plain = make_learner("glm", backend="python").predict_splits(X, y, splits)[0]
+    assert not np.array_equal(pa, plain)
+
+
+def test_noise_parameters_are_checked():
+    assert parse_spec("glm:noise=0.5,noise_stream=2") == {"name": "glm", "noise": 0.5,
+                                                          "noise_stream": 2}
+    with pytest.raises(ValueError, match="parameter noise must be a finite number > 0"):
+        parse_spec("glm:noise=-1")
+    with pytest.raises(ValueError, match="noise_stream must be an integer >= 0"):
+        parse_spec("mean:noise_stream=x")
+
+
+def test_noise_needs_numeric_predictors():
+    X = np.array([["a"], ["b"]] * 10, dtype=object)
+    lrn = make_learner("majority", backend="python", noise=1.0)
+    with pytest.raises(ValueError, match="noise needs numeric predictors"):
+        lrn.predict_splits(X, np.arange(20) % 2, [(np.arange(10), np.arange(10, 20))])
+
+
+def test_epsilon_shift_is_the_true_difference():
+    from pybcv.datasets import epsilon
+    cfg = RunConfig("epsilon", "mcnemar_5x2bcv", data_params={"shift": 0.05})
+    assert cfg.true_difference() == 0.05
+    assert RunConfig("epsilon", "mcnemar_5x2bcv").true_difference() == 0.0
+    d = [epsilon(s, 1000, 0.1, shift=0.05) for s in range(200)]
+    diff = np.mean([x.loss_a.mean() - x.loss_b.mean() for x in d])
+    assert abs(diff - 0.05) < 0.005
+    with pytest.raises(ValueError, match="shift"):
+        epsilon(0, 100, 0.1, shift=0.9)
+
+
+def test_uci_sets_are_experiments_with_h0_records():
+    from pybcv.datasets import make_dataset
+    d1, d2 = make_dataset("pima", 3, n=50), make_dataset("pima", 3, n=50)
+    assert np.array_equal(d1.X, d2.X) and np.array_equal(d1.y, d2.y) and d1.X.shape == (50, 8)
+    cfg = RunConfig("pima", "mcnemar_5x2bcv")
+    assert cfg.learner_a["noise"] == cfg.learner_b["noise"] and cfg.true_difference() == 0.0
+
+
+def test_cli_validity_refuses_an_unknown_family(capsys):
+    from pybcv.cli import main
+    assert main(["validity", "run", "--families", "nope"]) != 0
+    assert "unknown" in capsys.readouterr().err
+
+
+def test_cli_simulate_takes_the_noise_parameters(tmp_path):
+    from pybcv.cli import main
+    rc = main(["simulate", "--dataset", "simple", "--reps", "2", "--tests", "mcnemar_5x2bcv",
+               "--n", "60", "--a", "glm:noise=1,noise_stream=1", "--b",
+               "glm:noise=1,noise_stream=2", "--backend", "python", "--out", str(tmp_path)])
+    assert rc == 0
