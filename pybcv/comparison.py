@@ -28,12 +28,15 @@ from . import seeds
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
-from .pipeline import (design_generator, learner_free_tables, learner_label, predict_learners,
+from .losses import Loss, is_regressor, resolve_loss
+from .pipeline import (as_learner, design_generator, learner_free_tables, learner_label,
+                       loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
-from .outcomes import tables_from_predictions
+from .outcomes import loss_sums, tables_from_predictions
 from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
+from .stats.registry import zero_one_message
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
 
@@ -108,6 +111,7 @@ class Comparison:
     alpha: float = 0.05
     warnings: List[str] = field(default_factory=list)
     fits: Tuple[int, int] = (0, 0)
+    loss: str = "zero_one"
 
     def __getitem__(self, test: str):
         """The result of one test: ``cmp["mcnemar_5x2bcv"]``."""
@@ -124,6 +128,8 @@ class Comparison:
 
     def _errors(self):
         s = np.asarray(self.tables[self.error_design]).sum(0)
+        if self.loss != "zero_one":      # loss sums (F, 4): mean losses of A and B
+            return float(s[1] / s[0]), float(s[2] / s[0])
         return float((s[0, 0] + s[0, 1]) / s.sum()), float((s[0, 0] + s[1, 0]) / s.sum())
 
     @property
@@ -184,7 +190,8 @@ class Comparison:
         seed = "" if self.seed is None else f", seed {self.seed}"
         lines = [f"A = {self.learner_a}   vs   B = {self.learner_b}   (n = {self.n}{seed}, "
                  f"profile {self.profile})",
-                 f"error rates over the {F} folds of {self.error_design}: "
+                 ("error rates" if self.loss == "zero_one" else f"mean {self.loss} losses")
+                 + f" over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
         head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
         if head.estimate is not None:
@@ -266,9 +273,11 @@ def test_options(keys, profile: str = "default", options=None, alternative=None)
     return out
 
 
-def _score_tables(tables, n, keys, options, splits=None) -> Dict[str, Any]:
+def _score_tables(tables, n, keys, options, splits=None, zero_one=True) -> Dict[str, Any]:
     """Every test of ``keys`` with its options; fold sizes from ``splits`` when
-    given (the grouped designs' sizes depend on the draw), else from the design."""
+    given (the grouped designs' sizes depend on the draw), else from the design.
+    ``zero_one`` False: ``tables`` hold per-fold loss sums (F, 4) of a
+    real-valued loss (:func:`pybcv.outcomes.loss_sums`)."""
     out = {}
     for k in _paper_first(keys):
         d = TESTS[k].design
@@ -277,8 +286,47 @@ def _score_tables(tables, n, keys, options, splits=None) -> Dict[str, Any]:
             nte = np.array([len(te) for _, te in splits[d]])
         else:
             ntr, nte = DESIGNS[d].sizes(n)
-        out[k] = TESTS[k].from_tables(tables[d], ntr, nte, **options.get(k, {}))
+        run = TESTS[k].from_tables if zero_one else TESTS[k].from_loss_sums
+        out[k] = run(tables[d], ntr, nte, **options.get(k, {}))
     return out
+
+
+def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
+    """(test keys, notes) of a selection under ``loss``.  Under a real-valued
+    loss the tests that need 0/1 outcomes (``TestSpec.needs_zero_one``: the
+    McNemar family, the proportion z) are dropped with a note when they came
+    with a selection ("all", "table5", a design), and refused (ValueError
+    naming them) when named one by one."""
+    keys = resolve_tests(tests)
+    if loss.zero_one:
+        return keys, []
+    bad = [k for k in keys if TESTS[k].needs_zero_one]
+    if not bad:
+        return keys, []
+    named = tests is not None and not (isinstance(tests, str) and (
+        tests in ("all", "table5") or tests in {t.design for t in TESTS.values()}))
+    keep = [k for k in keys if k not in bad]
+    if named or not keep:
+        raise ValueError(zero_one_message(bad, f"loss {loss.name!r}"))
+    return keep, [f"not run under loss {loss.name!r}: {', '.join(bad)} (they need 0/1 outcomes; "
+                  f"docs/guide/losses.md)"]
+
+
+def _learner_loss(learners, backend, loss, y) -> Loss:
+    """The resolved loss of a comparison of ``learners`` (regressors: squared
+    by default, zero_one refused)."""
+    reg = [learner_label(x) for x in learners if is_regressor(as_learner(x, backend))]
+    if reg and len(reg) < len(learners):
+        raise ValueError(f"learners: {', '.join(reg)} is a regressor and the others are "
+                         f"classifiers; compare regressors with regressors")
+    return resolve_loss(loss, y, regressor=bool(reg))
+
+
+def _outcomes(y, pa, pb, splits, loss: Loss):
+    """{design: fold tables} (0/1 loss) or {design: loss sums} (other losses)."""
+    if loss.zero_one:
+        return tables_from_design_predictions(y, pa, pb, splits)
+    return loss_sums_from_design_predictions(y, pa, pb, splits, loss)
 
 
 def _data(X, y):
@@ -303,7 +351,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
             alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
             groups: Optional[Sequence] = None, alternative: Optional[str] = None,
             options: Optional[Dict[str, dict]] = None,
-            timeout: Optional[float] = None) -> Comparison:
+            timeout: Optional[float] = None, loss=None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
     the 5x2 BCV design's two tests; ``tests="all"`` for every test).
 
@@ -325,6 +373,12 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     longer fails naming the learner, the design and the fold
     (:mod:`pybcv.learners.timelimit`).
 
+    ``loss``: "zero_one" (classifiers' default), "squared" (regressors'
+    default), "absolute", a cost matrix or a callable (y_true, y_pred) ->
+    per-record losses (:mod:`pybcv.losses`, docs/guide/losses.md); under a
+    real-valued loss the tests that need 0/1 outcomes are dropped from a
+    selection (a note in ``warnings``) or refused when named.
+
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
     >>> d = exp6(1)
@@ -332,40 +386,73 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     >>> list(cmp.results), cmp.fits
     (['mcnemar_5x2bcv', 'calibrated_f_5x2bcv'], (10, 10))
     """
-    keys = resolve_tests(tests)
-    opts = test_options(keys, profile, options, alternative)
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
+    lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y)
+    keys, notes = loss_tests(tests, lossobj)
+    opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
                                            n_jobs, progress, seed, check_timeout(timeout))
-    tables = tables_from_design_predictions(data.y, pa, pb, splits)
+    tables = _outcomes(data.y, pa, pb, splits, lossobj)
     fits = sum(len(s) for s in splits.values())
-    return Comparison(_score_tables(tables, data.n, keys, opts, splits), tables, data.n,
-                      learner_label(learner_a), learner_label(learner_b), tuple(backends), profile,
-                      seed, alpha, fits=(fits, fits))
+    return Comparison(_score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables,
+                      data.n, learner_label(learner_a), learner_label(learner_b), tuple(backends),
+                      profile, seed, alpha, notes, fits=(fits, fits), loss=lossobj.name)
 
 
 def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = COMPARE_DEFAULTS["seed"],
                    profile: str = COMPARE_DEFAULTS["profile"], *,
                    alpha: float = COMPARE_DEFAULTS["alpha"], alternative: Optional[str] = None,
-                   options: Optional[Dict[str, dict]] = None) -> Comparison:
-    """The tests from fixed per-record 0-1 losses of two trained models
-    (every partition reads the same losses: models trained once).  Losses
-    that are not 0/1 (probabilities, squared errors) are refused, never
-    rounded: the tests here read 2x2 tables of right and wrong."""
-    la, lb = _zero_one(loss_a, "loss_a"), _zero_one(loss_b, "loss_b")
+                   options: Optional[Dict[str, dict]] = None, loss: str = "zero_one") -> Comparison:
+    """The tests from fixed per-record losses of two trained models (every
+    partition reads the same losses: models trained once).
+
+    ``loss="zero_one"`` (default): 0/1 losses, every test; anything else
+    (probabilities, squared errors) is refused, never rounded.  Any other
+    ``loss`` (a name for the report: "squared", "log_loss", ...): real-valued
+    losses, read by the t, F and z tests as per-fold mean loss differences;
+    the tests that need 0/1 outcomes are dropped from a selection or refused
+    when named (:func:`loss_tests`, docs/guide/losses.md)."""
+    if not isinstance(loss, str):
+        raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
+                         f"got {loss!r}")
+    if loss == "zero_one":
+        la, lb = _zero_one(loss_a, "loss_a"), _zero_one(loss_b, "loss_b")
+    else:
+        la, lb = _real_losses(loss_a, "loss_a"), _real_losses(loss_b, "loss_b")
     if la.shape != lb.shape:
         raise ValueError(f"loss_a and loss_b must have the same length, got {la.size} and {lb.size}")
-    keys = resolve_tests(tests)
+    lossobj = Loss(loss, loss == "zero_one")
+    keys, notes = loss_tests(tests, lossobj)
     opts = test_options(keys, profile, options, alternative)
     designs = {d: d for d in designs_for(keys)}
-    T = learner_free_tables((2 * la + lb)[None], designs,
-                            {d: [design_generator(seed, d)] for d in designs})
-    tables = {d: t[0] for d, t in T.items()}
-    return Comparison(_score_tables(tables, la.size, keys, opts), tables, la.size,
-                      "A (losses)", "B (losses)", ("none", "none"), profile, seed, alpha)
+    if lossobj.zero_one:
+        T = learner_free_tables((2 * la + lb)[None], designs,
+                                {d: [design_generator(seed, d)] for d in designs})
+        tables = {d: t[0] for d, t in T.items()}
+    else:
+        tables = {d: loss_sums(la, lb, [te for _, te in DESIGNS[d].splits(la.size,
+                                                                          design_generator(seed, d))])
+                  for d in designs}
+    return Comparison(_score_tables(tables, la.size, keys, opts, zero_one=lossobj.zero_one), tables,
+                      la.size, "A (losses)", "B (losses)", ("none", "none"), profile, seed, alpha,
+                      notes, loss=loss)
+
+
+def _real_losses(loss, name) -> np.ndarray:
+    """Per-record real-valued losses as float64: finite numbers."""
+    a = np.asarray(loss)
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
+    if a.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold numbers (per-record losses), got dtype {a.dtype}")
+    a = a.astype(float)
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; losses must be finite")
+    return a
 
 
 def _zero_one(loss, name) -> np.ndarray:
@@ -381,7 +468,8 @@ def _zero_one(loss, name) -> np.ndarray:
     if bad.size:
         raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; these tests need 0/1 "
                          f"losses (1 = misclassified), not probabilities or other losses "
-                         f"({bad.size} record(s) are not 0/1)")
+                         f"({bad.size} record(s) are not 0/1); for real-valued losses give "
+                         f"loss='squared' (or 'log_loss', ...: the t, F and z tests)")
     return a.astype(np.int64)
 
 
@@ -390,7 +478,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
                         tests=None, profile: str = COMPARE_DEFAULTS["profile"],
                         alpha: float = COMPARE_DEFAULTS["alpha"], learner_a: str = "A",
                         learner_b: str = "B", alternative: Optional[str] = None,
-                        options: Optional[Dict[str, dict]] = None) -> Comparison:
+                        options: Optional[Dict[str, dict]] = None, loss="zero_one") -> Comparison:
     """The tests of ``design`` from the user's own per-fold predictions.
 
     ``y``: the labels of all n records; ``pred_a[f]``, ``pred_b[f]``: the
@@ -399,6 +487,8 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     (``pybcv folds`` writes them).  The folds are checked to form the design
     (ValueError with the reason, else the checker's warnings are kept in
     ``warnings``); every test of the design runs unless ``tests`` says.
+    ``loss``: as in :func:`compare` (under "squared" or "absolute" the
+    predictions are numbers, not labels: a regression).
 
     >>> import numpy as np
     >>> from pybcv.partitions import DESIGNS
@@ -429,19 +519,28 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         warns = list(_check_design(test_sets, n, design))
     except ValueError as e:
         raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
+    lossobj = resolve_loss(loss, y, regressor=loss in ("squared", "absolute"))
     labels = set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
-            _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]), labels)
-    keys = resolve_tests(design if tests is None else tests)
+            _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]),
+                                    labels if lossobj.name not in ("squared", "absolute") else None)
+    keys, notes = loss_tests(design if tests is None else tests, lossobj)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
     opts = test_options(keys, profile, options, alternative)
-    T = tables_from_predictions(y, list(pred_a), list(pred_b), [(None, t) for t in test_sets])
+    folds = [(None, t) for t in test_sets]
+    if lossobj.zero_one:
+        T = tables_from_predictions(y, list(pred_a), list(pred_b), folds)
+    else:
+        T = loss_sums_from_design_predictions(y, {design: list(pred_a)}, {design: list(pred_b)},
+                                              {design: folds}, lossobj)[design]
     tables = {design: T}
-    return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits}),
-                      tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha, warns)
+    return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
+                                    lossobj.zero_one),
+                      tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha,
+                      warns + notes, loss=lossobj.name)
 
 
 def _own_splits(splits, n: int, design: str):
@@ -469,14 +568,20 @@ def _own_splits(splits, n: int, design: str):
     return pairs
 
 
-def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels: set):
-    """One fold's own predictions: one label of y per test record, none missing."""
+def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels: Optional[set]):
+    """One fold's own predictions: one label of y per test record (``labels``
+    None: one number per record), none missing."""
     if p.ndim != 1 or p.size != size:
         raise ValueError(f"{name}, fold {f}: {p.size} prediction(s) for the fold's {size} test records")
     miss = missing_positions(p)
     if miss.size:
         raise ValueError(f"{name}, fold {f}: the predictions have {miss.size} missing label(s) "
                          f"(NaN/None), first at position {miss[0]}")
+    if labels is None:                   # a regression: finite numbers
+        if p.dtype.kind not in "biuf" or not np.all(np.isfinite(p.astype(float))):
+            raise ValueError(f"{name}, fold {f}: predictions must be finite numbers under a "
+                             f"squared or absolute loss")
+        return
     extra = sorted(str(v) for v in set(p.tolist()) - labels)
     if extra:
         raise ValueError(f"{name}, fold {f}: predictions must be class labels of y (labels: "
@@ -664,11 +769,11 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
                      groups: Optional[Sequence] = None, alternative: Optional[str] = None,
                      options: Optional[Dict[str, dict]] = None,
-                     timeout: Optional[float] = None) -> LearnerComparison:
+                     timeout: Optional[float] = None, loss=None) -> LearnerComparison:
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
-    (``adjust`` picks the one that decides).
+    (``adjust`` picks the one that decides).  ``loss``: as in :func:`compare`.
 
     >>> from pybcv.datasets import exp6
     >>> d = exp6(2)
@@ -686,18 +791,21 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for x in learners:
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
-    keys = _paper_first(resolve_tests(tests))
-    opts = test_options(keys, profile, options, alternative)
     data = _data(X, y)
+    lossobj = _learner_loss(learners, backend, loss, data.y)
+    keys, notes = loss_tests(tests, lossobj)
+    keys = _paper_first(keys)
+    opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
                                        seed, check_timeout(timeout))
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
-        tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)
+        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj)
         comparisons[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, opts, splits), tables, data.n, names[i], names[j],
-            (backends[i], backends[j]), profile, seed, alpha)
+            _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
+            names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
+            loss=lossobj.name)
     any_cmp = next(iter(comparisons.values()))
     errors = {names[0]: any_cmp.error_a}
     for (a, b), c in comparisons.items():

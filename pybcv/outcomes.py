@@ -94,3 +94,25 @@ def differences(tables) -> np.ndarray:
     C = np.asarray(tables, dtype=float)
     return (C[..., 0, 1] - C[..., 1, 0]) / fold_sizes(C)
 
+
+
+def loss_sums(loss_a, loss_b, test_sets: Sequence) -> np.ndarray:
+    """(F, 4) per-fold sums of real-valued per-record losses read on each
+    fold's test records: records, sum of A's losses, sum of B's, sum of the
+    squared differences (lA - lB)^2.  The t, F and z tests on differences
+    read ``(sum_A - sum_B) / records``, the mean loss difference of the fold;
+    the CV-CI z the pooled moments (docs/guide/losses.md).
+
+    >>> loss_sums([0.5, 2.0, 1.0], [0.0, 1.0, 1.0], [[0, 1], [2]]).tolist()
+    [[2.0, 2.5, 1.0, 1.25], [1.0, 1.0, 1.0, 0.0]]
+    """
+    la = np.asarray(loss_a, dtype=float)
+    lb = np.asarray(loss_b, dtype=float)
+    out = []
+    for te in test_sets:
+        te = np.asarray(te, dtype=np.int64)
+        if te.size == 0:
+            raise ValueError("a fold must contain at least one validation record")
+        a, b = la[te], lb[te]
+        out.append((te.size, a.sum(), b.sum(), ((a - b) ** 2).sum()))
+    return np.array(out, dtype=float).reshape(-1, 4)

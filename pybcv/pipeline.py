@@ -46,7 +46,7 @@ from .fold_tables import tables_batch
 from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded
 from .learners.timelimit import check_timeout, fit_timeout
-from .outcomes import tables_from_predictions
+from .outcomes import loss_sums, tables_from_predictions
 from .partitions import DESIGNS
 
 
@@ -267,3 +267,23 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, t
     finally:
         bar.close()
     return preds, backends
+
+
+def loss_sums_from_design_predictions(y, pred_a: Mapping[str, list], pred_b: Mapping[str, list],
+                                      splits: Mapping[str, list], loss) -> Dict[str, np.ndarray]:
+    """``{design: (F, 4)}`` per-fold loss sums (:func:`pybcv.outcomes.loss_sums`)
+    of both learners' predictions under a real-valued ``loss``
+    (:class:`pybcv.losses.Loss`), in place of the 2x2 tables."""
+    y = np.asarray(y)
+    out = {}
+    for u in splits:
+        rows = []
+        for f, ((_, te), pa, pb) in enumerate(zip(splits[u], pred_a[u], pred_b[u])):
+            te = np.asarray(te, dtype=np.int64)
+            try:
+                la, lb = loss(y[te], pa), loss(y[te], pb)
+            except ValueError as e:
+                raise ValueError(f"design {u!r}, fold {f + 1}: {e}") from None
+            rows.append(loss_sums(la, lb, [np.arange(te.size)])[0])
+        out[u] = np.array(rows).reshape(-1, 4)
+    return out

@@ -491,7 +491,14 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         self.backend_ = "python"
         # checked before any conversion to y's dtype (which would turn a
         # regressor's 0.2 into the label 0)
-        return check_predictions(out, ya, splits, learner=self.label)
+        return check_predictions(out, ya, splits, learner=self.label, numeric=self.is_regressor)
+
+    @property
+    def is_regressor(self) -> bool:
+        """True for a scikit-learn regressor: it predicts numbers, compared
+        under a real-valued loss (docs/guide/losses.md)."""
+        from sklearn.base import is_regressor
+        return bool(is_regressor(self.estimator))
 
 
 class CheckedLearner:

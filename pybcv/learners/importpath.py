@@ -130,8 +130,10 @@ def estimator_class(path: str):
 
 
 def estimator_from_path(path: str, params: Dict[str, Any]):
-    """An instance of the classifier ``path`` with ``params``, checked."""
-    from sklearn.base import is_classifier
+    """An instance of the classifier or regressor ``path`` with ``params``,
+    checked (a regressor is compared under a real-valued loss:
+    docs/guide/losses.md)."""
+    from sklearn.base import is_classifier, is_regressor
     cls = estimator_class(path)
     try:
         names = sorted(cls._get_param_names()) if hasattr(cls, "_get_param_names") else None
@@ -148,9 +150,10 @@ def estimator_from_path(path: str, params: Dict[str, Any]):
         est = cls(**params)
     except Exception as e:
         raise ValueError(f"learner {path!r}: {type(e).__name__}: {e}") from None
-    if not is_classifier(est):
-        raise ValueError(f"learner {path!r} is not a classifier (scikit-learn's is_classifier "
-                         f"is False): the tests compare predicted class labels")
+    if not (is_classifier(est) or is_regressor(est)):
+        raise ValueError(f"learner {path!r} is neither a classifier nor a regressor "
+                         f"(scikit-learn's is_classifier and is_regressor are False): the tests "
+                         f"compare predicted labels (or numbers under a loss such as squared)")
     check = getattr(est, "_validate_params", None)
     if check is not None:
         try:

@@ -45,7 +45,7 @@ def _are_labels(a, y, classes):
     return np.fromiter((v in cl for v in a.tolist()), bool, count=a.size)
 
 
-def check_predictions(predictions, y, splits, learner="learner"):
+def check_predictions(predictions, y, splits, learner="learner", numeric=False):
     """``predictions`` as a list of 1-d arrays with y's dtype, after checking
     that there is one array per split, each as long as the split's test set,
     holding only labels of ``y`` (compared by value, before any conversion:
@@ -72,6 +72,13 @@ def check_predictions(predictions, y, splits, learner="learner"):
         arrays.append(a)
     if not arrays:
         return arrays
+    if numeric:                          # a regressor: finite numbers, not labels
+        for f, a in enumerate(arrays, start=1):
+            v = np.asarray(a, dtype=float) if a.dtype.kind in "biuf" else None
+            if v is None or not np.all(np.isfinite(v)):
+                raise PredictionError(learner, f, F, "a regressor must predict finite numbers; "
+                                      f"got {a[:3].tolist()!r}...")
+        return [np.asarray(a, dtype=float) for a in arrays]
     # one pass over all folds when they share a dtype (the usual case)
     same = all(a.dtype == arrays[0].dtype for a in arrays)
     groups = [(0, np.concatenate(arrays))] if same and len(arrays) > 1 else \

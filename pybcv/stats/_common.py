@@ -12,6 +12,8 @@ inverses stdtrit, ndtri, chdtri, fdtri for the intervals.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import numbers
 import warnings as _warnings
@@ -343,14 +345,34 @@ def as_float_array(x, name: str, shape_desc: str) -> np.ndarray:
     return a
 
 
+_REAL_LOSSES = contextvars.ContextVar("pybcv_real_losses", default=False)
+
+
+@contextlib.contextmanager
+def real_losses():
+    """Within this block, differences are of mean real-valued losses (squared,
+    absolute, a cost matrix: docs/guide/losses.md), so the [-1, 1] bound of
+    error-rate differences does not apply."""
+    token = _REAL_LOSSES.set(True)
+    try:
+        yield
+    finally:
+        _REAL_LOSSES.reset(token)
+
+
+def difference_bounded() -> bool:
+    """True unless inside :func:`real_losses`: differences are of error rates."""
+    return not _REAL_LOSSES.get()
+
+
 def check_differences(x, name: str, shape: Tuple[Optional[int], ...], shape_desc: str,
                       bound: bool = True) -> np.ndarray:
     """Per-fold error-rate differences: finite, in [-1, 1], of the given shape
-    (``None`` in ``shape`` means any length)."""
+    (``None`` in ``shape`` means any length; no bound inside :func:`real_losses`)."""
     a = as_float_array(x, name, shape_desc)
     if a.ndim != len(shape) or any(s is not None and s != d for s, d in zip(shape, a.shape)):
         raise ValueError(f"{name} must have shape {shape_desc}, got {a.shape}")
-    if bound and np.any(np.abs(a) > 1.0):
+    if bound and difference_bounded() and np.any(np.abs(a) > 1.0):
         raise ValueError(f"{name} are differences of error rates and must lie in [-1, 1]")
     return a
 

@@ -34,8 +34,9 @@ import numpy as np
 from ..outcomes import differences, fold_sizes
 from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
-from ._common import (DEFAULT_LEVEL, TEST_NAMES, TestResult, check_alternative, check_choice, check_flag,
-                      check_probability, check_real, check_sizes, check_tables, no_interval)
+from ._common import (DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResult, as_float_array, check_alternative,
+                      check_choice, check_flag, check_probability, check_real, check_sizes,
+                      check_tables, no_interval, real_losses)
 
 
 # --------------------------------------------------------------------------
@@ -49,36 +50,47 @@ def _design_param(design, name):
     return getattr(DESIGNS[design], name)
 
 
-def _diffs(C, ntr, nte):
-    return (differences(C),)
-
-
-def _diffs_sizes(shape=None):
+def _on_differences(adapter):
+    """A table adapter from an adapter of per-fold differences ``d``: the
+    tables' error-rate differences, or (``loss_inputs``) the mean loss
+    differences of real-valued losses (docs/guide/losses.md)."""
     def inputs(C, ntr, nte):
-        d = differences(C)
-        return (d if shape is None else d.reshape(d.shape[:-1] + shape), ntr, nte)
+        return adapter(differences(C), ntr, nte)
+    inputs.on_differences = adapter
     return inputs
 
 
-def _mx2(C, ntr=None, nte=None):
-    d = differences(C)
+@_on_differences
+def _diffs(d, ntr, nte):
+    return (d,)
+
+
+def _diffs_sizes(shape=None):
+    def inputs(d, ntr, nte):
+        return (d if shape is None else d.reshape(d.shape[:-1] + shape), ntr, nte)
+    return _on_differences(inputs)
+
+
+@_on_differences
+def _mx2(d, ntr=None, nte=None):
     return (d.reshape(d.shape[:-1] + (d.shape[-1] // 2, 2)),)
 
 
-def _pb_parts(C):
+def _pb_parts(d):
     """(mu_hat, replicate means, J): the first J differences' mean and the
     means of the following R blocks of J (conventions.md, "Fold order")."""
     J = _design_param("pseudo_bootstrap", "n_repeats")
-    d = differences(C)
     return d[..., :J].mean(-1), d[..., J:].reshape(d.shape[:-1] + (-1, J)).mean(-1), J
 
 
-def _pb(C, ntr, nte):
-    return _pb_parts(C)[:2]
+@_on_differences
+def _pb(d, ntr, nte):
+    return _pb_parts(d)[:2]
 
 
-def _corrected_pb(C, ntr, nte):
-    mu, reps, J = _pb_parts(C)
+@_on_differences
+def _corrected_pb(d, ntr, nte):
+    mu, reps, J = _pb_parts(d)
     return mu, reps, ntr[0], nte[0], J
 
 
@@ -87,11 +99,11 @@ def _proportion(C, ntr, nte):
     return ((C[..., 0, 0, 0] + C[..., 0, 0, 1]) / N, (C[..., 0, 0, 0] + C[..., 0, 1, 0]) / N, N)
 
 
-def _half_splits(C, ntr, nte):
+@_on_differences
+def _half_splits(d, ntr, nte):
     """mu_hat = mean of the first J differences; half-split means: the
     following M blocks of (half 1: J, half 2: J) differences."""
     J = _design_param("conservative_z", "n_repeats")
-    d = differences(C)
     return d[..., :J].mean(-1), d[..., J:].reshape(d.shape[:-1] + (-1, 2, J)).mean(-1)
 
 
@@ -236,6 +248,15 @@ class TestSpec:
     defaults: Dict = field(default_factory=dict)
     in_table5: bool = True
     on_tables: Optional[Callable] = field(default=None, repr=False)
+    loss_inputs: Optional[Callable] = field(default=None, repr=False)
+    on_losses: Optional[Callable] = field(default=None, repr=False)
+
+    @property
+    def needs_zero_one(self) -> bool:
+        """True when the test reads 0/1 outcomes only (the McNemar family's
+        tables, the proportion z's binomial variance): it cannot run on
+        real-valued losses (docs/guide/losses.md)."""
+        return self.loss_inputs is None
 
     @property
     def options(self) -> Tuple[str, ...]:
@@ -307,6 +328,25 @@ class TestSpec:
         """Run the test on one repetition's fold tables (shape (F, 2, 2))."""
         inputs, options = self._prepare(tables, n_train, n_test, options, batch=False)
         return (self.on_tables or self.function)(*inputs, **options)
+
+    def from_loss_sums(self, sums, n_train=None, n_test=None, **options) -> TestResult:
+        """Run the test on one repetition's per-fold sums of real-valued
+        losses, shape (F, 4): records, sum of A's losses, sum of B's, sum of
+        the squared per-record differences (:func:`pybcv.outcomes.loss_sums`);
+        the test reads the per-fold mean loss differences."""
+        if self.needs_zero_one:
+            raise ValueError(zero_one_message([self.key], "this loss"))
+        options = self._options(options)
+        F = self.n_folds
+        S = as_float_array(sums, "loss sums", f"({F}, 4)")
+        if S.shape != (F, 4):
+            raise ValueError(f"loss sums must have shape ({F}, 4) for test {self.key!r} "
+                             f"(design {self.design!r}), got {S.shape}")
+        if np.any(S[:, 0] < 1):
+            raise ValueError("loss sums: every fold must contain at least one record")
+        ntr, nte = self._sizes(np.zeros((F, 2, 2)), n_train, S[:, 0] if n_test is None else n_test)
+        with real_losses():
+            return (self.on_losses or self.function)(*self.loss_inputs(S, ntr, nte), **options)
 
     def batch(self, tables, n_train, n_test, **options):
         """Vectorised: tables (R, F, 2, 2) -> (statistic[R], pvalue[R])."""
@@ -400,10 +440,48 @@ _ROWS = [
      True),
 ]
 
+def _loss_differences(adapter):
+    """``adapter`` on the per-fold mean loss differences of loss sums (F, 4)."""
+    def inputs(S, ntr, nte):
+        return adapter((S[:, 1] - S[:, 2]) / S[:, 0], ntr, nte)
+    return inputs
+
+
+def _cvci_loss_moments(S, ntr, nte):
+    """(n, R, sigma_out^2, degenerate) of the per-record loss differences,
+    pooled over the folds, from their sums and sums of squares."""
+    n = float(S[:, 0].sum())
+    R = float((S[:, 1] - S[:, 2]).sum()) / n
+    var = max(float(S[:, 3].sum()) / n - R ** 2, 0.0)
+    return n, R, var, var <= ZERO_SQ
+
+
+def _cvci_on_losses(n, R, var, degenerate, alternative="two-sided"):
+    return _z.cvci_on_moments(n, R, var, degenerate, alternative)
+
+
+def _loss_route(key, inputs):
+    """(loss_inputs, on_losses) of a test: tests on differences read the mean
+    loss differences; the CV-CI z the pooled moments; the rest need 0/1."""
+    if key == "cvci_z":
+        return _cvci_loss_moments, _cvci_on_losses
+    on_d = getattr(inputs, "on_differences", None)
+    return (None if on_d is None else _loss_differences(on_d)), None
+
+
+def zero_one_message(keys, loss) -> str:
+    """Why tests that read 0/1 outcomes cannot run on ``loss``."""
+    return (f"test(s) {', '.join(keys)} need 0/1 outcomes (right/wrong): the McNemar family "
+            f"counts disagreements and the proportion z uses a binomial variance, so they "
+            f"cannot run on {loss}; use loss='zero_one', or the t, F and z tests on "
+            f"differences, which take any per-record loss (docs/guide/losses.md)")
+
+
 TESTS: Dict[str, TestSpec] = {
     r[0]: TestSpec(key=r[0], name=r[1], label=r[2], family=r[3], design=r[4], source=r[5],
                    function=r[6], inputs=r[7], kernel=r[8], defaults=dict(r[9]), in_table5=r[10],
-                   on_tables={"cvci_z": _z.cvci_z_from_counts}.get(r[0]))
+                   on_tables={"cvci_z": _z.cvci_z_from_counts}.get(r[0]),
+                   loss_inputs=_loss_route(r[0], r[7])[0], on_losses=_loss_route(r[0], r[7])[1])
     for r in _ROWS}
 TEST_NAMES.update({k: spec.name for k, spec in TESTS.items()})
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._common import (TTestResult, as_float_array, check_alternative, check_differences,
+from ._common import (TTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
                       check_sizes, check_whole, constant, p_t, ZERO_SQ, ratio_or_limit, sample_t_interval,
                       scalar, t_interval, zero_variance_p, zero_variance_warning)
 
@@ -415,7 +415,7 @@ def _check_pb(mu_hat, replicates):
     mu = as_float_array(mu_hat, "mu_hat", "a number")
     if mu.ndim != 0:
         raise ValueError("mu_hat must be a single number (mean of the first J differences)")
-    if abs(float(mu)) > 1:
+    if abs(float(mu)) > 1 and difference_bounded():
         raise ValueError("mu_hat is a mean error-rate difference and must lie in [-1, 1]")
     reps = check_differences(replicates, "replicates", (None,), "(R,)")
     if reps.size < 2:

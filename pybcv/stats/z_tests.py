@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._common import (ZTestResult, as_float_array, check_alternative, check_differences,
+from ._common import (ZTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
                       check_real, check_whole, constant, p_z, ZERO_SQ, ratio_or_limit, scalar, z_interval,
                       zero_variance_p, zero_variance_warning)
 
@@ -168,7 +168,7 @@ def conservative_z(mu_hat, half_means, alternative="two-sided") -> ZTestResult:
     """
     alternative = check_alternative(alternative)
     mu = as_float_array(mu_hat, "mu_hat", "a number")
-    if mu.ndim != 0 or abs(float(mu)) > 1:
+    if mu.ndim != 0 or (abs(float(mu)) > 1 and difference_bounded()):
         raise ValueError("mu_hat must be one mean error-rate difference in [-1, 1]")
     H = check_differences(half_means, "half_means", (None, 2), "(M, 2)")
     out = conservative_z_kernel(mu, H, alternative)
@@ -176,6 +176,13 @@ def conservative_z(mu_hat, half_means, alternative="two-sided") -> ZTestResult:
     return _result("conservative_z", out, mu,
                    zero_variance_warning(bool(out.degenerate), z, "the half-split variance"),
                    alternative, n=H.shape[0])
+
+
+def cvci_on_moments(n, R, var, degenerate, alternative="two-sided") -> ZTestResult:
+    """The CV-CI z from the moments of per-record loss differences (n, their
+    mean R, sigma_out^2, degenerate): any real-valued loss
+    (docs/guide/losses.md)."""
+    return _cvci_result(n, R, var, degenerate, check_alternative(alternative))
 
 
 def _cvci_result(n, R, var, deg, alternative):
