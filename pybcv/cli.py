@@ -98,6 +98,19 @@ def _tests(arg) -> List[str]:
         raise UsageError(f"--tests: {e}") from None
 
 
+def _loss(arg: Optional[str]):
+    """``--loss``: a name (zero_one, squared, absolute) or a cost matrix, rows
+    separated by ``;`` and entries by ``,`` (``"0,1;5,0"``: rows the true class,
+    columns the predicted class, labels sorted)."""
+    if arg is None or "," not in arg:
+        return arg
+    try:
+        return [[float(v) for v in row.split(",")] for row in arg.split(";")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a cost matrix is numbers, rows separated by ';' and "
+                                         f"entries by ',' (e.g. 0,1;5,0); got {arg!r}") from None
+
+
 def _design(arg: str) -> str:
     if arg not in DESIGNS:
         raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
@@ -367,20 +380,26 @@ def cmd_compare(a) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
+            sel = a.tests if isinstance(a.tests, str) and (
+                a.tests in ("all", "table5") or a.tests in designs_for(tests)) else tests
             if a.learners:
-                res = compare_many(data.X, data.y, specs, tests=tests, seed=a.seed,
+                res = compare_many(data.X, data.y, specs, tests=sel, seed=a.seed, loss=a.loss,
                                    profile=a.profile, backend=a.backend, adjust=a.adjust,
                                    n_jobs=a.jobs, progress=progress, alpha=a.alpha,
                                    alternative=a.alternative, options=options,
                                    timeout=a.timeout, **folds)
             else:
-                res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
+                res = compare(data.X, data.y, specs[0], specs[1], tests=sel, seed=a.seed, loss=a.loss,
                               profile=a.profile, backend=a.backend, n_jobs=a.jobs,
                               progress=progress, alpha=a.alpha, alternative=a.alternative,
                               options=options, timeout=a.timeout, **folds)
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
+            if "need 0/1 outcomes" in str(e):
+                raise UsageError(f"--tests {a.tests}: {e}") from None
+            if "loss" in str(e) and (a.loss is not None or "regressor" in str(e)):
+                raise UsageError(f"--loss: {e}") from None
             raise
     if a.learners:
         if a.plot:
@@ -552,7 +571,7 @@ def cmd_test(a) -> int:
     try:
         res = compare_predictions(y, pa, pb, test_sets=test_sets, design=design, tests=tests,
                                   profile=a.profile, alpha=a.alpha, alternative=a.alternative,
-                                  options=options)
+                                  options=options, loss=a.loss or "zero_one")
     except ValueError as e:
         raise UsageError(f"--predictions: {e}") from None
     for w in res.warnings:
@@ -932,6 +951,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
                    "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
+    loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
+                 "default), absolute, or a cost matrix such as 0,1;5,0 (rows the true class, "
+                 "labels sorted); under any loss but zero_one the McNemar tests and the "
+                 "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
+    c.add_argument("--loss", type=_loss, help=loss_help)
     c.add_argument("--seed", type=_seed, default=cd["seed"])
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
     c.add_argument("--profile", default=cd["profile"], help=_profile_help())
@@ -968,6 +992,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
+    t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
+                                                                "for numeric predictions"))
     t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")

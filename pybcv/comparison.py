@@ -578,7 +578,11 @@ def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels:
         raise ValueError(f"{name}, fold {f}: the predictions have {miss.size} missing label(s) "
                          f"(NaN/None), first at position {miss[0]}")
     if labels is None:                   # a regression: finite numbers
-        if p.dtype.kind not in "biuf" or not np.all(np.isfinite(p.astype(float))):
+        try:
+            ok = p.dtype.kind not in "USb" and np.all(np.isfinite(p.astype(float)))
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
             raise ValueError(f"{name}, fold {f}: predictions must be finite numbers under a "
                              f"squared or absolute loss")
         return
