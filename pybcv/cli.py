@@ -398,8 +398,8 @@ def cmd_compare(a) -> int:
                 raise UsageError(f"--groups {a.groups}: {e}") from None
             if "need 0/1 outcomes" in str(e):
                 raise UsageError(f"--tests {a.tests}: {e}") from None
-            if "loss" in str(e) and (a.loss is not None or "regressor" in str(e)):
-                raise UsageError(f"--loss: {e}") from None
+            if "regressor" in str(e) or ("loss" in str(e) and a.loss is not None):
+                raise UsageError(f"{'--loss' if a.loss is not None else '--a/--b'}: {e}") from None
             raise
     if a.learners:
         if a.plot:

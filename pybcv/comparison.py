@@ -519,12 +519,14 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         warns = list(_check_design(test_sets, n, design))
     except ValueError as e:
         raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
-    lossobj = resolve_loss(loss, y, regressor=loss in ("squared", "absolute"))
-    labels = set(y.tolist())
+    named = isinstance(loss, str)
+    lossobj = resolve_loss(loss, y, regressor=named and loss in ("squared", "absolute"))
+    # labels of y (0/1 loss, cost matrix), numbers (squared, absolute), anything (a callable)
+    labels = None if named and loss in ("squared", "absolute") else set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
             _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]),
-                                    labels if lossobj.name not in ("squared", "absolute") else None)
+                                    False if callable(loss) else labels)
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
@@ -568,15 +570,18 @@ def _own_splits(splits, n: int, design: str):
     return pairs
 
 
-def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels: Optional[set]):
+def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels):
     """One fold's own predictions: one label of y per test record (``labels``
-    None: one number per record), none missing."""
+    None: one number per record; False: anything, a callable loss reads
+    them), none missing."""
     if p.ndim != 1 or p.size != size:
         raise ValueError(f"{name}, fold {f}: {p.size} prediction(s) for the fold's {size} test records")
     miss = missing_positions(p)
     if miss.size:
         raise ValueError(f"{name}, fold {f}: the predictions have {miss.size} missing label(s) "
                          f"(NaN/None), first at position {miss[0]}")
+    if labels is False:                  # a callable loss reads them
+        return
     if labels is None:                   # a regression: finite numbers
         try:
             ok = p.dtype.kind not in "USb" and np.all(np.isfinite(p.astype(float)))

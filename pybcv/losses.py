@@ -75,7 +75,7 @@ def _cost(matrix, y):
         if np.any(j >= k) or np.any(labels[np.minimum(j, k - 1)] != y_pred):
             raise ValueError("loss: a cost matrix needs predicted class labels of y")
         return C[i, j]
-    return Loss(f"cost matrix {C.tolist()}", False, cost)
+    return Loss("cost_matrix", False, cost)
 
 
 def resolve_loss(loss, y, regressor: bool = False) -> Loss:

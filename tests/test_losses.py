@@ -1,0 +1,141 @@
+"""Other losses and regressors (issue 21 item 1; docs/guide/losses.md): the
+t, F and z tests on per-fold mean loss differences, the 0/1-only tests
+refused or dropped, scikit-learn regressors from Python and the CLI."""
+import numpy as np
+import pytest
+from scipy import stats
+
+import pybcv
+from pybcv.cli import main
+from pybcv.comparison import compare_losses, compare_predictions
+from pybcv.partitions import DESIGNS
+from pybcv.pipeline import design_generator
+
+
+def _regression(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X, X @ [1.0, 2.0, 0.0] + rng.normal(size=n)
+
+
+def _paired_t(d):
+    """The paired t statistic and two-sided p of differences d, by hand."""
+    t = d.mean() / (d.std(ddof=1) / np.sqrt(d.size))
+    return t, 2 * stats.t.sf(abs(t), d.size - 1)
+
+
+def test_loss_t_statistic_matches_an_independent_numpy_computation():
+    # real-valued per-record losses of two fixed models; the 10-fold t reads
+    # the per-fold mean loss differences of pybcv's cv10 folds for seed 3
+    rng = np.random.default_rng(1)
+    la, lb = rng.gamma(2.0, 1.5, 150), rng.gamma(2.0, 1.2, 150)
+    cmp = compare_losses(la, lb, tests="kfold_t", seed=3, loss="squared")
+    folds = DESIGNS["cv10"].splits(150, design_generator(3, "cv10"))
+    d = np.array([la[te].mean() - lb[te].mean() for _, te in folds])
+    t, p = _paired_t(d)
+    assert np.abs(d).max() > 0 and cmp["kfold_t"].statistic == pytest.approx(t, rel=1e-12)
+    assert cmp["kfold_t"].pvalue == pytest.approx(p, rel=1e-9)
+    assert cmp["kfold_t"].estimate == pytest.approx(d.mean(), rel=1e-12)
+    assert cmp.error_a == pytest.approx(la.mean()) and cmp.loss == "squared"
+
+
+def test_regressors_compared_under_squared_loss_match_a_hand_computation():
+    from sklearn.linear_model import Ridge
+    from sklearn.tree import DecisionTreeRegressor
+    X, y = _regression()
+    a, b = Ridge(alpha=1.0), DecisionTreeRegressor(max_depth=2, random_state=0)
+    cmp = pybcv.compare(X, y, a, b, tests="kfold_t", seed=0, backend="python")
+    d = []
+    for tr, te in DESIGNS["cv10"].splits(200, design_generator(0, "cv10")):
+        ea = (y[te] - a.fit(X[tr], y[tr]).predict(X[te])) ** 2
+        eb = (y[te] - b.fit(X[tr], y[tr]).predict(X[te])) ** 2
+        d.append(ea.mean() - eb.mean())
+    t, _ = _paired_t(np.array(d))
+    assert cmp.loss == "squared"
+    assert cmp["kfold_t"].statistic == pytest.approx(t, rel=1e-10)
+
+
+def test_mcnemar_needs_zero_one_outcomes():
+    rng = np.random.default_rng(2)
+    la, lb = rng.random(100), rng.random(100)
+    with pytest.raises(ValueError, match="mcnemar_5x2bcv need 0/1 outcomes"):
+        compare_losses(la, lb, tests="mcnemar_5x2bcv", loss="log_loss")
+    # a selection drops them, with a note naming them
+    cmp = compare_losses(la, lb, tests="all", loss="log_loss")
+    dropped = [k for k, t in pybcv.TESTS.items() if t.needs_zero_one]
+    assert "mcnemar_5x2bcv" in dropped and not set(dropped) & set(cmp.results)
+    assert any("mcnemar_5x2bcv" in w and "0/1" in w for w in cmp.warnings)
+    # 0/1 losses without loss= are still refused when they are not 0/1
+    with pytest.raises(ValueError, match="need 0/1 losses"):
+        compare_losses(la, lb)
+
+
+def test_regressor_loss_choices_are_checked():
+    from sklearn.linear_model import Ridge
+    X, y = _regression(60)
+    with pytest.raises(ValueError, match="a learner is a regressor"):
+        pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), loss="zero_one", backend="python")
+    with pytest.raises(ValueError, match="log_loss' needs predicted probabilities"):
+        pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), loss="log_loss", backend="python")
+    with pytest.raises(ValueError, match="regressor and the others are classifiers"):
+        pybcv.compare(X, (y > 0).astype(int), Ridge(), "majority", backend="python")
+
+
+def test_a_cost_matrix_of_ones_is_the_zero_one_loss():
+    from pybcv.datasets import exp6
+    d = exp6(0, n=120)
+    k = np.unique(d.y).size
+    c01 = pybcv.compare(d.X, d.y, "majority", "fnn-weighted", tests="kfold_t", backend="python")
+    cc = pybcv.compare(d.X, d.y, "majority", "fnn-weighted", tests="kfold_t", backend="python",
+                       loss=np.ones((k, k)) - np.eye(k))
+    assert cc.loss == "cost_matrix"
+    assert cc["kfold_t"].statistic == pytest.approx(c01["kfold_t"].statistic, rel=1e-12)
+
+
+def test_callable_loss_and_own_predictions():
+    y = np.linspace(0.0, 3.0, 40)
+    folds = DESIGNS["bcv5x2"].test_sets(40, np.random.default_rng(0))
+    pa = [y[t] + 0.1 for t in folds]
+    pb = [y[t] + 0.5 * np.sin(t) for t in folds]
+    cmp = compare_predictions(y, pa, pb, test_sets=folds, loss="absolute")
+    assert list(cmp.results) == ["calibrated_f_5x2bcv"]
+    cmp2 = compare_predictions(y, pa, pb, test_sets=folds,
+                               loss=lambda t, p: np.abs(np.asarray(t) - np.asarray(p)))
+    assert cmp2["calibrated_f_5x2bcv"].statistic == pytest.approx(
+        cmp["calibrated_f_5x2bcv"].statistic, rel=1e-12)
+
+
+def _csv(tmp_path, n=120):
+    X, y = _regression(n, seed=1)
+    path = tmp_path / "reg.csv"
+    lines = ["x1,x2,x3,price"] + [",".join(f"{v:.6f}" for v in (*x, t)) for x, t in zip(X, y)]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_cli_compares_regressors_by_import_path_on_a_csv(tmp_path, capsys):
+    path = _csv(tmp_path)
+    rc = main(["compare", "--csv", path, "--target", "price", "--quiet", "--tests", "kfold_t",
+               "--a", "sklearn.linear_model.Ridge:alpha=1.0",
+               "--b", "sklearn.tree.DecisionTreeRegressor:max_depth=2"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    assert "mean squared losses over the 10 folds of cv10" in out
+    assert "K-fold CV paired t-test" in out
+    rc = main(["compare", "--csv", path, "--target", "price", "--quiet", "--loss", "absolute",
+               "--a", "sklearn.linear_model.Ridge", "--b", "sklearn.linear_model.LinearRegression"])
+    out, err = capsys.readouterr()
+    assert rc == 0 and "mean absolute losses" in out and "not run under loss 'absolute'" in out
+
+
+def test_cli_refuses_mcnemar_under_a_real_loss(tmp_path, capsys):
+    path = _csv(tmp_path)
+    rc = main(["compare", "--csv", path, "--target", "price", "--quiet",
+               "--tests", "mcnemar_5x2bcv", "--a", "sklearn.linear_model.Ridge",
+               "--b", "sklearn.linear_model.LinearRegression"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "mcnemar_5x2bcv need 0/1 outcomes" in err and "Traceback" not in err
+    rc = main(["compare", "--csv", path, "--target", "price", "--quiet", "--loss", "zero_one",
+               "--a", "sklearn.linear_model.Ridge", "--b", "sklearn.linear_model.LinearRegression"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--loss" in err and "regressor" in err
