@@ -595,7 +595,8 @@ def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels)
     if extra:
         raise ValueError(f"{name}, fold {f}: predictions must be class labels of y (labels: "
                          f"{', '.join(sorted(map(str, labels))[:8])}); found {extra[:3]} -- not "
-                         "probabilities, scores or integer codes")
+                         "probabilities, scores or integer codes (numeric predictions of a numeric "
+                         "target: loss='squared' or 'absolute', docs/guide/losses.md)")
 
 
 # ------------------------------------------------------------------ multiple comparisons
@@ -697,7 +698,10 @@ class LearnerComparison:
     def __str__(self) -> str:
         lines = [f"{len(self.learners)} learners, every pair; p-values adjusted by "
                  f"{self.adjust} (alpha {self.alpha:g})",
-                 "error rates: " + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items()), ""]
+                 self._loss_words() + ": "
+                 + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items())]
+        notes = next(iter(self.comparisons.values())).warnings if self.comparisons else []
+        lines += [f"warning: {msg}" for msg in notes] + [""]
         w = max(len(a) + len(b) for a, b in self.comparisons) + 6
         wt = max(len(p["test"]) for p in self.pairs) + 2
         lines.append(f"  {'pair':<{w}}{'test':<{wt}}{'p':>10}{'holm':>10}{'shaffer':>10}  "
@@ -711,6 +715,10 @@ class LearnerComparison:
                          f"{p['pvalue_holm']:>10.4g}{p['pvalue_shaffer']:>10.4g}  "
                          + (f"yes ({lower})" if differ else "no"))
         return "\n".join(lines)
+
+    def _loss_words(self) -> str:
+        loss = next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
+        return "error rates" if loss == "zero_one" else f"mean {loss} losses"
 
     def __repr__(self) -> str:
         return f"<LearnerComparison {len(self.learners)} learners, {len(self.pairs)} pair tests>"

@@ -139,3 +139,21 @@ def test_cli_refuses_mcnemar_under_a_real_loss(tmp_path, capsys):
                "--a", "sklearn.linear_model.Ridge", "--b", "sklearn.linear_model.LinearRegression"])
     err = capsys.readouterr().err
     assert rc == 2 and "--loss" in err and "regressor" in err
+
+
+def test_cli_test_reads_numeric_predictions_under_squared_loss(tmp_path, capsys):
+    folds = DESIGNS["bcv5x2"].test_sets(40, design_generator(0, "bcv5x2"))
+    y = np.linspace(0.0, 3.0, 40)
+    lines = ["fold,row,y,pred_a,pred_b"]
+    for f, te in enumerate(folds):
+        lines += [f"{f},{r},{y[r]!r},{y[r] + 0.1!r},{y[r] + 0.5 * np.sin(r)!r}" for r in te]
+    path = tmp_path / "pred.csv"
+    path.write_text("\n".join(lines) + "\n")
+    rc = main(["test", "--predictions", str(path), "--loss", "squared", "--tests", "calibrated_f_5x2bcv"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    own = compare_predictions(y, [y[t] + 0.1 for t in folds], [y[t] + 0.5 * np.sin(t) for t in folds],
+                              test_sets=folds, loss="squared")
+    assert f"{own['calibrated_f_5x2bcv'].statistic:.4f}" in out
+    rc = main(["test", "--predictions", str(path)])
+    assert rc == 2 and "loss='squared'" in capsys.readouterr().err
