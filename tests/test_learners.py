@@ -522,13 +522,27 @@ def test_wrong_number_of_prediction_arrays_and_good_predictions_pass():
     assert out[0].dtype == ys.dtype
 
 
-def test_sklearn_regressor_as_learner_is_refused():
+def test_sklearn_regressor_predicts_numbers_checked_finite():
+    """A regressor's predictions are numbers, compared under a real-valued
+    loss (docs/guide/losses.md); a non-finite one is refused naming the fold.
+    (A regressor beside a classifier is refused by compare: test_losses.py.)"""
+    from sklearn.base import BaseEstimator, RegressorMixin
     from sklearn.linear_model import LinearRegression
     from pybcv.learners import PredictionError
+
+    class NaNRegressor(RegressorMixin, BaseEstimator):
+        def fit(self, X, y):
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), np.nan)
+
     X, y = data(n=60, seed=8)
-    with pytest.raises(PredictionError, match=r"learner 'LinearRegression', fold 1 of 2: "
-                                              r"predicted .*not a label"):
-        as_learner(LinearRegression()).predict_splits(X, y, halves(60, 1, seed=1))
+    out = as_learner(LinearRegression()).predict_splits(X, y, halves(60, 1, seed=1))
+    assert all(p.dtype == float for p in out) and not np.all(np.isin(out[0], y))
+    with pytest.raises(PredictionError, match=r"learner 'NaNRegressor', fold 1 of 2: "
+                                              r"a regressor must predict finite numbers"):
+        as_learner(NaNRegressor()).predict_splits(X, y, halves(60, 1, seed=1))
 def test_no_alias_names_remain():
     import importlib
     import pybcv.engine
