@@ -25,9 +25,16 @@
 #' @param n_train Training-set size of each fold (or one number); by default
 #'   the records outside the fold, `length(truth) - fold size`, when `truth`
 #'   covers all records.
+#' @param loss `"zero_one"` (the default: labels, every test), or
+#'   `"squared"` / `"absolute"` for numeric predictions of a numeric `truth`
+#'   (a regression; needs `truth` for all records and `folds`): the t, F and
+#'   z tests then read the per-fold mean loss differences and the tests that
+#'   need 0/1 outcomes (the McNemar family, the proportion z) are dropped
+#'   with a warning, or refused when named in `tests` (docs/guide/losses.md).
 #' @inheritParams compare_learners
 #' @return A `"pybcv_comparison"` (print, `as.data.frame()`, `$htests`,
-#'   `$tables`).
+#'   `$tables`; under another loss `$tables` holds the per-fold loss sums and
+#'   `$loss` names the loss).
 #' @export
 #' @examples
 #' if (pybcv_available()) {
@@ -39,14 +46,20 @@
 #' }
 pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "bcv5x2", tests = NULL,
                                    n_train = NULL, profile = c("default", "paper"), options = list(),
-                                   alternative = NULL, alpha = 0.05, conf.level = 0.95) {
+                                   alternative = NULL, alpha = 0.05, conf.level = 0.95,
+                                   loss = "zero_one") {
   dn <- paste(dname(substitute(x)), "and", dname(substitute(y)))
   la <- list(name = dname(substitute(x)))
   lb <- list(name = dname(substitute(y)))
   profile <- choice(profile, profile_choices, "profile")
   if (!is.character(design) || length(design) != 1L || is.na(design))
     stop("design must be one design name", call. = FALSE)
+  if (!is.character(loss) || length(loss) != 1L || is.na(loss))
+    stop("loss must be one of \"zero_one\", \"squared\", \"absolute\"", call. = FALSE)
   pybcv_helper()
+  if (!identical(loss, "zero_one"))
+    return(loss_predictions(x, y, truth, folds, design, tests, profile, options, alternative,
+                            alpha, conf.level, loss, dn, la, lb))
   inp <- fold_tables_input(x, y, truth, folds, NULL, "x")
   nf <- nrow(inp$tables)
   n_test <- rowSums(inp$tables)
@@ -83,6 +96,46 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   })
   structure(list(results = results_frame(htests, alpha), htests = htests, tables = tables,
                  learners = c(a = la$name, b = lb$name), data.name = dn, n = n_all,
+                 target = "(own predictions)", seed = NA, alpha = alpha, profile = profile,
+                 conf.level = conf.level),
+            class = "pybcv_comparison")
+}
+
+## pybcv_test_predictions() under a real-valued loss: Python's
+## compare_predictions(loss = ) on the numeric predictions (one home of the
+## loss arithmetic).
+loss_predictions <- function(x, y, truth, folds, design, tests, profile, options, alternative,
+                             alpha, conf.level, loss, dn, la, lb) {
+  if (is.null(truth) || is.list(truth) || is.null(folds))
+    stop("loss = \"", loss, "\" needs truth for all records and folds (a list of each fold's ",
+         "record indices)", call. = FALSE)
+  if (!is.numeric(truth)) stop("loss = \"", loss, "\" needs a numeric truth", call. = FALSE)
+  if (!is.list(x) || !is.list(y) || length(x) != length(y) || length(x) != length(folds))
+    stop("x, y and folds must be lists with one entry per fold", call. = FALSE)
+  num <- function(v, what) {
+    if (!is.numeric(v) || anyNA(v) || any(!is.finite(v)))
+      stop(what, ": predictions must be finite numbers under loss = \"", loss, "\"", call. = FALSE)
+    np_float(v, what)
+  }
+  pa <- lapply(seq_along(x), function(f) num(x[[f]], sprintf("x[[%d]]", f)))
+  pb <- lapply(seq_along(y), function(f) num(y[[f]], sprintf("y[[%d]]", f)))
+  ts <- unname(lapply(folds, function(i) as.integer(i) - 1L))   # a list, not a dict
+  if (!is.null(alternative)) alternative <- alt_to_py(alternative)
+  v <- py_call("run_own_predictions_loss", np_float(truth, "truth"), pa, pb, ts, design,
+               if (is.null(tests)) NULL else as.list(tests), profile,
+               if (length(options)) options else NULL, alternative, loss, conf.level)
+  for (w in as.character(unlist(v$notes))) warning(w, call. = FALSE)
+  keys <- names(v$results)
+  htests <- lapply(stats::setNames(keys, keys), function(k) {
+    h <- make_htest(v$results[[k]], paste0(dn, " (", loss, " loss)"), warn = FALSE)
+    h$design <- design
+    h
+  })
+  sums <- as.matrix(v$loss_sums)
+  colnames(sums) <- c("n", "sum_a", "sum_b", "sum_sq_diff")
+  structure(list(results = results_frame(htests, alpha), htests = htests,
+                 tables = stats::setNames(list(sums), design), loss = loss,
+                 learners = c(a = la$name, b = lb$name), data.name = dn, n = length(truth),
                  target = "(own predictions)", seed = NA, alpha = alpha, profile = profile,
                  conf.level = conf.level),
             class = "pybcv_comparison")

@@ -143,6 +143,28 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95):
         return _fail(e)
 
 
+def run_own_predictions_loss(y, pred_a, pred_b, test_sets, design, tests, profile, options,
+                             alternative, loss, level=0.95):
+    """R's ``pybcv_test_predictions(loss = ...)``: Python's
+    ``compare_predictions`` under a real-valued loss (docs/guide/losses.md)
+    on 0-based ``test_sets``.  Returns {"results": {key: result dict},
+    "notes": [...], "loss_sums": (F, 4), "means": [A, B]}."""
+    try:
+        from pybcv.comparison import compare_predictions
+        cmp = compare_predictions(np.asarray(y, dtype=float),
+                                  [np.asarray(p, dtype=float) for p in pred_a],
+                                  [np.asarray(p, dtype=float) for p in pred_b],
+                                  test_sets=[np.asarray(t, dtype=np.int64) for t in test_sets],
+                                  design=design, tests=tests, profile=profile,
+                                  options=options or None, alternative=alternative, loss=loss)
+        res = {k: dict(result_dict(r, k, level), design=design) for k, r in cmp.results.items()}
+        return {"ok": True, "value": {"results": res, "notes": list(cmp.warnings),
+                                      "loss_sums": np.asarray(cmp.tables[design], dtype=float),
+                                      "means": [cmp.error_a, cmp.error_b]}}
+    except Exception as e:
+        return _fail(e)
+
+
 def registry_table():
     try:
         import inspect
