@@ -37,7 +37,9 @@ myst_heading_anchors = 3
 suppress_warnings = ["myst.xref_missing", "myst.header"]
 
 autosummary_generate = True
-autodoc_default_options = {"members": True, "show-inheritance": False}
+# members grouped by kind (classes, functions, data), a data value not printed
+autodoc_default_options = {"members": True, "show-inheritance": False,
+                           "member-order": "groupwise", "no-value": True}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_validation_checks = set()
@@ -127,7 +129,20 @@ def _more_topics(app, docname, source):
     source[0] = text.replace("<!-- more topics -->", block)
 
 
+def _registry_table(app, docname, source):
+    """guide/tests: the table of tests, generated from the registry."""
+    if "<!-- registry: tests -->" not in source[0]:
+        return
+    from pybcv.stats import TESTS
+    rows = ["| key | name | family | design | in Table 5 |", "|---|---|---|---|---|"]
+    for key, spec in TESTS.items():
+        rows.append(f"| `{key}` | {spec.name} | {spec.family} | `{spec.design}` | "
+                    f"{'yes' if spec.in_table5 else ''} |")
+    source[0] = source[0].replace("<!-- registry: tests -->", "\n".join(rows))
+
+
 def setup(app):
     app.connect("source-read", _more_topics)
+    app.connect("source-read", _registry_table)
     app.connect("autodoc-process-docstring", _keep_original, priority=100)
     app.connect("autodoc-process-docstring", _plain_if_invalid, priority=900)

@@ -36,6 +36,7 @@ from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
 from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path
+from .learners.timelimit import check_timeout
 from .learners.noisy import NOISE_PARAMS
 from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
@@ -73,6 +74,13 @@ def _alpha(s: str) -> float:
 _seed = int_at_least(0, "a non-negative integer")
 _positive = int_at_least(1, "an integer >= 1")
 _n = int_at_least(2, "an integer >= 2 (the number of records)")
+
+
+def _seconds(s: str) -> float:
+    try:
+        return check_timeout(float(s), "--timeout")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {s!r}") from None
 
 
 def _separator(s: str) -> str:
@@ -363,12 +371,13 @@ def cmd_compare(a) -> int:
                 res = compare_many(data.X, data.y, specs, tests=tests, seed=a.seed,
                                    profile=a.profile, backend=a.backend, adjust=a.adjust,
                                    n_jobs=a.jobs, progress=progress, alpha=a.alpha,
-                                   alternative=a.alternative, options=options, **folds)
+                                   alternative=a.alternative, options=options,
+                                   timeout=a.timeout, **folds)
             else:
                 res = compare(data.X, data.y, specs[0], specs[1], tests=tests, seed=a.seed,
                               profile=a.profile, backend=a.backend, n_jobs=a.jobs,
                               progress=progress, alpha=a.alpha, alternative=a.alternative,
-                              options=options, **folds)
+                              options=options, timeout=a.timeout, **folds)
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
@@ -586,7 +595,7 @@ def cmd_simulate(a) -> int:
         if not (a.quiet or a.json):
             print(f"--- {experiment.varied} = {v:g} -> {folder}", file=sys.stderr)
     options = dict(jobs=a.jobs, resume=a.resume, scheduler=a.scheduler,
-                   progress=not (a.quiet or a.json))
+                   progress=not (a.quiet or a.json), timeout=a.timeout)
     try:
         if values == [None]:
             runs = [(None, simulate(base, a.reps, out=a.out, **options))]
@@ -928,6 +937,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--profile", default=cd["profile"], help=_profile_help())
     c.add_argument("--backend", default=cd["backend"], choices=backends)
     c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
+    c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="time limit of one fit; a longer fit fails naming learner, design and fold")
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
     c.add_argument("--json", action="store_true", help="one JSON object on stdout")
     c.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -973,6 +984,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--reps", type=_positive, default=sd["reps"])
     s.add_argument("--seed", type=_seed, default=sd["seed"])
     s.add_argument("--jobs", type=_positive, default=1, help="worker processes (joblib)")
+    s.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="time limit of one fit; a repetition with a longer fit is recorded as failed")
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
@@ -1092,7 +1105,28 @@ def _known_errors() -> tuple:
     return tuple(known)
 
 
+#: seconds Ctrl-C waits for R (or Java inside R) to return before the
+#: command line ends itself (a long C routine does not check for interrupts)
+INTERRUPT_GRACE_S = 3.0
+
+
+def _end_on_stuck_interrupt():
+    """The program (not main() called from Python) ends within
+    INTERRUPT_GRACE_S of Ctrl-C even when R is inside a long C routine
+    (``r_bridge.session.exit_on_stuck_interrupt``)."""
+    try:
+        from r_bridge import session
+    except ImportError:       # pragma: no cover
+        return
+    session.exit_on_stuck_interrupt = (
+        INTERRUPT_GRACE_S, f"pybcv: interrupted (R had not stopped {INTERRUPT_GRACE_S:g} s after "
+                           f"Ctrl-C; ended; finished repetitions of a simulation are stored)",
+        EXIT_INTERRUPTED)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    if argv is None:
+        _end_on_stuck_interrupt()
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = build_parser().parse_args(argv)

@@ -32,6 +32,7 @@ from .pipeline import (design_generator, learner_free_tables, learner_label, pre
                        tables_from_design_predictions)
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
+from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
@@ -301,7 +302,8 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
             alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
             groups: Optional[Sequence] = None, alternative: Optional[str] = None,
-            options: Optional[Dict[str, dict]] = None) -> Comparison:
+            options: Optional[Dict[str, dict]] = None,
+            timeout: Optional[float] = None) -> Comparison:
     """Compare learners A and B on (X, y) with the tests ``tests`` (default:
     the 5x2 BCV design's two tests; ``tests="all"`` for every test).
 
@@ -319,7 +321,9 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     ``groups`` (one value per record) forms them of whole groups, so that no
     group is on both sides of a fold (the block-regularized designs only;
     docs/guide/partitions.md).  The seed draws these folds as it draws the
-    plain ones.
+    plain ones.  ``timeout``: seconds one fit may take; a fit that takes
+    longer fails naming the learner, the design and the fold
+    (:mod:`pybcv.learners.timelimit`).
 
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
@@ -335,7 +339,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress, seed)
+                                           n_jobs, progress, seed, check_timeout(timeout))
     tables = tables_from_design_predictions(data.y, pa, pb, splits)
     fits = sum(len(s) for s in splits.values())
     return Comparison(_score_tables(tables, data.n, keys, opts, splits), tables, data.n,
@@ -659,7 +663,8 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                      n_jobs: int = 1, progress: bool = False,
                      alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
                      groups: Optional[Sequence] = None, alternative: Optional[str] = None,
-                     options: Optional[Dict[str, dict]] = None) -> LearnerComparison:
+                     options: Optional[Dict[str, dict]] = None,
+                     timeout: Optional[float] = None) -> LearnerComparison:
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
@@ -686,7 +691,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     data = _data(X, y)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed)
+                                       seed, check_timeout(timeout))
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = tables_from_design_predictions(data.y, preds[i], preds[j], splits)

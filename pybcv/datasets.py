@@ -266,7 +266,8 @@ def population_raw(path: Optional[str] = None):
     """The 60,000 training images (uint8, (60000, 28, 28)) and labels (int64)."""
     path = path or MNIST_NPZ
     if not os.path.exists(path):
-        raise FileNotFoundError(f"MNIST file not found: {path} (set PYBCV_MNIST_NPZ to a .npz "
+        raise FileNotFoundError(f"MNIST file not found: {path} (set PYBCV_DATA to a folder "
+                                "holding mnist/mnist.npz, or PYBCV_MNIST_NPZ to a .npz "
                                 "with arrays x_train (60000, 28, 28) and y_train)")
     with np.load(path) as d:
         if "x_train" not in d.files or "y_train" not in d.files:

@@ -98,6 +98,16 @@ class PredictionError(LearnerContext, ValueError):
         self._place(learner, fold, n_folds, message)
 
 
+class LearnerInputError(LearnerContext, ValueError):
+    """A learner refuses the data it is given (a 2-class learner on 3
+    classes, categorical columns for a numeric learner): the message names
+    the learner, and the engine adds the design and the repetition."""
+
+    def __init__(self, learner, fold, n_folds, message):
+        ValueError.__init__(self, message)
+        self._place(learner, fold, n_folds, message)
+
+
 class FitError(LearnerContext, RuntimeError):
     """A Python learner's fit or predict raised (a scikit-learn estimator on
     data it cannot take, a time limit): the message names the learner and
@@ -118,5 +128,5 @@ class StoreError(RuntimeError):
     names the file and what is wrong."""
 
 
-__all__ = ["DataError", "LearnerContext", "PredictionError", "FitError", "ConfigMismatch",
+__all__ = ["DataError", "LearnerContext", "PredictionError", "LearnerInputError", "FitError", "ConfigMismatch",
            "StoreError"]

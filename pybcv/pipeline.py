@@ -41,10 +41,11 @@ import numpy as np
 from tqdm import tqdm
 
 from . import seeds
-from .errors import LearnerContext
+from .errors import LearnerContext, LearnerInputError
 from .fold_tables import tables_batch
 from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded
+from .learners.timelimit import check_timeout, fit_timeout
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS
 
@@ -142,6 +143,10 @@ def _predict_one_design(learner, X, y, splits, name):
         return learner.predict_splits(X, y, splits)
     except LearnerContext as e:          # an R/Java fault or a prediction that is no label
         raise e.set_context(design=name)
+    except ValueError as e:              # a learner refusing the data: named, in words
+        who = getattr(learner, "name", None) or getattr(getattr(learner, "learner", None), "name",
+                                                         None) or type(learner).__name__
+        raise LearnerInputError(who, None, len(splits), str(e)).set_context(design=name) from e
     except Exception as e:
         e.add_note(f"(partition design {name!r})")
         raise
@@ -197,17 +202,28 @@ def _seeded_learner(learner, backend, seed):
     return seeded(as_learner(learner, backend), seed)
 
 
-def _predict_task(learner, backend, X, y, design_splits, seed=None):
+def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None):
+    with fit_timeout(timeout):
+        return _predict_task_timed(learner, backend, X, y, design_splits, seed)
+
+
+def _predict_task_timed(learner, backend, X, y, design_splits, seed):
     lrn = CountingLearner(_seeded_learner(learner, backend, seed))
     pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
     return pred, lrn.backend_
 
 
-def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None):
+def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None, timeout=None):
     """[{design: predictions}] and [backend] per learner: one batch per learner
     when sequential and quiet; else one task per (learner, design), on
     ``n_jobs`` processes, with a tqdm bar.  ``seed``: the ``random_state`` of
-    scikit-learn fits that have none."""
+    scikit-learn fits that have none; ``timeout``: seconds a fit may take
+    (:mod:`pybcv.learners.timelimit`)."""
+    with fit_timeout(timeout):
+        return _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout)
+
+
+def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout):
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
         raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     if n_jobs == 1 and not progress:
@@ -227,14 +243,15 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
     try:
         if n_jobs == 1:
             for i, d in tasks:
-                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed)
+                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed, timeout)
                 preds[i].update(pred)
                 backends[i] = be
                 bar.update(len(splits[d]))
         else:
             # fresh processes (spawn): an embedded R or JVM of this process is not forked
             with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}, seed):
+                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}, seed,
+                                       timeout):
                            (i, d) for i, d in tasks}
                 try:
                     for fut in as_completed(futures):

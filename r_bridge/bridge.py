@@ -23,6 +23,7 @@ from .files import r_file
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
 from pybcv.errors import LearnerContext
+from pybcv.learners.timelimit import current as current_timeout
 
 # keys: the data sets registered in R, oldest first (a dict used as an ordered
 # set); it mirrors batch.R's FIFO of at most max_datasets data sets, so it stays
@@ -117,6 +118,14 @@ def _oom_message(learner, message, heap_mb):
     return (f"{what}; the bridge freed Java's memory and R stays usable. Give Java a larger "
             f"heap (the environment variable {session.JAVA_HEAP_ENV}=2g, set before Python "
             f"starts) or use smaller data")
+
+
+def _set_timeout(limit):
+    """The per-fit time limit of pybcv (``pybcv.learners.timelimit``) as the R
+    option ``pybcv.timeout`` that ``run_batch`` reads (None: NULL, no limit)."""
+    import rpy2.rinterface as ri
+    ri.baseenv["options"](**{"pybcv.timeout": ri.NULL if limit is None
+                             else ri.FloatSexpVector([limit])})
 
 
 def _r_env():
@@ -234,7 +243,14 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
         def batch():
             if key not in _env["keys"]:
                 _register(fns, key, cols, yc)
-            res = _call(learner, fns["run_batch"], *args)
+            limit = current_timeout()      # batch.R applies it to every fold
+            if limit is not None:
+                _set_timeout(limit)
+            try:
+                res = _call(learner, fns["run_batch"], *args)
+            finally:
+                if limit is not None:
+                    _set_timeout(None)
             ok, fold, msg = bool(res[0][0]), int(res[1][0]), str(res[2][0])
             if not ok and fold == 0 and msg == "missing dataset":   # evicted on the R side
                 _register(fns, key, cols, yc)

@@ -36,6 +36,11 @@ class RUnavailableError(RuntimeError):
     """R, rpy2 or an R package needed by a learner is missing (names the set-up step)."""
 
 
+class JavaHeapError(RUnavailableError, ValueError):
+    """``PYBCV_JAVA_HEAP`` is malformed or too small for the JVM to start (the
+    message names the variable; the command line prints it without a traceback)."""
+
+
 def _jvm_candidates():
     homes = []
     if os.environ.get("JAVA_HOME"):
@@ -169,6 +174,8 @@ def missing_r_packages(pkgs):
 
 def require_r(pkgs=(), what="this learner"):
     """Start R and check ``pkgs``; RUnavailableError naming what is missing and the fix."""
+    if "RWeka" in pkgs:
+        java_heap_setting()     # a bad PYBCV_JAVA_HEAP: JavaHeapError, before R starts
     try:
         get_r()
     except RuntimeError as e:
@@ -201,6 +208,7 @@ class interruptible:
         import threading
         self.hit = False
         self._old = None
+        self._old_fd = None
         if threading.current_thread() is not threading.main_thread():
             return self
         try:
@@ -217,11 +225,13 @@ class interruptible:
                 pass
 
         self._old = signal.signal(signal.SIGINT, on_sigint)
+        self._old_fd = _watch_sigint(self._rlib)
         return self
 
     def __exit__(self, exc_type, exc, tb):
         import signal
         if self._old is not None:
+            _unwatch_sigint(self._old_fd)
             signal.signal(signal.SIGINT, self._old)
             if self.hit:
                 try:
@@ -233,8 +243,83 @@ class interruptible:
         return False
 
 
+# A Python-level SIGINT handler runs only when the main thread is back in
+# Python, which a long C routine inside R (kknn's neighbour search, a Weka fit)
+# may not be for minutes.  The C-level part of Python's handler writes the
+# signal number to the wakeup fd at once, though: a watcher thread reading it
+# sets R_interrupts_pending immediately (R stops at its next interrupt check)
+# and, when a program asked for it (the command line: exit_on_stuck_interrupt),
+# ends the process after a grace period if R still has not returned.
+_watch = {"thread": None, "r": None, "w": None, "rlib": None, "inside": 0, "since": None}
+#: (grace seconds, message, exit code) or None: what the watcher does when R
+#: has not returned that long after Ctrl-C (set by pybcv's command line)
+exit_on_stuck_interrupt = None
+
+
+def _watcher():
+    import signal
+    import sys
+    import time
+    while True:
+        try:
+            data = os.read(_watch["r"], 64)
+        except OSError:      # pragma: no cover
+            return
+        if signal.SIGINT not in data or not _watch["inside"]:
+            continue
+        try:
+            _watch["rlib"].R_interrupts_pending = 1
+        except Exception:    # pragma: no cover
+            pass
+        stuck = exit_on_stuck_interrupt
+        if stuck is None:
+            continue
+        grace, message, code = stuck
+        end = time.monotonic() + grace
+        while _watch["inside"] and time.monotonic() < end:
+            time.sleep(0.1)
+        if _watch["inside"]:
+            try:
+                sys.stderr.write(message + "\n")
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+
+
+def _watch_sigint(rlib):
+    """Route SIGINT to the watcher thread while the main thread is in R;
+    returns the previous wakeup fd (to restore)."""
+    import signal
+    import threading
+    if _watch["thread"] is None:
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        _watch.update(r=r, w=w)
+        _watch["thread"] = threading.Thread(target=_watcher, name="pybcv-sigint", daemon=True)
+        _watch["thread"].start()
+    _watch["rlib"] = rlib
+    _watch["inside"] += 1
+    try:
+        return signal.set_wakeup_fd(_watch["w"], warn_on_full_buffer=False)
+    except ValueError:       # pragma: no cover - not the main thread
+        _watch["inside"] -= 1
+        return None
+
+
+def _unwatch_sigint(old_fd):
+    import signal
+    if old_fd is None:
+        return
+    _watch["inside"] -= 1
+    try:
+        signal.set_wakeup_fd(old_fd)
+    except ValueError:       # pragma: no cover
+        pass
+
+
 # --------------------------------------------------------------- the JVM's heap
 JAVA_HEAP_ENV = "PYBCV_JAVA_HEAP"
+MIN_JAVA_HEAP = 8 * 2 ** 20       # the JVM refuses -Xmx below ~3 MB by ending the process
 
 
 def java_heap_setting():
@@ -245,7 +330,13 @@ def java_heap_setting():
     if not v:
         return None
     if not re.fullmatch(r"[1-9][0-9]*[kKmMgG]?", v):
-        raise ValueError(f"{JAVA_HEAP_ENV}={v!r}: write a size such as 2g or 512m")
+        raise JavaHeapError(f"{JAVA_HEAP_ENV}={v!r}: write a size such as 2g or 512m")
+    size = int(v.rstrip("kKmMgG")) * {"k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30}.get(
+        v[-1].lower(), 1)
+    if size < MIN_JAVA_HEAP:      # the JVM would abort the whole process at start
+        raise JavaHeapError(f"{JAVA_HEAP_ENV}={v!r} is {size:,} bytes, below the "
+                         f"{MIN_JAVA_HEAP // 2 ** 20} MB the JVM needs to start (a number "
+                         f"without a unit is bytes); write a size such as 2g or 512m")
     return v
 
 

@@ -11,12 +11,13 @@ cd "$here"
 py=/usr/bin/python3
 out="${1:-dist}"
 bash scripts/build_java.sh || echo "[build] no Weka helper jar: see above" >&2
-rm -rf "$out" build/lib build/bdist.*
+mkdir -p "$out"
+rm -rf "$out"/pybcv-*.whl "$out"/pybcv-*.tar.gz build/lib build/bdist.*
 $py -m build --no-isolation --outdir "$out" . >&2
 if command -v twine >/dev/null 2>&1; then
-  twine check --strict "$out"/*
+  twine check --strict "$out"/pybcv-*
 else
   echo "[build] twine missing (Debian: apt-get install twine): metadata not checked" >&2
   exit 1
 fi
-ls "$out"/*
+ls "$out"/pybcv-*

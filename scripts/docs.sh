@@ -9,4 +9,7 @@ cd "$here"
 py="$here/.venv/bin/python"
 [ -x "$py" ] || py=/usr/bin/python3
 export MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1
+# generated pages (API stubs, the gallery) are rebuilt from scratch, so a
+# renamed function leaves no stale page behind
+rm -rf docs/api/generated docs/auto_examples
 exec "$py" -m sphinx -E -W --keep-going -b html -q -j 1 docs "${1:-docs/_build/html}"

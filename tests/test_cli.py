@@ -122,8 +122,8 @@ def test_learner_failure_exits_1_naming_learner_fold_and_design(capsys, monkeypa
     rc, out, err = run(capsys, "compare", "--a", "glm", "--backend", "python", "--tests", "mcnemar_ho",
                        "--quiet")
     assert rc == 1 and out == ""
-    assert err.startswith("pybcv: error: glm failed on fold 1 of 1")
-    assert "6 classes" in err and "partition design 'holdout'" in err and "Traceback" not in err
+    assert err.startswith("pybcv: error: learner 'glm', design 'holdout': glm failed on fold 1 of 1")
+    assert "6 classes" in err and "Traceback" not in err and "PYBCV_TRACEBACK" not in err
 
 
 def test_developer_view_keeps_the_traceback(monkeypatch):

@@ -124,7 +124,7 @@ def test_one_batch_per_learner_and_errors_name_their_design():
     bad = _Recorder(fail_test_size=30)              # 10-fold CV's folds (n = 300)
     with pytest.raises(ValueError, match=r"fold 1 of 10\b") as ei:
         compare(X, y, bad, "majority", tests=["kfold_t"])
-    assert "partition design 'cv10'" in " ".join(getattr(ei.value, "__notes__", []))
+    assert "design 'cv10'" in str(ei.value)
     assert bad.calls == [10, 10]                    # the batch (cv10 only), then cv10 alone
 
 
@@ -178,8 +178,11 @@ def test_interrupt_and_resume_equals_uninterrupted(tmp_path):
 
 def test_killed_process_resumes_to_identical_results(tmp_path):
     """SIGKILL a CLI run mid-way, resume it, compare with an uninterrupted run."""
+    # enough repetitions that the kill lands after the first batch commit
+    # (the store commits about once a second) and well before the last
+    REPS = 240
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    args = ["--dataset", "simple", "--param", "0.3", "--n", "300", "--tests", "table5", "--reps", "40",
+    args = ["--dataset", "simple", "--param", "0.3", "--n", "300", "--tests", "table5", "--reps", str(REPS),
             "--seed", "4", "--backend", "python", "--quiet"]
     killed = str(tmp_path / "killed")
     proc = subprocess.Popen([sys.executable, "-m", "pybcv", "simulate", *args, "--out", killed],
@@ -202,18 +205,18 @@ def test_killed_process_resumes_to_identical_results(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     done_at_kill = len(load_result(killed).reps)
-    assert done_at_kill >= (8 if was_running else 40) or not was_running
+    assert done_at_kill >= (8 if was_running else REPS) or not was_running
     if was_running:
-        assert done_at_kill < 40
+        assert done_at_kill < REPS
     rc = subprocess.run([sys.executable, "-m", "pybcv", "simulate", *args, "--out", killed, "--resume"],
                         env=env, cwd=ROOT, capture_output=True, text=True).returncode
     assert rc == 0
     whole = str(tmp_path / "whole")
-    simulate("simple", tests="table5", reps=40, seed=4, backend="python", data_params={"delta": 0.3}, n=300,
+    simulate("simple", tests="table5", reps=REPS, seed=4, backend="python", data_params={"delta": 0.3}, n=300,
              out=whole)
     r1, s1, p1 = _stored(killed)
     r2, s2, p2 = _stored(whole)
-    assert np.array_equal(r1, r2) and len(r1) == 40
+    assert np.array_equal(r1, r2) and len(r1) == REPS
     for k in TABLE5_TESTS:
         assert np.array_equal(p1[k], p2[k], equal_nan=True)
         assert np.array_equal(s1[k], s2[k], equal_nan=True)

@@ -121,3 +121,10 @@ def test_wheel_cli_runs_from_anywhere(wheel_venv, tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, env=_clean_env(), timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.startswith("fold,row"), run.stdout[:200]
+
+
+def test_missing_data_names_pybcv_data(tmp_path):
+    """Data the package does not ship (MNIST): the message says how to point at it."""
+    from pybcv.datasets import population_raw
+    with pytest.raises(FileNotFoundError, match="set PYBCV_DATA to a folder holding mnist/mnist.npz"):
+        population_raw(str(tmp_path / "nowhere.npz"))

@@ -189,3 +189,20 @@ def test_r_compare_learners_equals_python_engine(tmp_path, installed_lib):
         res = cmp.results[key]
         assert float(stat) == res.statistic, key
         assert float(p) == res.pvalue, key
+
+
+@pytest.mark.slow
+def test_r_cmd_check_as_cran_of_the_tarball(tmp_path):
+    """bash scripts/build_r.sh: the tarball (jar in inst/java, the vignette
+    built) passes R CMD check --as-cran offline with no ERROR or WARNING
+    (about 8 minutes; --runslow)."""
+    _require_r()
+    env = _env()
+    env.setdefault("PYBCV_PYTHON", str(REPO / ".venv" / "bin" / "python"))
+    run = subprocess.run(["bash", "scripts/build_r.sh", str(tmp_path)], cwd=REPO,
+                         capture_output=True, text=True, env=env, timeout=1800)
+    assert run.returncode == 0, (run.stdout + run.stderr)[-6000:]
+    assert "Status: OK" in run.stdout or "NOTE" in run.stdout, run.stdout
+    tar = subprocess.run(["tar", "tzf", next(str(p) for p in tmp_path.glob("pybcv_*.tar.gz"))],
+                         capture_output=True, text=True, check=True).stdout
+    assert "pybcv/inst/java/pybcv-weka.jar" in tar and "pybcv/inst/doc/pybcv.html" in tar

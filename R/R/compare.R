@@ -13,9 +13,15 @@ paper_first <- function(keys) c(intersect("mcnemar_5x2bcv", keys), setdiff(keys,
 ## resolve the tests, draw every design's splits, and get each learner's
 ## per-row correctness (one batch per learner).
 comparison_setup <- function(learners, data, target, tests, seed, alpha, profile, options,
-                             conf.level, alternative = NULL, stratify = FALSE, groups = NULL) {
+                             conf.level, alternative = NULL, stratify = FALSE, groups = NULL,
+                             timeout = NULL) {
   if (!is.logical(stratify) || length(stratify) != 1L || is.na(stratify))
     stop("stratify must be TRUE or FALSE", call. = FALSE)
+  if (!is.null(timeout) && (!is.numeric(timeout) || length(timeout) != 1L || !is.finite(timeout) ||
+                            timeout <= 0))
+    stop("timeout must be a positive number of seconds (or NULL)", call. = FALSE)
+  old <- options(pybcv.timeout = if (is.null(timeout)) NULL else as.numeric(timeout))
+  on.exit(options(old), add = TRUE)
   if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed) || seed != round(seed) || seed < 0)
     stop("seed must be a single non-negative whole number", call. = FALSE)
   if (!is.numeric(alpha) || length(alpha) != 1L || !(alpha > 0 && alpha < 1))
@@ -197,6 +203,9 @@ results_frame <- function(htests, alpha) {
 #' @param groups A column name of `data` (then not a predictor) or a vector
 #'   with one group per row: a grouped 5x2 BCV, the blocks made of whole
 #'   groups so that no group is on both sides of a fold (`--groups COLUMN`).
+#' @param timeout Seconds one fit may take (`NULL`: no limit); a fit that
+#'   takes longer fails, naming the learner, the fold and the design (R's
+#'   `setTimeLimit`; Weka's Java fits stop only when they return).
 #' @param verbose Report the designs and fits.
 #' @return A list of class `"pybcv_comparison"`: `results`, a data frame
 #'   with columns `test`, `name`, `statistic`, `df`, `df2` (F tests),
@@ -219,14 +228,15 @@ results_frame <- function(htests, alpha) {
 #' }
 compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                              profile = c("default", "paper"), options = list(), alternative = NULL,
-                             conf.level = 0.95, stratify = FALSE, groups = NULL, verbose = FALSE) {
+                             conf.level = 0.95, stratify = FALSE, groups = NULL, timeout = NULL,
+                             verbose = FALSE) {
   profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
   la <- as_learner(a, dname(substitute(a)))
   lb <- as_learner(b, dname(substitute(b)))
   t0 <- proc.time()[["elapsed"]]
   st <- comparison_setup(list(la, lb), data, target, tests, seed, alpha, profile, options, conf.level,
-                         alternative, stratify, groups)
+                         alternative, stratify, groups, timeout)
   if (verbose)
     message(sprintf("%d designs, %d fits per learner, %.2f s", length(st$designs),
                     length(st$sp$ntr), proc.time()[["elapsed"]] - t0))
@@ -269,7 +279,7 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
 compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                          profile = c("default", "paper"), options = list(), alternative = NULL,
                          adjust = c("holm", "shaffer"), conf.level = 0.95, stratify = FALSE,
-                         groups = NULL) {
+                         groups = NULL, timeout = NULL) {
   profile <- choice(profile, profile_choices, "profile")
   adjust <- choice(adjust, adjustments, "adjust")
   data_name <- dname(substitute(data))
@@ -286,7 +296,7 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
   if (anyDuplicated(nm)) stop("learners must differ; repeated: ", paste(unique(nm[duplicated(nm)]), collapse = ", "),
                               call. = FALSE)
   st <- comparison_setup(ls, data, target, tests, seed, alpha, profile, options, conf.level,
-                         alternative, stratify, groups)
+                         alternative, stratify, groups, timeout)
   pairs <- utils::combn(length(ls), 2L, simplify = FALSE)
   comps <- lapply(pairs, function(p)
     comparison_of(st, p[1], p[2], ls[[p[1]]], ls[[p[2]]], data_name, seed, alpha, profile, conf.level))

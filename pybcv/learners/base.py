@@ -30,9 +30,10 @@ import numpy as np
 from . import fallbacks as _py
 from ..experiments import BACKENDS
 from . import cnn as _cnn
-from ..errors import FitError
+from ..errors import FitError, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
+from .timelimit import FitTimeout, one_fit
 from .noisy import NOISE_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
@@ -63,11 +64,13 @@ def _check_backend(backend):
 def r_problem(packages, what):
     """None when R and ``packages`` are usable, else the reason (a string)."""
     try:
-        from r_bridge.session import RUnavailableError, require_r
+        from r_bridge.session import JavaHeapError, RUnavailableError, require_r
     except ImportError as e:  # pragma: no cover - r_bridge ships with pybcv
         return f"r_bridge cannot be imported ({e})"
     try:
         require_r(packages, what=what)
+    except JavaHeapError:
+        raise                   # the user's setting is wrong: say so, never fall back quietly
     except RUnavailableError as e:
         return str(e)
     return None
@@ -156,7 +159,16 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
     def predict_splits(self, X, y, splits):
         splits = list(splits)
         impl, backend = self._resolve()
-        out = impl.predict_splits(X, y, splits)
+        try:
+            out = impl.predict_splits(X, y, splits)
+        except FitTimeout as e:
+            raise FitError(self.name, e.fold, len(splits), str(e)) from None
+        except LearnerContext:
+            raise
+        except ValueError as e:       # a Python learner refusing the data: say it plainly
+            if backend != "python":
+                raise
+            raise LearnerInputError(self.name, None, len(splits), str(e)) from e
         self.backend_ = backend
         return check_predictions(out, y, splits, learner=self.name)
 
@@ -466,10 +478,13 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         out = []
         for f, (tr, te) in enumerate(splits, start=1):
             try:
-                est = self._fresh().fit(take_rows(X, tr), ya[tr])
-                out.append(np.asarray(est.predict(take_rows(X, te))))
+                with one_fit(f):
+                    est = self._fresh().fit(take_rows(X, tr), ya[tr])
+                    out.append(np.asarray(est.predict(take_rows(X, te))))
             except (KeyboardInterrupt, MemoryError):
                 raise
+            except FitTimeout as e:
+                raise FitError(self.label, f, len(splits), str(e)) from None
             except Exception as e:
                 raise FitError(self.label, f, len(splits),
                                f"{type(e).__name__}: {e}".strip()) from e

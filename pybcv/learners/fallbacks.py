@@ -19,6 +19,8 @@ import warnings
 
 import numpy as np
 
+from .timelimit import one_fit
+
 from .._validate import check_labels, nonfinite_message
 
 try:
@@ -192,9 +194,10 @@ class _PythonLearner(ClassifierMixin, BaseEstimator):
         _Encoder().fit(X).transform(X)    # NaN/inf named by their row in X, not in a fold
         self.backend_ = BACKEND
         out = []
-        for tr, te in splits:
-            m = self._fit_codes(take_rows(X, tr), codes[tr], len(classes))
-            out.append(classes[self._predict_codes(m, take_rows(X, te))])
+        for f, (tr, te) in enumerate(splits, start=1):
+            with one_fit(f):             # the time limit of a fit (pybcv.learners.timelimit)
+                m = self._fit_codes(take_rows(X, tr), codes[tr], len(classes))
+                out.append(classes[self._predict_codes(m, take_rows(X, te))])
         return out
 
 

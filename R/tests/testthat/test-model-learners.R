@@ -43,3 +43,24 @@ test_that("R learners take R's own options (checked as R runs them, not as Pytho
   expect_true(is.finite(g$results$p.value))
   expect_error(compare_learners("kknn:kernel=nosuch", "majority", iris, "Species"), "kernel")
 })
+
+test_that("timeout: a fit that takes longer fails naming learner, fold and design", {
+  need_python()
+  slow <- function(train, test) {          # 5 s of computation
+    t <- proc.time()[["elapsed"]]
+    while (proc.time()[["elapsed"]] - t < 5) x <- sum(stats::runif(1e4))
+    rep(as.character(train$Species[1]), nrow(test))
+  }
+  expect_error(compare_learners(slow, "majority", iris, "Species", tests = "mcnemar_5x2bcv", timeout = 0.5),
+               "learner slow failed on fold 1 of 10 \\(design bcv5x2\\): the fit took longer than the time limit of 0.5 s")
+  expect_null(getOption("pybcv.timeout"))            # the option is restored
+  need_r_packages("kknn")
+  big <- data.frame(x1 = rnorm(6000), x2 = rnorm(6000), x3 = rnorm(6000))
+  big$y <- factor(big$x1 > 0)
+  expect_error(compare_learners("kknn", "majority", big, "y", tests = "mcnemar_5x2bcv", timeout = 0.01),
+               "the fit took longer than the time limit of 0.01 s")
+  ok <- compare_learners("majority", "majority", iris, "Species", tests = "mcnemar_5x2bcv", timeout = 60)
+  expect_identical(nrow(ok$tables$bcv5x2), 10L)
+  expect_error(compare_learners("majority", "majority", iris, "Species", timeout = -1),
+               "timeout must be a positive number")
+})

@@ -1,0 +1,35 @@
+"""A learner that refuses the user's data is a user error: one plain line
+naming the learner and the design, no traceback hint (issue 22)."""
+import numpy as np
+import pytest
+
+from pybcv.cli import main
+
+
+def _csv(tmp_path, header, rows):
+    p = tmp_path / "d.csv"
+    p.write_text(header + "\n" + "\n".join(rows) + "\n")
+    return str(p)
+
+
+@pytest.mark.parametrize("learner,kind,msg", [
+    ("fnn-weighted", "num", "learner 'fnn-weighted', design 'bcv5x2': fnn-weighted needs exactly 2 "
+                            "predictors, got 3"),
+    ("mean", "cat", "learner 'mean', design 'bcv5x2': mean needs numeric predictors"),
+    ("glm", "3class", "learner 'glm', design 'bcv5x2': glm failed on fold 1 of 10: glm is a 2-class"),
+])
+def test_learner_data_errors_are_plain(tmp_path, capsys, learner, kind, msg):
+    rng = np.random.default_rng(0)
+    if kind == "cat":
+        rows = [f"{'pq'[i % 2]},{i % 3},{'xy'[i % 5 == 0]}" for i in range(60)]
+        p = _csv(tmp_path, "a,b,class", rows)
+    else:
+        k = 3 if kind == "3class" else 2
+        rows = [f"{a:.3f},{b:.3f},{c:.3f},{'xyz'[i % k]}" for i, (a, b, c) in
+                enumerate(rng.normal(size=(60, 3)))]
+        p = _csv(tmp_path, "a,b,c,class", rows)
+    rc = main(["compare", "--csv", p, "--a", learner, "--b", "majority", "--backend", "python",
+               "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.startswith(f"pybcv: error: {msg}"), err
+    assert "PYBCV_TRACEBACK" not in err
