@@ -440,6 +440,7 @@ _ROWS = [
      True),
 ]
 
+
 def _loss_differences(adapter):
     """``adapter`` on the per-fold mean loss differences of loss sums (F, 4)."""
     def inputs(S, ntr, nte):
