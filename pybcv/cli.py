@@ -396,6 +396,9 @@ def cmd_compare(a) -> int:
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
+            if str(e).startswith("stratify=True forms"):
+                raise UsageError("--stratify: " + str(e).replace("stratify=True", "it", 1)
+                                 .replace("leave stratify False", "drop --stratify")) from None
             if "need 0/1 outcomes" in str(e):
                 raise UsageError(f"--tests {a.tests}: {e}") from None
             if "regressor" in str(e) or ("loss" in str(e) and a.loss is not None):

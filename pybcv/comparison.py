@@ -312,14 +312,19 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
                   f"docs/guide/losses.md)"]
 
 
-def _learner_loss(learners, backend, loss, y) -> Loss:
+def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     """The resolved loss of a comparison of ``learners`` (regressors: squared
-    by default, zero_one refused)."""
+    by default, zero_one refused; no stratified folds of a numeric target)."""
     reg = [learner_label(x) for x in learners if is_regressor(as_learner(x, backend))]
     if reg and len(reg) < len(learners):
         raise ValueError(f"learners: {', '.join(reg)} is a regressor and the others are "
                          f"classifiers; compare regressors with regressors")
-    return resolve_loss(loss, y, regressor=bool(reg))
+    out = resolve_loss(loss, y, regressor=bool(reg))
+    if stratify is True and (reg or out.name in ("squared", "absolute")):
+        raise ValueError(f"stratify=True forms the blocks within the classes of y, but under "
+                         f"loss {out.name!r} y is a numeric target with no classes; leave "
+                         f"stratify False")
+    return out
 
 
 def _outcomes(y, pa, pb, splits, loss: Loss):
@@ -389,7 +394,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
     data = _data(X, y)
-    lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y)
+    lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
@@ -809,7 +814,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
     data = _data(X, y)
-    lossobj = _learner_loss(learners, backend, loss, data.y)
+    lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
     keys = _paper_first(keys)
     opts = test_options(keys, profile, options, alternative)

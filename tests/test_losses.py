@@ -79,6 +79,8 @@ def test_regressor_loss_choices_are_checked():
         pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), loss="log_loss", backend="python")
     with pytest.raises(ValueError, match="regressor and the others are classifiers"):
         pybcv.compare(X, (y > 0).astype(int), Ridge(), "majority", backend="python")
+    with pytest.raises(ValueError, match="numeric target with no classes"):
+        pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), stratify=True, backend="python")
 
 
 def test_a_cost_matrix_of_ones_is_the_zero_one_loss():
@@ -139,6 +141,10 @@ def test_cli_refuses_mcnemar_under_a_real_loss(tmp_path, capsys):
                "--a", "sklearn.linear_model.Ridge", "--b", "sklearn.linear_model.LinearRegression"])
     err = capsys.readouterr().err
     assert rc == 2 and "--loss" in err and "regressor" in err
+    rc = main(["compare", "--csv", path, "--target", "price", "--quiet", "--stratify",
+               "--a", "sklearn.linear_model.Ridge", "--b", "sklearn.linear_model.LinearRegression"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--stratify: it forms the blocks within the classes" in err
 
 
 def test_cli_test_reads_numeric_predictions_under_squared_loss(tmp_path, capsys):
