@@ -31,4 +31,4 @@ def test_cli_refuses_the_calibrated_profile():
     r = subprocess.run([sys.executable, "-m", "pybcv", "compare", "--profile", "calibrated",
                         "--tests", "mcnemar_5x2bcv"], capture_output=True, text=True)
     assert r.returncode == 2
-    assert "calibrated" in r.stderr and "Traceback" not in r.stderr
+    assert "withdrawn" in r.stderr and "Traceback" not in r.stderr

@@ -541,7 +541,9 @@ def profile_options(profile: str = "default") -> Dict[str, Dict]:
     try:
         return {k: dict(v) for k, v in PROFILES[profile].items()}
     except (KeyError, TypeError):
-        raise ValueError(f"unknown profile {profile!r}; known: {list(PROFILES)}") from None
+        withdrawn = (" (the 'calibrated' profile was withdrawn: its type-I error exceeds alpha; "
+                     "docs/conventions.md)" if profile == "calibrated" else "")
+        raise ValueError(f"unknown profile {profile!r}; known: {list(PROFILES)}{withdrawn}") from None
 
 
 def designs_for(keys) -> list:
