@@ -142,6 +142,7 @@ def _r_env():
                ("register_dataset", "run_batch", "fit_model", "predict_model",
                 "has_dataset", "clear_datasets")}
         fns["env"] = env
+        ri.baseenv["options"](**{"pybcv.stop_file": ri.StrSexpVector([session.stop_file_path()])})
         _env.update(pid=os.getpid(), env=env, fns=fns, keys={},
                     max=int(env.find("max_datasets")[0]))
         return fns

@@ -199,8 +199,9 @@ class interruptible:
     (R_CheckUserInterrupt: its evaluator loops, between folds of a batch), so
     the R call ends early, and (2) is remembered, so that on leaving the
     context Python raises KeyboardInterrupt, whatever the R call returned.
-    Java code (Weka) is not interrupted mid-fit: the interrupt takes effect
-    when the fit returns to R.  Outside the main thread this does nothing.
+    Ctrl-C also creates the stop file (stop_file_path()), on which a Weka
+    design inside the JVM stops before its next fold (a fit itself is not
+    interrupted).  Outside the main thread this does nothing.
     """
 
     def __enter__(self):
@@ -223,7 +224,10 @@ class interruptible:
                 self._rlib.R_interrupts_pending = 1
             except Exception:   # pragma: no cover
                 pass
+            _ask_stop()
 
+        if not _watch["inside"]:
+            _clear_stop()          # a stale one would stop this call at once
         self._old = signal.signal(signal.SIGINT, on_sigint)
         self._old_fd = _watch_sigint(self._rlib)
         return self
@@ -238,6 +242,8 @@ class interruptible:
                     self._rlib.R_interrupts_pending = 0   # not left for the next R call
                 except Exception:   # pragma: no cover
                     pass
+            if not _watch["inside"]:
+                _clear_stop()                             # nor the stop file
         if self.hit:
             raise KeyboardInterrupt("interrupted (Ctrl-C) while R was running") from None
         return False
@@ -255,6 +261,41 @@ _watch = {"thread": None, "r": None, "w": None, "rlib": None, "inside": 0, "sinc
 #: has not returned that long after Ctrl-C (set by pybcv's command line)
 exit_on_stuck_interrupt = None
 
+# Java code (a Weka design inside the JVM, weka_jvm.R) never checks R's
+# interrupt flag, and nothing can call into the JVM while R waits for it; so
+# Ctrl-C also creates this process's stop file, whose path R has as the option
+# pybcv.stop_file (stop_file_path()); WekaBatch.java and batch.R's fold loop
+# stop between folds once it exists.  It is removed when the R call returns.
+_stop = {"pid": None, "path": None}
+
+
+def stop_file_path():
+    """This process's stop file: a path in a private temporary folder (the
+    file itself exists only between a Ctrl-C and the end of the R call)."""
+    if _stop["pid"] != os.getpid():
+        import atexit
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="pybcv-stop-")
+        atexit.register(shutil.rmtree, folder, True)
+        _stop.update(pid=os.getpid(), path=os.path.join(folder, "stop"))
+    return _stop["path"]
+
+
+def _ask_stop():
+    try:
+        with open(stop_file_path(), "w"):
+            pass
+    except OSError:          # pragma: no cover - the R interrupt flag still works
+        pass
+
+
+def _clear_stop():
+    if _stop["pid"] == os.getpid():
+        try:
+            os.remove(_stop["path"])
+        except FileNotFoundError:
+            pass
+
 
 def _watcher():
     import signal
@@ -271,6 +312,7 @@ def _watcher():
             _watch["rlib"].R_interrupts_pending = 1
         except Exception:    # pragma: no cover
             pass
+        _ask_stop()
         stuck = exit_on_stuck_interrupt
         if stuck is None:
             continue

@@ -140,3 +140,55 @@ def test_jvm_errors_name_the_fold():
     assert ei.value.fold == 3
     with pytest.raises(r_bridge.RLearnerError, match=r"fold 1.*NumberFormatException"):
         r_bridge.predict_splits("J48", X, y, splits, {"options": ["-C", "x"]}, ("RWeka",))
+
+
+CTRL_C_CHILD = r"""
+import sys, numpy as np
+import pybcv
+rng = np.random.default_rng(0)
+X = rng.normal(size=(20000, 10))
+y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=20000) > 0).astype(int)
+pybcv.compare(X[:200], y[:200], "J48", "majority", backend="r")   # R, RWeka, the JVM started
+print("started", flush=True)
+try:
+    pybcv.compare(X, y, "J48", "majority", tests="all", backend="r")   # ~2 min without Ctrl-C
+    print("finished without interruption", flush=True)
+except KeyboardInterrupt:
+    import rpy2.robjects as ro
+    print("interrupted; stopped at fold",
+          ro.r('rJava::.jcall("pybcv/WekaBatch", "S", "lastStop")')[0], flush=True)
+    print("usable:", type(pybcv.compare(X[:200], y[:200], "J48", "majority", backend="r")).__name__,
+          flush=True)
+    sys.exit(42)
+"""
+
+
+def test_ctrl_c_stops_a_weka_design_inside_the_jvm(tmp_path):
+    """Issue 21: Ctrl-C during a Python compare() whose J48 design runs inside
+    the JVM (one Java call for all its folds, ~2 min here) creates the stop
+    file, on which WekaBatch stops before its next fold: KeyboardInterrupt
+    after a fold, not after the design (before: 124 s from SIGINT to the
+    end), and a second compare works."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "child.py"
+    script.write_text(CTRL_C_CHILD)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "started", p.communicate()
+        time.sleep(3.0)                  # the first design's folds running in the JVM
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 42 and "usable: Comparison" in out, (out, err[-2000:])
+    stop = out.split("stopped at fold ")[1].split()[0]          # "done/total"
+    done, total = map(int, stop.split("/"))
+    assert total >= 10 and done < total, out
+    assert "Exception ignored" not in err

@@ -378,7 +378,11 @@ run_batch <- function(learner, key, idx, ntr, nte, params) {
   ## a time limit per fit (seconds): option pybcv.timeout, set by pybcv
   limit <- getOption("pybcv.timeout")
   if (!is.null(limit)) on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  stop_file <- as.character(getOption("pybcv.stop_file", ""))   # see weka_jvm.R
   for (f in seq_len(nf)) {
+    if (nzchar(stop_file) && file.exists(stop_file))
+      return(list(ok = FALSE, fold = f, message = "stopped: the stop file appeared (Ctrl-C)",
+                  codes = integer()))
     tr <- idx[off + seq_len(ntr[f])]
     off <- off + ntr[f]
     te <- idx[off + seq_len(nte[f])]

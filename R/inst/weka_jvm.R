@@ -103,9 +103,12 @@ jvm_run_batch <- function(learner, ds, idx, ntr, nte, params) {
   res <- tryCatch({
     obj <- jvm_dataset(ds)
     opts <- jvm_options(learner, params)
+    ## the design stops between folds once the stop file (option
+    ## pybcv.stop_file, set by r_bridge) exists: Ctrl-C in Python creates it
     codes <- rJava::.jcall(obj, "[I", "run", jvm_class_name(learner),
                            rJava::.jarray(opts), rJava::.jarray(as.integer(idx) - 1L),
-                           rJava::.jarray(as.integer(ntr)), rJava::.jarray(as.integer(nte)))
+                           rJava::.jarray(as.integer(ntr)), rJava::.jarray(as.integer(nte)),
+                           as.character(getOption("pybcv.stop_file", "")))
     if (is.null(codes)) {
       list(ok = FALSE, fold = rJava::.jcall(obj, "I", "errorFold"),
            message = rJava::.jcall(obj, "S", "errorMessage"), codes = integer())

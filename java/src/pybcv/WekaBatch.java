@@ -57,6 +57,12 @@ public final class WekaBatch {
     private int errorFold = 0;
     private String errorMessage = "";
 
+    /** The message of a run that stopped because its stop file appeared. */
+    public static final String STOPPED = "stopped: the stop file appeared (Ctrl-C)";
+
+    /** "fold/total" where the last run that saw its stop file stopped ("" when none). */
+    private static volatile String lastStop = "";
+
     /**
      * @param x           predictors, column-major (x[j * n + i]); nominal columns
      *                    hold 0-based level codes; NaN is a missing value
@@ -111,6 +117,14 @@ public final class WekaBatch {
     /** Message of the last failure ("" when none). */
     public String errorMessage() {
         return errorMessage;
+    }
+
+    /**
+     * Where the last run stopped on its stop file: "f/total" (f folds were
+     * done of total), "" when no run has stopped so far.
+     */
+    public static String lastStop() {
+        return lastStop;
     }
 
     /** The header (no rows) whose class attribute holds the classes flagged in present. */
@@ -202,6 +216,20 @@ public final class WekaBatch {
      * failure ({@link #errorFold}, {@link #errorMessage} say where and why).
      */
     public int[] run(String className, String[] options, int[] idx, int[] ntr, int[] nte) {
+        return run(className, options, idx, ntr, nte, "");
+    }
+
+    /**
+     * As {@link #run(String, String[], int[], int[], int[])}, but before each
+     * fold checks whether the file stopFile exists ("" or null: never): if so
+     * the run stops there and returns null with {@link #STOPPED} as its
+     * message.  The embedded R cannot be called while it waits for this run,
+     * so pybcv's Python side asks for a stop (Ctrl-C) by creating that file
+     * (r_bridge/session.py).
+     */
+    public int[] run(String className, String[] options, int[] idx, int[] ntr, int[] nte,
+                     String stopFile) {
+        java.io.File stop = stopFile == null || stopFile.isEmpty() ? null : new java.io.File(stopFile);
         errorFold = 0;
         errorMessage = "";
         int total = 0;
@@ -216,6 +244,12 @@ public final class WekaBatch {
             off += ntr[f];
             int[] te = Arrays.copyOfRange(idx, off, off + nte[f]);
             off += nte[f];
+            if (stop != null && stop.exists()) {
+                errorFold = f + 1;
+                errorMessage = STOPPED;
+                lastStop = f + "/" + ntr.length;
+                return null;
+            }
             try {
                 int[] pr = fitPredict(className, options, tr, te);
                 System.arraycopy(pr, 0, out, pos, pr.length);
