@@ -3,7 +3,9 @@
 Its identity (``identity()``, stored with every run and compared on
 ``--resume``) is the data set, the tests, the seed, n, the data parameters,
 learners A and B, the option profile, the backend and whether designs are
-shared.  Missing learners and n come from the experiment's record
+shared, and (only when set) ``stratify``: the block-regularized designs
+drawn stratified by the class labels (``design_splitter``).  Missing
+learners and n come from the experiment's record
 (:data:`pybcv.experiments.EXPERIMENTS`).
 
 Random streams (:mod:`pybcv.seeds`): repetition r draws its data from
@@ -17,10 +19,12 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+import numpy as np
+
 from .. import datasets as _ds
 from .. import seeds
 from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
-from ..partitions import DESIGNS
+from ..partitions import DESIGNS, design_splitter
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
 from ..pipeline import spec_dict
 
@@ -48,6 +52,7 @@ class RunConfig:
     profile: str = "default"
     backend: str = "auto"
     share_designs: bool = True
+    stratify: bool = False
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
@@ -68,6 +73,15 @@ class RunConfig:
         if isinstance(self.seed, bool) or int(self.seed) != self.seed or int(self.seed) < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         self.seed = int(self.seed)
+        if not isinstance(self.stratify, (bool, np.bool_)):
+            raise ValueError(f"stratify must be True or False, got {self.stratify!r}")
+        self.stratify = bool(self.stratify)
+        if self.stratify:
+            if experiment.learner_free:
+                raise ValueError(f"stratify: the learner-free experiment {self.dataset!r} has no "
+                                 f"class labels to stratify by")
+            for _, d in self.units():
+                design_splitter(d, stratify=True)       # a ValueError names a non-BCV design
 
     @property
     def experiment(self):
@@ -78,7 +92,10 @@ class RunConfig:
         return self.experiment.learner_free
 
     def identity(self) -> dict:
-        return json.loads(json.dumps(asdict(self), sort_keys=True))
+        out = asdict(self)
+        if not out["stratify"]:
+            del out["stratify"]        # the plain design: the identity of runs made before the option
+        return json.loads(json.dumps(out, sort_keys=True))
 
     def options(self) -> Dict[str, dict]:
         po = profile_options(self.profile)
