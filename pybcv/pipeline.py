@@ -187,14 +187,14 @@ def learner_free_tables(loss_codes: np.ndarray, designs: Mapping[str, str],
 
 
 def draw_splits(n: int, designs: Mapping[str, str], generators: Mapping[str, Any],
-                y=None) -> Dict[str, List]:
+                y=None, groups=None) -> Dict[str, List]:
     """``{unit: design.splits(n, generator)}``; with class labels ``y`` the
-    block-regularized designs are drawn stratified by them
-    (``design_splitter(d, stratify=True)``)."""
-    if y is None:
+    block-regularized designs are drawn stratified by them, with ``groups``
+    grouped by them (``design_splitter``)."""
+    if y is None and groups is None:
         return {u: DESIGNS[d].splits(n, generators[u]) for u, d in designs.items()}
-    return {u: design_splitter(d, stratify=True).splits(n, generators[u], y=y)
-            for u, d in designs.items()}
+    return {u: design_splitter(d, stratify=y is not None, grouped=groups is not None).splits(
+                n, generators[u], y=y, groups=groups) for u, d in designs.items()}
 
 
 def design_generator(seed: int, design: str):

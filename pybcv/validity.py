@@ -89,7 +89,9 @@ class Family:
     :func:`candidates` may be chosen) or "check" (held out).  ``tests``:
     "all" or a list (families whose learners are slow leave out the
     heaviest designs; the README says which).  ``stratify``: the 5x2 BCV
-    drawn stratified by the class (``RunConfig.stratify``; issue 21).  ``truth``: None (the
+    drawn stratified by the class (``RunConfig.stratify``; issue 21);
+    ``group_size``: drawn grouped, groups of that many consecutive records
+    (``RunConfig.group_size``).  ``truth``: None (the
     engine's ``RunConfig.true_difference``) or "simple-glm" (estimated per
     training size by :func:`simple_truth`)."""
     name: str
@@ -105,11 +107,13 @@ class Family:
     truth: Optional[str] = None
     note: str = ""
     stratify: bool = False
+    group_size: int = 0
 
     def config(self) -> RunConfig:
         return RunConfig(self.dataset, self.tests, seed=SEED, n=self.n,
                          data_params=dict(self.data_params), learner_a=self.learner_a,
-                         learner_b=self.learner_b, backend="python", stratify=self.stratify)
+                         learner_b=self.learner_b, backend="python", stratify=self.stratify,
+                         group_size=self.group_size)
 
     @property
     def learner_free(self) -> bool:
@@ -199,6 +203,15 @@ FAMILIES: List[Family] = [
            _NOISY(0.5, 1), _NOISY(0.5, 2), "bcv5x2", stratify=True,
            note="pima noise n=500 with the 5x2 BCV stratified by the class (issue 21); "
                 "the 5x2 BCV tests only"),
+    Family("simple noise n=320 grouped", "null", "simple", 320, 2000, {"delta": 1.0},
+           _NOISY(1.0, 1), _NOISY(1.0, 2), "bcv5x2", group_size=4,
+           note="simple noise with the grouped 5x2 BCV, 80 synthetic groups of 4 consecutive "
+                "(independent) records: the blocks keep the plain design's sizes (issue 21); "
+                "the 5x2 BCV tests only"),
+    Family("pima noise n=320 grouped", "null", "pima", 320, 2000, {},
+           _NOISY(0.5, 1), _NOISY(0.5, 2), "bcv5x2", group_size=4,
+           note="pima noise with the grouped 5x2 BCV, 80 synthetic groups of 4 consecutive "
+                "(independent) records (issue 21); the 5x2 BCV tests only"),
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
