@@ -14,7 +14,7 @@ paper_first <- function(keys) c(intersect("mcnemar_5x2bcv", keys), setdiff(keys,
 ## per-row correctness (one batch per learner).
 comparison_setup <- function(learners, data, target, tests, seed, alpha, profile, options,
                              conf.level, alternative = NULL, stratify = FALSE, groups = NULL,
-                             timeout = NULL) {
+                             timeout = NULL, loss = "zero_one") {
   if (!is.logical(stratify) || length(stratify) != 1L || is.na(stratify))
     stop("stratify must be TRUE or FALSE", call. = FALSE)
   if (!is.null(timeout) && (!is.numeric(timeout) || length(timeout) != 1L || !is.finite(timeout) ||
@@ -61,16 +61,57 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   # levels), as the named learners do
   chr <- vapply(data, is.character, TRUE)
   data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
-  sel <- resolve_tests(tests, profile, options, alternative)
+  lz <- loss_setup(loss, tests, data[[target]], ld, stratify)
+  sel <- resolve_tests(lz$tests, profile, options, alternative)
   keys <- sel$keys
   opts <- sel$options
   designs <- as.character(unlist(sel$designs))
   sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify)
   rows <- test_rows(sp)
   truth <- ld$y[rows]
-  correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
-  list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, correct = correct)
+  st <- list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, loss = lz)
+  if (lz$zero_one) {
+    st$correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
+  } else {
+    st$pred <- lapply(learners, function(l) {     # values of the target, or numbers
+      p <- learner_codes(l, ld, sp, data, numeric = lz$numeric)
+      if (lz$numeric && identical(l$kind, "function")) p else lz$values[p]
+    })
+  }
+  st
 }
+
+## compare_learners(loss = ): the loss resolved by Python against the target
+## (pybcv.losses.resolve_loss) and the tests it keeps (pybcv.comparison's
+## loss_tests: those that need 0/1 outcomes dropped from a selection with a
+## warning, refused when named).  `values`: the target's distinct values in
+## code order (numbers stay numbers), what the predictions become.
+loss_setup <- function(loss, tests, ycol, ld, stratify) {
+  if (identical(loss, "zero_one")) return(list(zero_one = TRUE, tests = tests, name = "zero_one"))
+  if (is.function(loss))
+    stop("loss: an R function is not taken by compare_learners(); give \"squared\", ",
+         "\"absolute\" or a cost matrix, or compute per-fold predictions and use ",
+         "pybcv_test_predictions()", call. = FALSE)
+  ok <- (is.character(loss) && length(loss) == 1L && !is.na(loss)) ||
+    (is.matrix(loss) && is.numeric(loss))
+  if (!ok)
+    stop("loss must be \"zero_one\", \"squared\", \"absolute\" or a numeric k x k cost matrix ",
+         "(rows the true class, columns the predicted class, classes in sorted order)", call. = FALSE)
+  if (is.factor(ycol)) ycol <- as.character(ycol)
+  num_y <- is.numeric(ycol) || is.logical(ycol)
+  values <- if (num_y) sort(unique(as.double(ycol))) else ld$ylevels
+  y <- if (num_y) as.double(ycol) else ld$ylevels[ld$y]
+  pyloss <- if (is.matrix(loss)) np_float(loss, "loss") else loss
+  v <- py_call("loss_selection", if (length(tests) == 1L) tests else as.list(tests), pyloss,
+               np_target(y), isTRUE(stratify))
+  for (w in as.character(unlist(v$notes))) warning(w, call. = FALSE)
+  if (isTRUE(v$zero_one)) return(list(zero_one = TRUE, tests = tests, name = "zero_one"))
+  list(zero_one = FALSE, tests = as.character(unlist(v$keys)), name = v$loss, py = pyloss,
+       numeric = v$loss %in% c("squared", "absolute"), values = values, y = y)
+}
+
+## The target for Python: numbers as float64, labels as strings.
+np_target <- function(y) if (is.numeric(y)) np_float(y, "target") else as.list(y)
 
 ## The tests of a selection and their options: Python merges the profile's,
 ## `alternative` (for every test that has one) and `options` and checks them
@@ -93,7 +134,9 @@ resolve_tests <- function(tests, profile, options = list(), alternative = NULL) 
 ## One pair's tables and tests -> a "pybcv_comparison".
 comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, conf.level) {
   sp <- st$sp
-  tab_all <- fold_tables_from_correct(st$correct[[ia]], st$correct[[ib]], sp$nte)
+  zero_one <- st$loss$zero_one
+  tab_all <- if (zero_one) fold_tables_from_correct(st$correct[[ia]], st$correct[[ib]], sp$nte) else
+    pair_loss_sums(st, ia, ib)
   tables <- list()
   for (d in st$designs) {
     f <- sp$design == d
@@ -103,7 +146,7 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
   np_tr <- lapply(tables, function(t) np_float(t[, "n_train"], "n_train"))
   np_te <- lapply(tables, function(t) np_float(t[, "n_test"], "n_test"))
   pyopts <- lapply(st$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
-  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level)
+  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level, zero_one)
   htests <- list()
   for (k in st$keys) {
     h <- make_htest(v[[k]], sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,
@@ -115,8 +158,29 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
   structure(list(results = results_frame(htests, alpha), htests = htests, tables = tables,
                  learners = c(a = la$name, b = lb$name), data.name = data_name, n = st$ld$n,
                  target = st$ld$target, seed = seed, alpha = alpha, profile = profile,
-                 conf.level = conf.level),
+                 conf.level = conf.level, loss = st$loss$name),
             class = "pybcv_comparison")
+}
+
+## Per-fold loss sums (n, sum_a, sum_b, sum_sq_diff) of learners ia and ib
+## for every fold of every design, from Python (pybcv.pipeline's
+## loss_sums_from_design_predictions, as compare(loss = )).
+pair_loss_sums <- function(st, ia, ib) {
+  sp <- st$sp
+  fold <- rep.int(seq_along(sp$nte), sp$nte)
+  rows <- test_rows(sp)
+  by_design <- function(v, zero_based = FALSE) {
+    out <- lapply(st$designs, function(d) unname(lapply(which(sp$design == d), function(f) {
+      x <- v[fold == f]
+      if (zero_based) as.integer(x - 1L) else if (is.numeric(x)) np_float(x, "predictions") else as.list(x)
+    })))
+    stats::setNames(out, st$designs)
+  }
+  v <- py_call("design_loss_sums", np_target(st$loss$y), by_design(st$pred[[ia]]),
+               by_design(st$pred[[ib]]), by_design(rows, TRUE), st$loss$py)
+  out <- do.call(rbind, lapply(st$designs, function(d) as.matrix(v[[d]])))
+  colnames(out) <- c("n", "sum_a", "sum_b", "sum_sq_diff")
+  out
 }
 
 results_frame <- function(htests, alpha) {
@@ -207,6 +271,20 @@ results_frame <- function(htests, alpha) {
 #'   takes longer fails, naming the learner, the fold and the design (R's
 #'   `setTimeLimit`; Weka's Java fits stop only when they return).
 #' @param verbose Report the designs and fits.
+#' @param loss `"zero_one"` (the default: labels, right or wrong, every
+#'   test), `"squared"` or `"absolute"` (a numeric target; an R
+#'   `function(train, test)` may then be a regressor returning numbers, e.g.
+#'   `function(train, test) predict(lm(y ~ ., train), test)`), or a numeric
+#'   k x k cost matrix (rows the true class, columns the predicted class,
+#'   classes in sorted order, as Python's `numpy.unique`).  As Python's
+#'   `compare(loss = )`: the per-fold loss sums come from Python
+#'   (`pybcv.pipeline.loss_sums_from_design_predictions`), the t, F and z
+#'   tests read the per-fold mean loss differences, and the tests that need
+#'   0/1 outcomes (the McNemar family, the proportion z) are dropped with a
+#'   warning from a selection (`"bcv5x2"`, `"all"`, ...) or refused when
+#'   named; `tables` then hold the loss sums (`n, sum_a, sum_b,
+#'   sum_sq_diff`) and `estimate` is mean loss(A) - mean loss(B)
+#'   (docs/guide/losses.md).
 #' @return A list of class `"pybcv_comparison"`: `results`, a data frame
 #'   with columns `test`, `name`, `statistic`, `df`, `df2` (F tests),
 #'   `p.value`, `reject`, `estimate` (error(A) - error(B)), `conf.low`,
@@ -229,14 +307,14 @@ results_frame <- function(htests, alpha) {
 compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                              profile = c("default", "paper"), options = list(), alternative = NULL,
                              conf.level = 0.95, stratify = FALSE, groups = NULL, timeout = NULL,
-                             verbose = FALSE) {
+                             verbose = FALSE, loss = "zero_one") {
   profile <- choice(profile, profile_choices, "profile")
   data_name <- dname(substitute(data))
   la <- as_learner(a, dname(substitute(a)))
   lb <- as_learner(b, dname(substitute(b)))
   t0 <- proc.time()[["elapsed"]]
   st <- comparison_setup(list(la, lb), data, target, tests, seed, alpha, profile, options, conf.level,
-                         alternative, stratify, groups, timeout)
+                         alternative, stratify, groups, timeout, loss)
   if (verbose)
     message(sprintf("%d designs, %d fits per learner, %.2f s", length(st$designs),
                     length(st$sp$ntr), proc.time()[["elapsed"]] - t0))
@@ -279,7 +357,7 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
 compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,
                          profile = c("default", "paper"), options = list(), alternative = NULL,
                          adjust = c("holm", "shaffer"), conf.level = 0.95, stratify = FALSE,
-                         groups = NULL, timeout = NULL) {
+                         groups = NULL, timeout = NULL, loss = "zero_one") {
   profile <- choice(profile, profile_choices, "profile")
   adjust <- choice(adjust, adjustments, "adjust")
   data_name <- dname(substitute(data))
@@ -296,7 +374,7 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
   if (anyDuplicated(nm)) stop("learners must differ; repeated: ", paste(unique(nm[duplicated(nm)]), collapse = ", "),
                               call. = FALSE)
   st <- comparison_setup(ls, data, target, tests, seed, alpha, profile, options, conf.level,
-                         alternative, stratify, groups, timeout)
+                         alternative, stratify, groups, timeout, loss)
   pairs <- utils::combn(length(ls), 2L, simplify = FALSE)
   comps <- lapply(pairs, function(p)
     comparison_of(st, p[1], p[2], ls[[p[1]]], ls[[p[2]]], data_name, seed, alpha, profile, conf.level))
@@ -325,12 +403,19 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
 ## pybcv.comparison.ADJUSTMENTS; testthat checks they agree).
 adjustments <- c("holm", "shaffer")
 
-## Each learner's error rate pooled over the folds of the error design (the
-## 5x2 BCV when it ran, as Python's Comparison.error_design).
+## Each learner's error rate (under another loss its mean loss) pooled over
+## the folds of the error design (the 5x2 BCV when it ran, as Python's
+## Comparison.error_design).
 learner_errors <- function(comps, nm) {
   err <- stats::setNames(rep(NA_real_, length(nm)), nm)
   for (cmp in comps) {
     d <- if ("bcv5x2" %in% names(cmp$tables)) "bcv5x2" else names(cmp$tables)[1L]
+    if (!identical(cmp$loss, "zero_one")) {
+      s <- colSums(cmp$tables[[d]][, c("n", "sum_a", "sum_b"), drop = FALSE])
+      err[[cmp$learners[["a"]]]] <- s[["sum_a"]] / s[["n"]]
+      err[[cmp$learners[["b"]]]] <- s[["sum_b"]] / s[["n"]]
+      next
+    }
     s <- colSums(cmp$tables[[d]][, c("n00", "n01", "n10", "n11"), drop = FALSE])
     err[[cmp$learners[["a"]]]] <- (s[["n00"]] + s[["n01"]]) / sum(s)
     err[[cmp$learners[["b"]]]] <- (s[["n00"]] + s[["n10"]]) / sum(s)

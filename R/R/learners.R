@@ -213,7 +213,9 @@ fold_label <- function(sp, f)
 
 ## Predicted class codes (into ld$ylevels) of learner l for every test row
 ## of every fold in sp: one run_batch() call for a named learner.
-learner_codes <- function(l, ld, sp, data) {
+## With `numeric` (loss "squared" / "absolute") an R function's predictions
+## are numbers, not labels: they are returned as they are.
+learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
   if (identical(l$kind, "batch")) {
     b <- batch_env()
     key <- "pybcv_r_package"
@@ -252,6 +254,17 @@ learner_codes <- function(l, ld, sp, data) {
     if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
       stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
            length(te), " validation records (", fold_label(sp, f), ")", call. = FALSE)
+    if (numeric) {
+      if (is.factor(p)) p <- as.character(p)
+      q <- suppressWarnings(as.double(p))
+      bad <- which(!is.finite(q))
+      if (length(bad))
+        stop("learner ", l$name, " returned ", show_name(as.character(p[bad[1L]])), " (",
+             fold_label(sp, f), ", record ", te[bad[1L]], "); under a loss on numbers the ",
+             "predictions must be finite numbers", call. = FALSE)
+      out[[f]] <- q
+      next
+    }
     p <- as.character(p)
     if (anyNA(p))
       stop("learner ", l$name, " returned missing predictions (", fold_label(sp, f), ")", call. = FALSE)

@@ -120,9 +120,10 @@ def run_from_tables(key, tables, n_train=None, n_test=None, options=None, level=
         return _fail(e)
 
 
-def run_battery(keys, tables, n_train, n_test, options, level=0.95):
+def run_battery(keys, tables, n_train, n_test, options, level=0.95, zero_one=True):
     """Every test of ``keys`` from its design's fold tables in ONE call:
-    ``tables[design]`` is a (F, 4) array (n00, n01, n10, n11 per fold),
+    ``tables[design]`` is a (F, 4) array (n00, n01, n10, n11 per fold; with
+    ``zero_one`` False the per-fold loss sums of :func:`design_loss_sums`),
     ``n_train[design]``/``n_test[design]`` the fold sizes, ``options[key]``
     the test's options.  Returns {key: result dict} (as R's ``compare_learners`` does)."""
     try:
@@ -131,14 +132,61 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95):
         for k in keys:
             spec = TESTS[k]
             d = spec.design
-            tab = np.asarray(tables[d], dtype=float).reshape(-1, 2, 2)
+            tab = np.asarray(tables[d], dtype=float)
+            tab = tab.reshape(-1, 2, 2) if zero_one else tab.reshape(-1, 4)
             ntr, nte = n_train.get(d), n_test.get(d)
-            res = spec.from_tables(tab, None if ntr is None else np.asarray(ntr, dtype=float),
-                                   None if nte is None else np.asarray(nte, dtype=float),
-                                   **dict((options or {}).get(k) or {}))
+            run = spec.from_tables if zero_one else spec.from_loss_sums
+            res = run(tab, None if ntr is None else np.asarray(ntr, dtype=float),
+                      None if nte is None else np.asarray(nte, dtype=float),
+                      **dict((options or {}).get(k) or {}))
             out[k] = result_dict(res, k, level)
             out[k]["design"] = d
         return {"ok": True, "value": out}
+    except Exception as e:
+        return _fail(e)
+
+
+def _labels(y):
+    """R's target as numpy: numbers stay float, labels become str."""
+    y = np.asarray(y)
+    return y.astype(float) if y.dtype.kind in "biuf" else y.astype(str)
+
+
+def loss_selection(tests, loss, y, stratify=False):
+    """R's ``compare_learners(loss = )``: the resolved loss's name and the
+    tests it keeps (``pybcv.comparison.loss_tests``: the tests that need 0/1
+    outcomes dropped from a selection with a note, refused when named)."""
+    try:
+        from pybcv.comparison import loss_tests
+        from pybcv.losses import resolve_loss
+        lossobj = resolve_loss(loss, _labels(y))
+        if stratify and lossobj.name in ("squared", "absolute"):
+            raise ValueError(f"stratify = TRUE forms the blocks within the classes of the target, "
+                             f"but under loss {lossobj.name!r} the target is numeric with no "
+                             f"classes; leave stratify FALSE")
+        keys, notes = loss_tests(tests, lossobj)
+        return {"ok": True, "value": {"loss": lossobj.name, "zero_one": bool(lossobj.zero_one),
+                                      "keys": list(keys), "notes": list(notes)}}
+    except Exception as e:
+        return _fail(e)
+
+
+def design_loss_sums(y, pred_a, pred_b, test_sets, loss):
+    """Per-fold loss sums ``{design: (F, 4)}`` of two learners' predictions
+    (``pybcv.pipeline.loss_sums_from_design_predictions``, as Python's
+    ``compare(loss = )``): ``pred_a[design][f]`` predicts the records of the
+    0-based ``test_sets[design][f]``."""
+    try:
+        from pybcv.losses import resolve_loss
+        from pybcv.pipeline import loss_sums_from_design_predictions
+        y = _labels(y)
+        lossobj = resolve_loss(loss, y)
+        splits = {d: [(None, np.atleast_1d(np.asarray(t, dtype=np.int64))) for t in ts]
+                  for d, ts in dict(test_sets).items()}
+        pa = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_a).items()}
+        pb = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_b).items()}
+        out = loss_sums_from_design_predictions(y, pa, pb, splits, lossobj)
+        return {"ok": True, "value": {d: np.asarray(v, dtype=float) for d, v in out.items()}}
     except Exception as e:
         return _fail(e)
 
