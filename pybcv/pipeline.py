@@ -47,7 +47,7 @@ from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded
 from .learners.timelimit import check_timeout, fit_timeout
 from .outcomes import loss_sums, tables_from_predictions
-from .partitions import DESIGNS
+from .partitions import DESIGNS, design_splitter
 
 
 def spec_dict(spec) -> dict:
@@ -186,9 +186,15 @@ def learner_free_tables(loss_codes: np.ndarray, designs: Mapping[str, str],
     return {u: tables_batch(d, loss_codes, generators[u]) for u, d in designs.items()}
 
 
-def draw_splits(n: int, designs: Mapping[str, str], generators: Mapping[str, Any]) -> Dict[str, List]:
-    """``{unit: design.splits(n, generator)}``."""
-    return {u: DESIGNS[d].splits(n, generators[u]) for u, d in designs.items()}
+def draw_splits(n: int, designs: Mapping[str, str], generators: Mapping[str, Any],
+                y=None, groups=None) -> Dict[str, List]:
+    """``{unit: design.splits(n, generator)}``; with class labels ``y`` the
+    block-regularized designs are drawn stratified by them, with ``groups``
+    grouped by them (``design_splitter``)."""
+    if y is None and groups is None:
+        return {u: DESIGNS[d].splits(n, generators[u]) for u, d in designs.items()}
+    return {u: design_splitter(d, stratify=y is not None, grouped=groups is not None).splits(
+                n, generators[u], y=y, groups=groups) for u, d in designs.items()}
 
 
 def design_generator(seed: int, design: str):

@@ -88,7 +88,10 @@ class Family:
     "choose" (a family on which the beyond-the-paper candidates of
     :func:`candidates` may be chosen) or "check" (held out).  ``tests``:
     "all" or a list (families whose learners are slow leave out the
-    heaviest designs; the README says which).  ``truth``: None (the
+    heaviest designs; the README says which).  ``stratify``: the 5x2 BCV
+    drawn stratified by the class (``RunConfig.stratify``; issue 21);
+    ``group_size``: drawn grouped, groups of that many consecutive records
+    (``RunConfig.group_size``).  ``truth``: None (the
     engine's ``RunConfig.true_difference``) or "simple-glm" (estimated per
     training size by :func:`simple_truth`)."""
     name: str
@@ -103,11 +106,14 @@ class Family:
     role: str = "check"
     truth: Optional[str] = None
     note: str = ""
+    stratify: bool = False
+    group_size: int = 0
 
     def config(self) -> RunConfig:
         return RunConfig(self.dataset, self.tests, seed=SEED, n=self.n,
                          data_params=dict(self.data_params), learner_a=self.learner_a,
-                         learner_b=self.learner_b, backend="python")
+                         learner_b=self.learner_b, backend="python", stratify=self.stratify,
+                         group_size=self.group_size)
 
     @property
     def learner_free(self) -> bool:
@@ -188,6 +194,24 @@ FAMILIES: List[Family] = [
            {"name": "mean", "noise": 1.0, "noise_stream": 1},
            {"name": "mean", "noise": 1.0, "noise_stream": 2}, LIGHT,
            note="nearest-class-mean twins, 1 column sd of noise; added after the choice"),
+    # ---- the stratified 5x2 BCV (issue 21): its blocks are not a uniformly random partition
+    Family("simple noise n=300 stratified", "null", "simple", 300, 2000, {"delta": 1.0},
+           _NOISY(1.0, 1), _NOISY(1.0, 2), "bcv5x2", stratify=True,
+           note="simple noise n=300 with the 5x2 BCV stratified by the class (issue 21); "
+                "the 5x2 BCV tests only"),
+    Family("pima noise n=500 stratified", "null", "pima", 500, 2000, {},
+           _NOISY(0.5, 1), _NOISY(0.5, 2), "bcv5x2", stratify=True,
+           note="pima noise n=500 with the 5x2 BCV stratified by the class (issue 21); "
+                "the 5x2 BCV tests only"),
+    Family("simple noise n=320 grouped", "null", "simple", 320, 2000, {"delta": 1.0},
+           _NOISY(1.0, 1), _NOISY(1.0, 2), "bcv5x2", group_size=4,
+           note="simple noise with the grouped 5x2 BCV, 80 synthetic groups of 4 consecutive "
+                "(independent) records: the blocks keep the plain design's sizes (issue 21); "
+                "the 5x2 BCV tests only"),
+    Family("pima noise n=320 grouped", "null", "pima", 320, 2000, {},
+           _NOISY(0.5, 1), _NOISY(0.5, 2), "bcv5x2", group_size=4,
+           note="pima noise with the grouped 5x2 BCV, 80 synthetic groups of 4 consecutive "
+                "(independent) records (issue 21); the 5x2 BCV tests only"),
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}

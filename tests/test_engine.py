@@ -399,3 +399,68 @@ def test_load_result_reads_an_archive_folder_like_a_store(tmp_path):
     assert np.array_equal(p1.pvalue["kfold_t"], p2.pvalue["kfold_t"])
     from pybcv.report import build_report
     assert "simple: type-I error" in build_report([arch])
+
+
+# ------------------------------------------------------------------ stratify (issue 21)
+def test_stratified_run_draws_the_stratified_5x2_bcv():
+    """RunConfig(stratify=True): the run's fold tables are those of the
+    stratified 5x2 BCV drawn from the design's stream (the plain run's are
+    not); the plain run's identity is unchanged."""
+    from pybcv import seeds
+    from pybcv.engine.repetition import run_repetition
+    from pybcv.partitions import StratifiedBlockRegularizedMx2CV
+    kw = dict(n=120, data_params={"delta": 1.0}, learner_a={"name": "glm"},
+              learner_b={"name": "majority"}, backend="python", seed=3)
+    strat = RunConfig("simple", "mcnemar_5x2bcv", stratify=True, **kw)
+    plain = RunConfig("simple", "mcnemar_5x2bcv", **kw)
+    assert "stratify" not in plain.identity() and strat.identity()["stratify"] is True
+    d = strat.dataset_for(0)
+    want = StratifiedBlockRegularizedMx2CV(m=5).splits(d.n, seeds.rng(seeds.design_seq(3, 0, "bcv5x2")),
+                                                        y=d.y)
+    from pybcv.learners import make_learner
+    from pybcv.pipeline import fold_tables
+    expected = fold_tables(make_learner("glm", backend="python"),
+                           make_learner("majority", backend="python"), d.X, d.y,
+                           {"bcv5x2": want})["bcv5x2"]
+    assert np.array_equal(run_repetition(strat, 0).tables["bcv5x2"], expected)
+    assert not np.array_equal(run_repetition(plain, 0).tables["bcv5x2"], expected)
+
+
+def test_grouped_run_draws_the_grouped_5x2_bcv():
+    """RunConfig(group_size=g): the run's fold tables are those of the
+    grouped 5x2 BCV with the groups arange(n) // g, and no group is on both
+    sides of a fold."""
+    from pybcv import seeds
+    from pybcv.engine.repetition import run_repetition
+    from pybcv.learners import make_learner
+    from pybcv.partitions import GroupBlockRegularizedMx2CV
+    from pybcv.pipeline import fold_tables
+    cfg = RunConfig("simple", "mcnemar_5x2bcv", n=160, data_params={"delta": 1.0},
+                    learner_a={"name": "glm"}, learner_b={"name": "majority"},
+                    backend="python", seed=4, group_size=4)
+    assert cfg.identity()["group_size"] == 4
+    d = cfg.dataset_for(0)
+    groups = np.arange(160) // 4
+    want = GroupBlockRegularizedMx2CV(m=5).splits(160, seeds.rng(seeds.design_seq(4, 0, "bcv5x2")),
+                                                  groups=groups)
+    for tr, te in want:
+        assert not set(groups[tr]) & set(groups[te])
+    expected = fold_tables(make_learner("glm", backend="python"),
+                           make_learner("majority", backend="python"), d.X, d.y,
+                           {"bcv5x2": want})["bcv5x2"]
+    assert np.array_equal(run_repetition(cfg, 0).tables["bcv5x2"], expected)
+
+
+def test_stratify_refuses_what_it_cannot_draw():
+    with pytest.raises(ValueError, match="learner-free"):
+        RunConfig("epsilon", "mcnemar_5x2bcv", stratify=True)
+    with pytest.raises(ValueError, match="block-regularized"):
+        RunConfig("simple", "t_5x2cv", stratify=True)
+    with pytest.raises(ValueError, match="stratify must be True or False"):
+        RunConfig("simple", "mcnemar_5x2bcv", stratify="yes")
+    with pytest.raises(ValueError, match="group_size must be a non-negative integer"):
+        RunConfig("simple", "mcnemar_5x2bcv", group_size=-2)
+    with pytest.raises(ValueError, match="cannot be combined"):
+        RunConfig("simple", "mcnemar_5x2bcv", stratify=True, group_size=2)
+    with pytest.raises(ValueError, match="grouped"):
+        RunConfig("simple", "t_5x2cv", group_size=2)

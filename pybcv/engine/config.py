@@ -3,7 +3,12 @@
 Its identity (``identity()``, stored with every run and compared on
 ``--resume``) is the data set, the tests, the seed, n, the data parameters,
 learners A and B, the option profile, the backend and whether designs are
-shared.  Missing learners and n come from the experiment's record
+shared, and (only when set) ``stratify``: the block-regularized designs
+drawn stratified by the class labels, or ``group_size``: drawn grouped
+(whole groups per block) with the synthetic groups of consecutive records
+``arange(n) // group_size`` (``design_splitter``; the records stay
+independent: the groups only constrain the partition).  Missing
+learners and n come from the experiment's record
 (:data:`pybcv.experiments.EXPERIMENTS`).
 
 Random streams (:mod:`pybcv.seeds`): repetition r draws its data from
@@ -17,10 +22,12 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+import numpy as np
+
 from .. import datasets as _ds
 from .. import seeds
 from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
-from ..partitions import DESIGNS
+from ..partitions import DESIGNS, design_splitter
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
 from ..pipeline import spec_dict
 
@@ -48,6 +55,8 @@ class RunConfig:
     profile: str = "default"
     backend: str = "auto"
     share_designs: bool = True
+    stratify: bool = False
+    group_size: int = 0
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
@@ -68,6 +77,22 @@ class RunConfig:
         if isinstance(self.seed, bool) or int(self.seed) != self.seed or int(self.seed) < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         self.seed = int(self.seed)
+        if not isinstance(self.stratify, (bool, np.bool_)):
+            raise ValueError(f"stratify must be True or False, got {self.stratify!r}")
+        self.stratify = bool(self.stratify)
+        g = self.group_size
+        if isinstance(g, (bool, np.bool_)) or int(g) != g or int(g) < 0:
+            raise ValueError(f"group_size must be a non-negative integer (0: no groups), got {g!r}")
+        self.group_size = int(g)
+        if self.stratify and self.group_size:
+            raise ValueError("stratify and group_size cannot be combined: give one of them")
+        if self.stratify or self.group_size:
+            what = "stratify" if self.stratify else "group_size"
+            if experiment.learner_free:
+                raise ValueError(f"{what}: the learner-free experiment {self.dataset!r} is drawn "
+                                 f"without a partition of records to stratify or group")
+            for _, d in self.units():   # a ValueError names a design without the variant
+                design_splitter(d, stratify=self.stratify, grouped=bool(self.group_size))
 
     @property
     def experiment(self):
@@ -78,7 +103,11 @@ class RunConfig:
         return self.experiment.learner_free
 
     def identity(self) -> dict:
-        return json.loads(json.dumps(asdict(self), sort_keys=True))
+        out = asdict(self)
+        for k in ("stratify", "group_size"):
+            if not out[k]:
+                del out[k]             # the plain design: the identity of runs made before the options
+        return json.loads(json.dumps(out, sort_keys=True))
 
     def options(self) -> Dict[str, dict]:
         po = profile_options(self.profile)
@@ -97,6 +126,15 @@ class RunConfig:
         if self.share_designs:
             return seeds.rng(seeds.design_seq(self.seed, r, unit))
         return seeds.rng(seeds.test_seq(self.seed, r, unit))
+
+    def split_labels(self, y) -> dict:
+        """The keyword arguments of ``pybcv.pipeline.draw_splits`` that draw
+        this run's design variant for class labels ``y``."""
+        if self.stratify:
+            return {"y": y}
+        if self.group_size:
+            return {"groups": np.arange(len(y)) // self.group_size}
+        return {}
 
     def dataset_for(self, r: int) -> "_ds.Dataset":
         return _ds.make_dataset(self.experiment.dataset, seeds.data_seq(self.seed, r), n=self.n,

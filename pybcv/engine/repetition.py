@@ -100,7 +100,8 @@ def run_repetition(cfg: RunConfig, r: int) -> Repetition:
     la = CountingLearner(learner_from_spec(cfg.learner_a, cfg.backend))
     lb = CountingLearner(learner_from_spec(cfg.learner_b, cfg.backend))
     units = dict(cfg.units())
-    splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units})
+    splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units},
+                         **cfg.split_labels(d.y))
     # shared designs: the union of designs in one batch per learner; else one batch per test
     tables = fold_tables(la, lb, d.X, d.y, splits, one_batch=cfg.share_designs)
     batch = {u: t[None] for u, t in tables.items()}
