@@ -731,12 +731,16 @@ def cmd_report(a) -> int:
 
 # ------------------------------------------------------------------ validity
 def _until(s: str) -> float:
-    """HH:MM (UTC, today) -> seconds since the epoch."""
+    """HH:MM (UTC) -> seconds since the epoch of its next occurrence (a time
+    already past today is tomorrow's: ``--until 00:25`` given at 22:40)."""
     import datetime as _dt
     try:
         h, m = (int(x) for x in s.split(":"))
         now = _dt.datetime.now(_dt.timezone.utc)
-        return now.replace(hour=h, minute=m, second=0, microsecond=0).timestamp()
+        at = now.replace(hour=h, minute=m, second=0, microsecond=0)
+        if at <= now:
+            at += _dt.timedelta(days=1)
+        return at.timestamp()
     except ValueError:
         raise argparse.ArgumentTypeError(f"--until takes HH:MM (UTC), got {s!r}") from None
 

@@ -196,3 +196,15 @@ def test_cli_simulate_takes_the_noise_parameters(tmp_path):
                "--n", "60", "--a", "glm:noise=1,noise_stream=1", "--b",
                "glm:noise=1,noise_stream=2", "--backend", "python", "--out", str(tmp_path)])
     assert rc == 0
+
+
+def test_until_is_the_next_occurrence_of_the_time():
+    """``--until 00:25`` given before midnight is tonight's 00:25, not the
+    past one of today (which stopped the battery before it started)."""
+    import datetime as dt
+    import time
+    from pybcv.cli import _until
+    now = dt.datetime.now(dt.timezone.utc)
+    past = now - dt.timedelta(minutes=5)
+    at = _until(f"{past.hour:02d}:{past.minute:02d}")
+    assert time.time() < at <= time.time() + 24 * 3600
