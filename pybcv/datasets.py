@@ -60,7 +60,9 @@ class Dataset:
 
     Either predictors ``X`` (2-d array or DataFrame) and labels ``y``
     (learner data sets), or fixed per-record 0-1 losses ``loss_a``,
-    ``loss_b`` (learner-free: the losses do not depend on the training set).
+    ``loss_b`` (learner-free: the losses do not depend on the training set),
+    or a target ``y`` with fixed per-record predictions ``pred_a``,
+    ``pred_b`` (learner-free under any loss: :data:`FIXED_PREDICTIONS`).
     """
     name: str
     X: Any = None
@@ -69,14 +71,16 @@ class Dataset:
     loss_b: Optional[np.ndarray] = None
     params: Dict[str, Any] = field(default_factory=dict)
     groups: Optional[np.ndarray] = None     # one group per record (load_csv(groups=...))
+    pred_a: Optional[np.ndarray] = None
+    pred_b: Optional[np.ndarray] = None
 
     @property
     def learner_free(self) -> bool:
-        return self.loss_a is not None
+        return self.loss_a is not None or self.pred_a is not None
 
     @property
     def n(self) -> int:
-        return int(len(self.loss_a) if self.learner_free else len(self.y))
+        return int(len(self.loss_a) if self.loss_a is not None else len(self.y))
 
     def __repr__(self):
         kind = "losses" if self.learner_free else f"X{tuple(np.shape(self.X))}"
@@ -333,8 +337,113 @@ def _uci_generator(name):
     return draw
 
 
+# ------------------------------------------------------------------ regression (losses)
+def linear(seed=0, n: int = 300, p: int = 4, sigma: float = 1.0, df: float = 0.0) -> Dataset:
+    """A linear regression (the validity battery's loss families): X ~ N(0, I_p),
+    y = X beta + sigma e with beta_j = 2^-j (1, 1/2, 1/4, ...) and e standard
+    normal (``df = 0``) or Student's t with ``df`` degrees of freedom (heavy
+    tails: squared errors with infinite variance for df <= 4)."""
+    n = _check_n(n)
+    if isinstance(p, bool) or int(p) != p or int(p) < 1:
+        raise ValueError(f"p must be an integer >= 1, got {p!r}")
+    p, sigma, df = int(p), float(sigma), float(df)
+    if not (np.isfinite(sigma) and sigma > 0):
+        raise ValueError(f"sigma must be a finite number > 0, got {sigma}")
+    if not (np.isfinite(df) and df >= 0):
+        raise ValueError(f"df must be 0 (normal errors) or a number > 0, got {df}")
+    g = as_rng(seed)
+    X = g.standard_normal((n, p))
+    e = g.standard_normal(n) if df == 0 else g.standard_t(df, n)
+    y = X @ (0.5 ** np.arange(p)) + sigma * e
+    return Dataset("linear", X=X, y=y, params={"n": n, "p": p, "sigma": sigma, "df": df})
+
+
+# ------------------------------------------------------------------ fixed predictions
+def twin_residuals(seed=0, n: int = 300, noise: float = 1.0, df: float = 0.0) -> Dataset:
+    """Learner-free regression twins: y ~ N(0, 1), a shared prediction
+    s = y + e (e ~ N(0, 1), the error both predictors make), and two fixed
+    predictions pred_a = s + noise u, pred_b = s + noise v with u, v
+    independent standard normal (``df = 0``) or Student's t with ``df``
+    degrees of freedom (heavy-tailed losses).  (pred_a, pred_b) is
+    exchangeable given y, so E loss_A = E loss_B under any loss: H0 by
+    construction, with losses of A and B positively correlated through s."""
+    n = _check_n(n)
+    noise, df = float(noise), float(df)
+    if not (np.isfinite(noise) and noise > 0):
+        raise ValueError(f"noise must be a finite number > 0, got {noise}")
+    if not (np.isfinite(df) and df >= 0):
+        raise ValueError(f"df must be 0 (normal) or a number > 0, got {df}")
+    g = as_rng(seed)
+    y = g.standard_normal(n)
+    s = y + g.standard_normal(n)
+    u = g.standard_normal((2, n)) if df == 0 else g.standard_t(df, (2, n))
+    return Dataset("twin-residuals", y=y, pred_a=s + noise * u[0], pred_b=s + noise * u[1],
+                   params={"n": n, "noise": noise, "df": df})
+
+
+def twin_labels(seed=0, n: int = 300, eps: float = 0.2, classes: int = 3) -> Dataset:
+    """Learner-free classifier twins: y uniform on ``classes`` labels; record
+    i is hard (error probability 1.5 eps) or easy (0.5 eps) with probability
+    1/2 each, for both A and B; each of A and B independently predicts y,
+    or on an error a uniformly drawn other label.  Exchangeable: H0 under
+    any cost matrix, with losses positively correlated through the
+    records' difficulty."""
+    n = _check_n(n)
+    eps = float(eps)
+    if isinstance(classes, bool) or int(classes) != classes or int(classes) < 2:
+        raise ValueError(f"classes must be an integer >= 2, got {classes!r}")
+    k = int(classes)
+    if not 0.0 <= 1.5 * eps <= 1.0:
+        raise ValueError(f"eps must lie in [0, 2/3], got {eps}")
+    g = as_rng(seed)
+    y = g.integers(0, k, n)
+    p = np.where(g.random(n) < 0.5, 1.5 * eps, 0.5 * eps)
+    wrong = g.random((2, n)) < p
+    other = (y + g.integers(1, k, (2, n))) % k
+    pred = np.where(wrong, other, y)
+    return Dataset("twin-labels", y=y, pred_a=pred[0], pred_b=pred[1],
+                   params={"n": n, "eps": eps, "classes": k})
+
+
+#: learner-free data sets of fixed predictions (compared under any loss):
+#: {name: "regression" (numeric predictions) or "classes" (labels)}
+FIXED_PREDICTIONS = {"twin-residuals": "regression", "twin-labels": "classes"}
+
+
+#: UCI sets with a numeric column as the target (records drawn with
+#: replacement; the other numeric columns are the predictors, the class is
+#: left out): {data set: (file, column)}
+UCI_TARGETS = {"magic-length": ("magic", "fLength")}
+
+
+@lru_cache(maxsize=2)
+def uci_target_population(name: str):
+    """(X, y) of :data:`UCI_TARGETS` ``name``: y the target column (float)."""
+    file, column = UCI_TARGETS[name]
+    X, _ = uci_population(file)
+    with _open_text(os.path.join(data_dir(), "uci", f"{file}.csv.gz")) as fh:
+        header = [c.strip() for c in fh.readline().strip().split(",")]
+    j = header.index(column)
+    y = X[:, j].copy()
+    X = np.delete(X, j, axis=1)
+    X.setflags(write=False)
+    y.setflags(write=False)
+    return X, y
+
+
+def _uci_target_generator(name):
+    def draw(seed=0, n: int = 300) -> Dataset:
+        return _resample(name, uci_target_population(name), seed, n)
+    draw.__name__ = name.replace("-", "_")
+    file, column = UCI_TARGETS[name]
+    draw.__doc__ = f"n records drawn with replacement from UCI {file}, target {column} (numeric)."
+    return draw
+
+
 GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist,
-              **{k: _uci_generator(k) for k in UCI_RESAMPLED}}
+              **{k: _uci_generator(k) for k in UCI_RESAMPLED}, "linear": linear,
+              **{k: _uci_target_generator(k) for k in UCI_TARGETS},
+              "twin-residuals": twin_residuals, "twin-labels": twin_labels}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)
 DEFAULT_N: Dict[str, int] = {}

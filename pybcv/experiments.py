@@ -127,6 +127,29 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
                  f"data through noise vs its twin with other noise; equal noise is H0",
                  power_grid=(0.5, 1.0, 2.0))
       for k in ("magic", "pima", "twonorm")],
+    # the battery's loss families (issue 21): two regressions seeing the records through
+    # independent noise; compared under a real-valued loss (RunConfig(loss=...))
+    Experiment("twin-residuals", 300, None, None, "noise", "data", 1.0,
+               "learner-free regression twins: fixed predictions exchangeable given y; "
+               "H0 true under any loss", data_params={"noise": 1.0}),
+    Experiment("twin-labels", 300, None, None, "eps", "data", 0.2,
+               "learner-free classifier twins (3 classes): fixed predictions exchangeable "
+               "given y; H0 true under any cost matrix", data_params={"eps": 0.2}),
+    Experiment("linear", 300,
+               {"name": "sklearn.linear_model.Ridge", "noise": 1.0, "noise_stream": 1},
+               {"name": "sklearn.linear_model.Ridge", "noise": 1.0, "noise_stream": 2},
+               "noise", "learner_b", 1.0,
+               "synthetic linear regression: ridge regression seeing X through noise vs its twin "
+               "with other noise; equal noise is H0 under any loss",
+               power_grid=(1.0, 1.5, 2.0)),
+    Experiment("magic-length", 300,
+               {"name": "sklearn.linear_model.Ridge", "noise": 0.5, "noise_stream": 1},
+               {"name": "sklearn.linear_model.Ridge", "noise": 0.5, "noise_stream": 2},
+               "noise", "learner_b", 0.5,
+               "UCI magic's fLength from its other numeric columns (records drawn with "
+               "replacement): ridge regression seeing the data through noise vs its twin; "
+               "equal noise is H0 under any loss",
+               power_grid=(0.5, 1.0, 2.0)),
 ]}
 
 #: The data set of ``pybcv compare`` without ``--csv`` (a demonstration) and

@@ -49,3 +49,26 @@ def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     cnt = np.bincount(key.ravel(), minlength=R * F * 4).reshape(R, F, 4)
     # code 3 = both wrong (n00), 2 = A wrong only (n01), 1 = B wrong only (n10), 0 = n11
     return cnt[..., ::-1].reshape(R, F, 2, 2)
+
+
+def loss_sums_batch(design: str, loss_a: np.ndarray, loss_b: np.ndarray, generators) -> np.ndarray:
+    """(R, F, 4) per-fold loss sums (:func:`pybcv.outcomes.loss_sums`: records,
+    sum of A's losses, sum of B's, sum of the squared differences) of
+    ``design`` for R repetitions of fixed real-valued per-record losses
+    ``loss_a``, ``loss_b`` (R, n); the folds are those of
+    :func:`tables_batch` for the same generators."""
+    la = np.asarray(loss_a, float)
+    lb = np.asarray(loss_b, float)
+    R, n = la.shape
+    fid = _fold_ids(design, n)
+    F = int(fid[-1]) + 1
+    d = DESIGNS[design]
+    idx = np.stack([np.concatenate(d.test_sets(n, g)) for g in generators])
+    a = np.take_along_axis(la, idx, axis=1)
+    b = np.take_along_axis(lb, idx, axis=1)
+    key = (np.arange(R)[:, None] * F + fid[None, :]).ravel()
+    out = np.empty((R, F, 4))
+    for j, w in enumerate((None, a, b, (a - b) ** 2)):
+        out[..., j] = np.bincount(key, weights=None if w is None else w.ravel(),
+                                  minlength=R * F).reshape(R, F)
+    return out

@@ -9,7 +9,7 @@ store), with the engine's random streams (``pybcv.seeds``):
 
 * learner-free families (epsilon) draw their fold tables from the run's
   seed exactly as the engine does (``RunConfig.dataset_for``,
-  ``RunConfig.unit_rng``, :func:`pybcv.fold_tables.tables_batch`) and score
+  ``RunConfig.unit_rng``, ``RunConfig.learner_free_tables``) and score
   every option variant at once, chunk by chunk; each chunk's counts and the
   fold tables of the designs with at most :data:`KEEP_FOLDS` folds are kept
   under the run folder, so a new option of those tests is re-scored
@@ -51,7 +51,6 @@ import numpy as np
 from . import rq1
 from .datasets import simple
 from .engine import RunConfig, Store, simulate
-from .fold_tables import tables_batch
 from .learners import make_learner
 from .outcomes import differences
 from .partitions import DESIGNS
@@ -91,7 +90,10 @@ class Family:
     heaviest designs; the README says which).  ``stratify``: the 5x2 BCV
     drawn stratified by the class (``RunConfig.stratify``; issue 21);
     ``group_size``: drawn grouped, groups of that many consecutive records
-    (``RunConfig.group_size``).  ``truth``: None (the
+    (``RunConfig.group_size``).  ``loss``: the per-record loss
+    (``RunConfig.loss``; issue 21): under a real-valued loss the t, F and z
+    tests read per-fold loss sums, stored in place of the fold tables.
+    ``truth``: None (the
     engine's ``RunConfig.true_difference``) or "simple-glm" (estimated per
     training size by :func:`simple_truth`)."""
     name: str
@@ -108,12 +110,13 @@ class Family:
     note: str = ""
     stratify: bool = False
     group_size: int = 0
+    loss: object = "zero_one"
 
     def config(self) -> RunConfig:
         return RunConfig(self.dataset, self.tests, seed=SEED, n=self.n,
                          data_params=dict(self.data_params), learner_a=self.learner_a,
                          learner_b=self.learner_b, backend="python", stratify=self.stratify,
-                         group_size=self.group_size)
+                         group_size=self.group_size, loss=self.loss)
 
     @property
     def learner_free(self) -> bool:
@@ -132,6 +135,18 @@ def tests_upto(folds: int) -> Tuple[str, ...]:
 
 MID = tests_upto(100)      # without the pseudo bootstrap and conservative z designs (240, 315 folds)
 LIGHT = tests_upto(15)     # without the 10x10 CV too
+
+
+def on_losses(tests) -> Tuple[str, ...]:
+    """The tests of ``tests`` ("all" or keys) that take a real-valued loss."""
+    keys = TESTS if tests == "all" else tests
+    return tuple(k for k in keys if not TESTS[k].needs_zero_one)
+
+
+#: the cost matrix of the classifier loss families: an error on the second
+#: class (true label 1 predicted 0) costs 5, the other errors 1
+COST = ((0.0, 1.0, 1.0), (5.0, 0.0, 1.0), (1.0, 1.0, 0.0))
+COST2 = ((0.0, 1.0), (5.0, 0.0))
 
 FAMILIES: List[Family] = [
     # ---- learner-free nulls (10,000 repetitions)
@@ -212,6 +227,35 @@ FAMILIES: List[Family] = [
            _NOISY(0.5, 1), _NOISY(0.5, 2), "bcv5x2", group_size=4,
            note="pima noise with the grouped 5x2 BCV, 80 synthetic groups of 4 consecutive "
                 "(independent) records (issue 21); the 5x2 BCV tests only"),
+    # ---- real-valued losses (issue 21): the t, F and z tests on per-fold loss sums
+    Family("simple noise n=300 cost", "null", "simple", 300, 2000, {"delta": 1.0},
+           _NOISY(1.0, 1), _NOISY(1.0, 2), on_losses(LIGHT), loss=COST2,
+           note="simple noise n=300 under the cost matrix [[0, 1], [5, 0]] (issue 21)"),
+    Family("twin-residuals squared n=300", "null", "twin-residuals", 300, 10000, {},
+           tests=on_losses("all"), loss="squared",
+           note="learner-free: fixed predictions y + e + u, y + e + v (u, v iid normal), "
+                "exchangeable given y: H0 under any loss; squared loss"),
+    Family("twin-labels cost n=300", "null", "twin-labels", 300, 10000, {},
+           tests=on_losses("all"), loss=COST,
+           note="learner-free: two fixed 3-class predictions, each wrong with a record's "
+                "difficulty (eps 0.1 or 0.3), exchangeable given y; cost matrix "
+                "[[0, 1, 1], [5, 0, 1], [1, 1, 0]]"),
+    Family("twin-residuals absolute t3 n=300", "null", "twin-residuals", 300, 10000,
+           {"df": 3.0}, tests=on_losses("all"), loss="absolute",
+           note="learner-free twins with Student t(3) noise (heavy tails); absolute loss"),
+    Family("linear squared n=300", "null", "linear", 300, 2000, {}, tests=on_losses(LIGHT),
+           loss="squared",
+           note="two ridge regressions (sklearn Ridge) seeing X (4 normal columns) through "
+                "independent noise (1 column sd): H0 by symmetry; squared loss"),
+    Family("magic-length squared n=300", "null", "magic-length", 300, 2000, {},
+           tests=on_losses(LIGHT), loss="squared",
+           note="UCI magic's fLength (heavy-tailed) from its 9 other columns, records drawn "
+                "with replacement; ridge twins through noise (0.5 column sd); squared loss"),
+    Family("linear absolute n=1000", "null", "linear", 1000, 2000, {}, tests=on_losses(LIGHT),
+           loss="absolute", note="as linear squared n=300, n = 1000; absolute loss"),
+    Family("twin-residuals squared t5 n=1000", "null", "twin-residuals", 1000, 10000,
+           {"df": 5.0}, tests=on_losses(MID), loss="squared",
+           note="learner-free twins with Student t(5) noise: squared losses with heavy tails"),
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
@@ -319,9 +363,9 @@ def count(cfg: RunConfig, tables: Dict[str, np.ndarray], truth: Dict[str, float]
         spec = TESTS[k]
         T = tables[cfg.unit_of(k)]
         ntr, nte = DESIGNS[spec.design].sizes(cfg.n)
+        run = spec.batch_with_intervals if cfg.zero_one else spec.batch_losses
         for label, opts in variants(k):
-            _, p = spec.batch(T, ntr, nte, **opts)
-            lo, hi = spec.batch_interval(T, ntr, nte, level=LEVEL, **opts)
+            _, p, lo, hi = run(T, ntr, nte, level=LEVEL, **opts)
             has = ~(np.isnan(lo) | np.isnan(hi))
             tr = truth[spec.design]
             out[(k, label)] = {"reps": int(len(p)), "rejections": int(np.sum(p < ALPHA)),
@@ -351,7 +395,6 @@ def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
     _write_identity(out, fam, cfg)
     truth = truths(fam, root)
     size = _chunk_size(fam.n)
-    units = dict(cfg.units())
     done = 0
     for a in range(0, fam.reps, size):
         b = min(fam.reps, a + size)
@@ -362,16 +405,11 @@ def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
         if deadline is not None and time.time() > deadline:
             break
         t0 = time.perf_counter()
-        reps = range(a, b)
-        codes = np.empty((b - a, cfg.n), np.int64)
-        for i, r in enumerate(reps):
-            d = cfg.dataset_for(r)
-            codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
-        tables = {u: tables_batch(dsg, codes, [cfg.unit_rng(r, u) for r in reps])
-                  for u, dsg in units.items()}
+        tables = cfg.learner_free_tables(range(a, b))
         counts = count(cfg, tables, truth)
         sec = time.perf_counter() - t0
-        keep = {u: T.astype(np.uint16) for u, T in tables.items() if T.shape[1] <= KEEP_FOLDS}
+        keep = {u: T.astype(np.uint16 if cfg.zero_one else np.float64)
+                for u, T in tables.items() if T.shape[1] <= KEEP_FOLDS}
         np.savez_compressed(os.path.join(out, f"tables_{a:06d}_{b:06d}.npz"), **keep)
         tmp = path + ".tmp"
         with open(tmp, "w") as fh:
@@ -440,7 +478,8 @@ def stored_tables(fam: Family, root: str):
         for p in sorted(glob.glob(os.path.join(out, "tables_*.npz"))):
             with np.load(p) as z:
                 for u in z.files:
-                    parts.setdefault(u, []).append(z[u].astype(np.int64))
+                    parts.setdefault(u, []).append(z[u].astype(
+                        np.int64 if z[u].dtype.kind == "u" else float))
         for p in sorted(glob.glob(os.path.join(out, "chunk_*.json"))):
             c = json.load(open(p))
             secs += c["seconds"]
@@ -489,7 +528,8 @@ def score_family(fam: Family, root: str) -> Tuple[List[dict], dict]:
     for (k, lab), c in counts.items():
         rows.append({"family": fam.name, "kind": fam.kind, "role": fam.role, "test": k,
                      "variant": lab, "truth": truth[TESTS[k].design], **c})
-    veff = v_eff(tabs["bcv5x2"], fam.n) if R and "bcv5x2" in tabs else float("nan")
+    veff = (v_eff(tabs["bcv5x2"], fam.n) if R and "bcv5x2" in tabs and cfg.zero_one
+            else float("nan"))
     return rows, {"family": fam.name, "kind": fam.kind, "role": fam.role,
                   "dataset": fam.dataset, "n": fam.n, "reps_target": fam.reps, "reps": R,
                   "seconds": round(secs, 1), "v_eff": veff, "note": fam.note}
@@ -606,7 +646,7 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
     spec = TESTS["mcnemar_5x2bcv"]
     for fam in FAMILIES:
         R, tabs, _ = stored_tables(fam, root)
-        if not R or "bcv5x2" not in tabs:
+        if not R or "bcv5x2" not in tabs or not fam.config().zero_one:
             continue
         T = tabs["bcv5x2"]
         truth = truths(fam, root)["bcv5x2"]

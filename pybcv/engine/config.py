@@ -7,7 +7,11 @@ shared, and (only when set) ``stratify``: the block-regularized designs
 drawn stratified by the class labels, or ``group_size``: drawn grouped
 (whole groups per block) with the synthetic groups of consecutive records
 ``arange(n) // group_size`` (``design_splitter``; the records stay
-independent: the groups only constrain the partition).  Missing
+independent: the groups only constrain the partition), and (only when not
+``"zero_one"``) ``loss``: a real-valued per-record loss (``"squared"``,
+``"absolute"`` or a cost matrix, :mod:`pybcv.losses`) under which the t, F
+and z tests read per-fold loss sums instead of the 2x2 fold tables (the
+tests that need 0/1 outcomes are refused).  Missing
 learners and n come from the experiment's record
 (:data:`pybcv.experiments.EXPERIMENTS`).
 
@@ -28,7 +32,9 @@ from .. import datasets as _ds
 from .. import seeds
 from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
 from ..partitions import DESIGNS, design_splitter
+from ..losses import NAMES as LOSS_NAMES, resolve_loss
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
+from ..stats.registry import zero_one_message
 from ..pipeline import spec_dict
 
 @dataclass
@@ -57,6 +63,7 @@ class RunConfig:
     share_designs: bool = True
     stratify: bool = False
     group_size: int = 0
+    loss: Any = "zero_one"
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
@@ -93,6 +100,31 @@ class RunConfig:
                                  f"without a partition of records to stratify or group")
             for _, d in self.units():   # a ValueError names a design without the variant
                 design_splitter(d, stratify=self.stratify, grouped=bool(self.group_size))
+        self.loss = _check_loss(self.loss)
+        fixed = _ds.FIXED_PREDICTIONS.get(experiment.dataset)
+        if experiment.learner_free and not self.zero_one and fixed is None:
+            raise ValueError(f"loss {self.loss_name!r}: the learner-free experiment "
+                             f"{self.dataset!r} draws fixed 0/1 losses; give loss='zero_one'")
+        if fixed == "regression" and self.zero_one:
+            raise ValueError(f"the experiment {self.dataset!r} predicts numbers: give a "
+                             f"real-valued loss ('squared', 'absolute')")
+        if not self.zero_one:
+            bad = [k for k in self.tests if TESTS[k].needs_zero_one]
+            if bad:
+                raise ValueError(zero_one_message(bad, f"loss {self.loss_name!r}"))
+
+    @property
+    def zero_one(self) -> bool:
+        """True under the 0/1 loss (the fold tables); else per-fold loss sums."""
+        return self.loss == "zero_one"
+
+    @property
+    def loss_name(self) -> str:
+        return self.loss if isinstance(self.loss, str) else "cost_matrix"
+
+    def loss_for(self, y):
+        """The :class:`pybcv.losses.Loss` of this run for target ``y``."""
+        return resolve_loss(self.loss, y)
 
     @property
     def experiment(self):
@@ -106,7 +138,9 @@ class RunConfig:
         out = asdict(self)
         for k in ("stratify", "group_size"):
             if not out[k]:
-                del out[k]             # the plain design: the identity of runs made before the options
+                del out[k]
+        if out["loss"] == "zero_one":
+            del out["loss"]             # the plain design: the identity of runs made before the options
         return json.loads(json.dumps(out, sort_keys=True))
 
     def options(self) -> Dict[str, dict]:
@@ -135,6 +169,32 @@ class RunConfig:
         if self.group_size:
             return {"groups": np.arange(len(y)) // self.group_size}
         return {}
+
+    def fixed_losses(self, d: "_ds.Dataset"):
+        """(loss_a, loss_b) per record of a learner-free data set: its fixed
+        0/1 losses, or its fixed predictions under this run's loss (0/1
+        losses as int8, for the fold tables)."""
+        if d.loss_a is not None:
+            return d.loss_a, d.loss_b
+        loss = self.loss_for(d.y)
+        if loss.zero_one:
+            return ((d.pred_a != d.y).astype(np.int8), (d.pred_b != d.y).astype(np.int8))
+        return loss(d.y, d.pred_a), loss(d.y, d.pred_b)
+
+    def learner_free_tables(self, reps) -> Dict[str, np.ndarray]:
+        """{unit: (R, F, 2, 2)} fold tables (0/1 loss) or {unit: (R, F, 4)}
+        per-fold loss sums (a real-valued loss) of learner-free repetitions
+        ``reps``: each repetition's data from ``dataset_for(r)``, each unit's
+        partition from ``unit_rng(r, unit)``."""
+        from ..fold_tables import loss_sums_batch, tables_batch
+        la = np.empty((len(reps), self.n), np.int64 if self.zero_one else float)
+        lb = np.empty_like(la)
+        for i, r in enumerate(reps):
+            la[i], lb[i] = self.fixed_losses(self.dataset_for(r))
+        gens = {u: [self.unit_rng(r, u) for r in reps] for u, _ in self.units()}
+        if self.zero_one:
+            return {u: tables_batch(d, 2 * la + lb, gens[u]) for u, d in self.units()}
+        return {u: loss_sums_batch(d, la, lb, gens[u]) for u, d in self.units()}
 
     def dataset_for(self, r: int) -> "_ds.Dataset":
         return _ds.make_dataset(self.experiment.dataset, seeds.data_seq(self.seed, r), n=self.n,
@@ -179,15 +239,36 @@ class RunConfig:
         return 0.0 if v is not None and abs(v - e.h0_value) < 1e-12 else None
 
 
+def _check_loss(loss):
+    """A run's loss as stored in its identity: a name of
+    :data:`pybcv.losses.NAMES` or a cost matrix as a list of rows of floats."""
+    if isinstance(loss, str):
+        if loss not in LOSS_NAMES:
+            raise ValueError(f"loss must be one of {', '.join(LOSS_NAMES)} or a cost matrix, "
+                             f"got {loss!r}")
+        return loss
+    if isinstance(loss, (list, tuple, np.ndarray)):
+        C = np.asarray(loss, dtype=float)
+        if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] < 2 \
+                or not np.all(np.isfinite(C)):
+            raise ValueError(f"loss: a cost matrix must be k x k finite numbers (k >= 2), "
+                             f"got shape {C.shape}")
+        return C.tolist()
+    raise ValueError(f"loss must be one of {', '.join(LOSS_NAMES)} or a cost matrix (a run's "
+                     f"loss is stored with it: no callable), got {type(loss).__name__}")
+
+
 def score(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
     """({test: (statistic[R], pvalue[R])}, {test: (low[R], high[R])}) from
-    {unit: (R, F, 2, 2)} tables: each test's kernel runs once for both
+    {unit: (R, F, 2, 2)} tables (under a real-valued ``cfg.loss``: {unit:
+    (R, F, 4)} per-fold loss sums): each test's kernel runs once for both
     (the intervals for mu_A - mu_B at ``level``, NaN where a test has none)."""
     options = cfg.options() if options is None else options
     res, ci = {}, {}
     for k in cfg.tests:
         ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
-        stat, p, lo, hi = TESTS[k].batch_with_intervals(tables[cfg.unit_of(k)], ntr, nte,
-                                                        level=level, **options.get(k, {}))
+        run = TESTS[k].batch_with_intervals if cfg.zero_one else TESTS[k].batch_losses
+        stat, p, lo, hi = run(tables[cfg.unit_of(k)], ntr, nte, level=level,
+                              **options.get(k, {}))
         res[k], ci[k] = (stat, p), (lo, hi)
     return res, ci

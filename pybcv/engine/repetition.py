@@ -21,8 +21,8 @@ import numpy as np
 from ..errors import LearnerContext
 from ..learners.timelimit import fit_timeout
 from .config import RunConfig, score
-from ..pipeline import CountingLearner, draw_splits, fold_tables, learner_free_tables, \
-    learner_from_spec
+from ..pipeline import CountingLearner, draw_splits, fold_tables, learner_from_spec, \
+    loss_sums_from_design_predictions, predict_designs
 
 
 @dataclass
@@ -30,7 +30,8 @@ class Repetition:
     """The record of one finished repetition.
 
     ``results``: {test: (statistic, pvalue)}; ``tables``: {unit: (F, 2, 2)}
-    fold tables (None for learner-free runs, whose tables are redrawn from
+    fold tables (under a real-valued loss {unit: (F, 4)} per-fold loss
+    sums; None for learner-free runs, whose tables are redrawn from
     the seed); ``intervals``: {test: (low, high)} of the 95% confidence
     interval of mu_A - mu_B where the statistics provide one."""
     rep: int
@@ -80,13 +81,7 @@ def run_chunk(cfg: RunConfig | dict, reps: Sequence[int], timeout: Optional[floa
 def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
     """Learner-free repetitions (fixed per-record losses), all at once."""
     t0 = time.perf_counter()
-    codes = np.empty((len(reps), cfg.n), np.int64)
-    for i, r in enumerate(reps):
-        d = cfg.dataset_for(r)
-        codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
-    units = dict(cfg.units())
-    tables = learner_free_tables(codes, units, {u: [cfg.unit_rng(r, u) for r in reps] for u in units})
-    res, ci = score(cfg, tables)
+    res, ci = score(cfg, cfg.learner_free_tables(reps))
     sec = (time.perf_counter() - t0) / max(len(reps), 1)
     return [Repetition(int(r), {k: (res[k][0][i], res[k][1][i]) for k in cfg.tests}, sec,
                       intervals={k: (lo[i], hi[i]) for k, (lo, hi) in ci.items()})
@@ -103,7 +98,11 @@ def run_repetition(cfg: RunConfig, r: int) -> Repetition:
     splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units},
                          **cfg.split_labels(d.y))
     # shared designs: the union of designs in one batch per learner; else one batch per test
-    tables = fold_tables(la, lb, d.X, d.y, splits, one_batch=cfg.share_designs)
+    if cfg.zero_one:
+        tables = fold_tables(la, lb, d.X, d.y, splits, one_batch=cfg.share_designs)
+    else:       # a real-valued loss: per-fold loss sums (F, 4) in place of the tables
+        pa, pb = (predict_designs(x, d.X, d.y, splits, cfg.share_designs) for x in (la, lb))
+        tables = loss_sums_from_design_predictions(d.y, pa, pb, splits, cfg.loss_for(d.y))
     batch = {u: t[None] for u, t in tables.items()}
     res, ci = score(cfg, batch)
     return Repetition(int(r), {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},

@@ -106,7 +106,9 @@ def explain(exc: sqlite3.Error, path: str, doing: str = "") -> StoreError:
 
 def pack_tables(tables: Dict[str, np.ndarray]) -> bytes:
     buf = io.BytesIO()
-    np.savez(buf, **{k: np.asarray(v, dtype=np.int32) for k, v in tables.items()})
+    # counts as int32; per-fold loss sums (a real-valued loss) as float64
+    np.savez(buf, **{k: np.asarray(v, dtype=np.int32 if np.asarray(v).dtype.kind in "biu"
+                                   else float) for k, v in tables.items()})
     return zlib.compress(buf.getvalue(), 6)
 
 

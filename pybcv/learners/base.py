@@ -398,13 +398,14 @@ def make_learner(name, backend="auto", **params):
     FNNWeighted(omega=0.29)
     """
     _check_backend(backend)
-    if is_import_path(name):          # any scikit-learn classifier; runs in Python
-        return SklearnLearner(estimator_from_path(name, params), name=name)
     params = check_params(name, params)
     noise = {k: params.pop(k) for k in NOISE_PARAMS if k in params}
-    spec = LEARNERS[name]
-    est = spec.estimator(backend=backend, **spec.init, **params)
-    est._validate()
+    if is_import_path(name):          # any scikit-learn classifier or regressor; runs in Python
+        est = SklearnLearner(estimator_from_path(name, params), name=name)
+    else:
+        spec = LEARNERS[name]
+        est = spec.estimator(backend=backend, **spec.init, **params)
+        est._validate()
     if noise:        # the learner sees the data through noise (pybcv.learners.noisy)
         est = NoisyLearner(est, noise.get("noise", 0.0), noise.get("noise_stream", 0))
     return est
@@ -568,9 +569,10 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     learner's parameters, a bad value names the parameter and its type.
     A dotted name is a scikit-learn classifier's import path
     (:mod:`pybcv.learners.importpath`)."""
-    if is_import_path(name):
-        estimator_from_path(name, params)
-        return dict(params)
+    if is_import_path(name):          # noise, noise_stream: taken by every learner
+        estimator_from_path(name, {k: v for k, v in params.items() if k not in NOISE_PARAMS})
+        return {k: check_param(name, k, v) if k in NOISE_PARAMS else v
+                for k, v in params.items()}
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))

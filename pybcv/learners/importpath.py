@@ -95,8 +95,8 @@ def parse_import_spec(spec: str) -> Dict[str, Any]:
         if k in params:
             raise ValueError(f"learner {path!r}: parameter {k} given twice")
         params[k] = literal(v)
-    estimator_from_path(path, params)
-    return {"name": path, **params}
+    from .base import check_params     # noise, noise_stream: taken by every learner
+    return {"name": path, **check_params(path, params)}
 
 
 def estimator_class(path: str):

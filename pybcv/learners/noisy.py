@@ -68,6 +68,11 @@ class NoisyLearner(ClassifierMixin, BaseEstimator):
         except (TypeError, ValueError) as e:
             raise ValueError(f"learner parameter noise needs numeric predictors: {e}") from None
 
+    @property
+    def is_regressor(self) -> bool:
+        """The wrapped learner's (a scikit-learn regressor predicts numbers)."""
+        return bool(getattr(self.learner, "is_regressor", False))
+
     def predict_splits(self, X, y, splits):
         out = self.learner.predict_splits(self._noisy(X, y), y, splits)
         self.backend_ = getattr(self.learner, "backend_", "python")

@@ -250,6 +250,7 @@ class TestSpec:
     on_tables: Optional[Callable] = field(default=None, repr=False)
     loss_inputs: Optional[Callable] = field(default=None, repr=False)
     on_losses: Optional[Callable] = field(default=None, repr=False)
+    loss_kernel: Optional[Callable] = field(default=None, repr=False)
 
     @property
     def needs_zero_one(self) -> bool:
@@ -348,6 +349,32 @@ class TestSpec:
         with real_losses():
             return (self.on_losses or self.function)(*self.loss_inputs(S, ntr, nte), **options)
 
+    def batch_losses(self, sums, n_train, n_test, level=DEFAULT_LEVEL, **options):
+        """Vectorised over repetitions of real-valued losses: per-fold loss
+        sums (R, F, 4) (:meth:`from_loss_sums`) -> (statistic[R], pvalue[R],
+        low[R], high[R]); the same kernel as :meth:`batch` on the per-fold
+        mean loss differences (the CV-CI z: on the pooled moments).  The
+        engine scores runs under ``RunConfig(loss=...)`` with it."""
+        if self.needs_zero_one:
+            raise ValueError(zero_one_message([self.key], "this loss"))
+        options = self._options(options)
+        F = self.n_folds
+        S = as_float_array(sums, "loss sums", f"(R, {F}, 4)")
+        if S.ndim < 3 or S.shape[-2:] != (F, 4):
+            raise ValueError(f"loss sums must have shape (R, {F}, 4) for test {self.key!r} "
+                             f"(design {self.design!r}), got {S.shape}")
+        if np.any(S[..., 0] < 1):
+            raise ValueError("loss sums: every fold must contain at least one record")
+        ntr, nte = self._sizes(np.zeros((F, 2, 2)), n_train, S.reshape(-1, F, 4)[0, :, 0]
+                               if n_test is None else n_test)
+        with real_losses():
+            out, interval = (self.loss_kernel or self.kernel)(*self.loss_inputs(S, ntr, nte),
+                                                              **options)
+            lo, hi = interval(out, level=check_probability(level, "level"),
+                              alternative=options.get("alternative", "two-sided"))
+        return (np.asarray(out[0], float), np.asarray(out[1], float), np.asarray(lo, float),
+                np.asarray(hi, float))
+
     def batch(self, tables, n_train, n_test, **options):
         """Vectorised: tables (R, F, 2, 2) -> (statistic[R], pvalue[R])."""
         stat, p, _, _ = self._run(tables, n_train, n_test, None, options)
@@ -444,17 +471,23 @@ _ROWS = [
 def _loss_differences(adapter):
     """``adapter`` on the per-fold mean loss differences of loss sums (F, 4)."""
     def inputs(S, ntr, nte):
-        return adapter((S[:, 1] - S[:, 2]) / S[:, 0], ntr, nte)
+        return adapter((S[..., 1] - S[..., 2]) / S[..., 0], ntr, nte)
     return inputs
 
 
 def _cvci_loss_moments(S, ntr, nte):
     """(n, R, sigma_out^2, degenerate) of the per-record loss differences,
-    pooled over the folds, from their sums and sums of squares."""
-    n = float(S[:, 0].sum())
-    R = float((S[:, 1] - S[:, 2]).sum()) / n
-    var = max(float(S[:, 3].sum()) / n - R ** 2, 0.0)
+    pooled over the folds, from their sums and sums of squares (S: (..., F, 4))."""
+    n = S[..., 0].sum(-1)
+    R = (S[..., 1] - S[..., 2]).sum(-1) / n
+    var = np.maximum(S[..., 3].sum(-1) / n - R ** 2, 0.0)
+    if np.ndim(n) == 0:
+        n, R, var = float(n), float(R), float(var)
     return n, R, var, var <= ZERO_SQ
+
+
+def _k_cvci_moments(n, R, var, degenerate, alternative="two-sided"):
+    return _z.cvci_z_kernel(n, R, var, degenerate, alternative), _z.z_kernel_interval
 
 
 def _cvci_on_losses(n, R, var, degenerate, alternative="two-sided"):
@@ -482,7 +515,8 @@ TESTS: Dict[str, TestSpec] = {
     r[0]: TestSpec(key=r[0], name=r[1], label=r[2], family=r[3], design=r[4], source=r[5],
                    function=r[6], inputs=r[7], kernel=r[8], defaults=dict(r[9]), in_table5=r[10],
                    on_tables={"cvci_z": _z.cvci_z_from_counts}.get(r[0]),
-                   loss_inputs=_loss_route(r[0], r[7])[0], on_losses=_loss_route(r[0], r[7])[1])
+                   loss_inputs=_loss_route(r[0], r[7])[0], on_losses=_loss_route(r[0], r[7])[1],
+                   loss_kernel={"cvci_z": _k_cvci_moments}.get(r[0]))
     for r in _ROWS}
 TEST_NAMES.update({k: spec.name for k, spec in TESTS.items()})
 
