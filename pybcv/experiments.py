@@ -68,6 +68,9 @@ class Experiment:
     #: repetitions per unit of work (None: the engine's default, 1 for learner
     #: runs, ~reps/jobs up to 500 for learner-free ones)
     chunk: Optional[int] = None
+    #: the per-record loss of its runs unless a run gives another
+    #: (``RunConfig.loss``): "zero_one", or "squared" for regressions
+    loss: str = "zero_one"
 
     def __post_init__(self):
         if self.name is None:
@@ -131,7 +134,7 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
     # independent noise; compared under a real-valued loss (RunConfig(loss=...))
     Experiment("twin-residuals", 300, None, None, "noise", "data", 1.0,
                "learner-free regression twins: fixed predictions exchangeable given y; "
-               "H0 true under any loss", data_params={"noise": 1.0}),
+               "H0 true under any loss", data_params={"noise": 1.0}, loss="squared"),
     Experiment("twin-labels", 300, None, None, "eps", "data", 0.2,
                "learner-free classifier twins (3 classes): fixed predictions exchangeable "
                "given y; H0 true under any cost matrix", data_params={"eps": 0.2}),
@@ -141,7 +144,7 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
                "noise", "learner_b", 1.0,
                "synthetic linear regression: ridge regression seeing X through noise vs its twin "
                "with other noise; equal noise is H0 under any loss",
-               power_grid=(1.0, 1.5, 2.0)),
+               power_grid=(1.0, 1.5, 2.0), loss="squared"),
     Experiment("magic-length", 300,
                {"name": "sklearn.linear_model.Ridge", "noise": 0.5, "noise_stream": 1},
                {"name": "sklearn.linear_model.Ridge", "noise": 0.5, "noise_stream": 2},
@@ -149,7 +152,7 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
                "UCI magic's fLength from its other numeric columns (records drawn with "
                "replacement): ridge regression seeing the data through noise vs its twin; "
                "equal noise is H0 under any loss",
-               power_grid=(0.5, 1.0, 2.0)),
+               power_grid=(0.5, 1.0, 2.0), loss="squared"),
 ]}
 
 #: The data set of ``pybcv compare`` without ``--csv`` (a demonstration) and

@@ -45,13 +45,14 @@ def test_demo_learners_are_the_exp6_learners_at_h0_and_data_defaults_take_any_da
 @pytest.mark.parametrize("name", sorted(EXPERIMENTS))
 def test_run_config_and_truth_read_the_record(name):
     e = EXPERIMENTS[name]
-    cfg = RunConfig(name, "mcnemar_5x2bcv")
+    test = "mcnemar_5x2bcv" if e.loss == "zero_one" else "calibrated_f_5x2bcv"   # regressions
+    cfg = RunConfig(name, test)
     assert cfg.n == e.n == D.DEFAULT_N[name]
     assert cfg.learner_a == e.learner_a and cfg.learner_b == e.learner_b
     assert cfg.true_difference() == 0.0           # the record's defaults are an H0 point
     if e.varies == "learner_b" and e.power_grid:    # mnist: a fixed grid of B's parameter
         assert name not in TUNING and not e.lambdas and e.h0_value == e.power_grid[0]
-        off = RunConfig(name, "mcnemar_5x2bcv", learner_b=e.learner_b_at(e.power_grid[-1]))
+        off = RunConfig(name, test, learner_b=e.learner_b_at(e.power_grid[-1]))
         assert off.true_difference() is None
     elif e.varies == "learner_b":
         assert TUNING[name] == (e.learner_a, e.learner_b["name"], e.varied, e.value_at_lambda_1)

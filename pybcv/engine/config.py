@@ -9,9 +9,10 @@ drawn stratified by the class labels, or ``group_size``: drawn grouped
 ``arange(n) // group_size`` (``design_splitter``; the records stay
 independent: the groups only constrain the partition), and (only when not
 ``"zero_one"``) ``loss``: a real-valued per-record loss (``"squared"``,
-``"absolute"`` or a cost matrix, :mod:`pybcv.losses`) under which the t, F
-and z tests read per-fold loss sums instead of the 2x2 fold tables (the
-tests that need 0/1 outcomes are refused).  Missing
+``"absolute"`` or a cost matrix, :mod:`pybcv.losses`; default: the
+experiment record's) under which the t, F and z tests read per-fold loss
+sums instead of the 2x2 fold tables (the tests that need 0/1 outcomes are
+refused).  Missing
 learners and n come from the experiment's record
 (:data:`pybcv.experiments.EXPERIMENTS`).
 
@@ -63,7 +64,7 @@ class RunConfig:
     share_designs: bool = True
     stratify: bool = False
     group_size: int = 0
-    loss: Any = "zero_one"
+    loss: Any = None
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
@@ -100,7 +101,7 @@ class RunConfig:
                                  f"without a partition of records to stratify or group")
             for _, d in self.units():   # a ValueError names a design without the variant
                 design_splitter(d, stratify=self.stratify, grouped=bool(self.group_size))
-        self.loss = _check_loss(self.loss)
+        self.loss = _check_loss(experiment.loss if self.loss is None else self.loss)
         fixed = _ds.FIXED_PREDICTIONS.get(experiment.dataset)
         if experiment.learner_free and not self.zero_one and fixed is None:
             raise ValueError(f"loss {self.loss_name!r}: the learner-free experiment "
