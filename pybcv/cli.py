@@ -598,13 +598,15 @@ def cmd_simulate(a) -> int:
     _profile(a.profile)
     la, lb = _learner(a.a, "--a", a.backend), _learner(a.b, "--b", a.backend)
     if experiment.learner_free and (la or lb):
-        raise UsageError("--a/--b: epsilon is learner-free (fixed per-record losses); they do not apply")
+        raise UsageError(f"--a/--b: {ds} is learner-free (fixed per-record losses or "
+                         f"predictions); they do not apply")
     n = a.n if a.n is not None else experiment.n
     _check_n(n, designs_for(tests))
     values = _floats(a.param, "--param") if a.param else [None]
     try:
-        base = RunConfig(ds, tests, seed=a.seed, n=a.n, learner_a=la, learner_b=lb,
-                         profile=a.profile, backend=a.backend, share_designs=not a.no_share)
+        base = RunConfig(ds, a.tests, seed=a.seed, n=a.n, learner_a=la, learner_b=lb,
+                         profile=a.profile, backend=a.backend, share_designs=not a.no_share,
+                         loss=a.loss)
         for v in values:
             if v is not None:
                 base.at(v)                   # every point checked before any work
@@ -1027,6 +1029,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
     s.add_argument("--no-share", action="store_true", help="each test fits its own partition")
+    s.add_argument("--loss", type=_loss, help="per-record loss (default: the experiment's): "
+                   "zero_one, squared, absolute or a cost matrix such as 0,1;5,0; under a "
+                   "real-valued loss only the t, F and z tests run (docs/guide/losses.md)")
     s.add_argument("--json", action="store_true", help="one JSON object on stdout")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(fn=cmd_simulate)

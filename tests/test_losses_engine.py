@@ -160,3 +160,17 @@ def test_the_loss_families_score_every_loss_capable_test():
     for k in LOSS_TESTS:
         for label, _ in V.variants(k):
             assert (k, label) in scored, (k, label)
+
+
+def test_cli_simulate_takes_a_loss(tmp_path, capsys):
+    from pybcv.cli import main
+    rc = main(["simulate", "--dataset", "simple", "--reps", "2", "--n", "60", "--tests",
+               "bcv5x2", "--loss", "0,1;5,0", "--backend", "python", "--out", str(tmp_path),
+               "--json", "--quiet"])
+    import json
+    run = json.loads(capsys.readouterr().out)["runs"][0]
+    assert rc == 0 and run["config"]["loss"] == [[0.0, 1.0], [5.0, 0.0]]
+    assert run["config"]["tests"] == ["calibrated_f_5x2bcv"]   # McNemar dropped from bcv5x2
+    rc = main(["simulate", "--dataset", "linear", "--reps", "2", "--tests", "mcnemar_ho",
+               "--out", str(tmp_path / "x")])
+    assert rc == 2 and "need 0/1 outcomes" in capsys.readouterr().err

@@ -33,9 +33,10 @@ from .. import datasets as _ds
 from .. import seeds
 from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
 from ..partitions import DESIGNS, design_splitter
-from ..losses import NAMES as LOSS_NAMES, resolve_loss
+from ..comparison import loss_tests
+from ..fold_tables import loss_sums_batch, tables_batch
+from ..losses import NAMES as LOSS_NAMES, Loss, resolve_loss
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
-from ..stats.registry import zero_one_message
 from ..pipeline import spec_dict
 
 @dataclass
@@ -69,7 +70,10 @@ class RunConfig:
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
         self.dataset = experiment.name
-        self.tests = resolve_tests(self.tests)
+        self.loss = _check_loss(experiment.loss if self.loss is None else self.loss)
+        # under a real-valued loss a selection ("table5", "all", a design) drops the tests
+        # that need 0/1 outcomes; named ones are refused (as in compare)
+        self.tests = loss_tests(self.tests, Loss(self.loss_name, self.zero_one))[0]
         if self.n is None:
             self.n = experiment.n
         if experiment.learner_free:
@@ -101,7 +105,6 @@ class RunConfig:
                                  f"without a partition of records to stratify or group")
             for _, d in self.units():   # a ValueError names a design without the variant
                 design_splitter(d, stratify=self.stratify, grouped=bool(self.group_size))
-        self.loss = _check_loss(experiment.loss if self.loss is None else self.loss)
         fixed = _ds.FIXED_PREDICTIONS.get(experiment.dataset)
         if experiment.learner_free and not self.zero_one and fixed is None:
             raise ValueError(f"loss {self.loss_name!r}: the learner-free experiment "
@@ -109,10 +112,6 @@ class RunConfig:
         if fixed == "regression" and self.zero_one:
             raise ValueError(f"the experiment {self.dataset!r} predicts numbers: give a "
                              f"real-valued loss ('squared', 'absolute')")
-        if not self.zero_one:
-            bad = [k for k in self.tests if TESTS[k].needs_zero_one]
-            if bad:
-                raise ValueError(zero_one_message(bad, f"loss {self.loss_name!r}"))
 
     @property
     def zero_one(self) -> bool:
@@ -187,7 +186,6 @@ class RunConfig:
         per-fold loss sums (a real-valued loss) of learner-free repetitions
         ``reps``: each repetition's data from ``dataset_for(r)``, each unit's
         partition from ``unit_rng(r, unit)``."""
-        from ..fold_tables import loss_sums_batch, tables_batch
         la = np.empty((len(reps), self.n), np.int64 if self.zero_one else float)
         lb = np.empty_like(la)
         for i, r in enumerate(reps):

@@ -33,6 +33,9 @@ import importlib.util
 import re
 from typing import Any, Dict, List
 
+from .noisy import NOISE_PARAMS
+from .spec import check_param
+
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 
@@ -95,8 +98,10 @@ def parse_import_spec(spec: str) -> Dict[str, Any]:
         if k in params:
             raise ValueError(f"learner {path!r}: parameter {k} given twice")
         params[k] = literal(v)
-    from .base import check_params     # noise, noise_stream: taken by every learner
-    return {"name": path, **check_params(path, params)}
+    estimator_from_path(path, {k: v for k, v in params.items() if k not in NOISE_PARAMS})
+    # noise, noise_stream: taken by every learner (pybcv.learners.noisy)
+    return {"name": path, **{k: check_param(path, k, v) if k in NOISE_PARAMS else v
+                             for k, v in params.items()}}
 
 
 def estimator_class(path: str):
