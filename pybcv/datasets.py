@@ -329,11 +329,13 @@ def uci_population(name: str):
     return X, y
 
 
-def _uci_generator(name):
+def _resampled(name, population, doc):
+    """The generator of data set ``name``: n records drawn with replacement
+    from ``population(name)``."""
     def draw(seed=0, n: int = 300) -> Dataset:
-        return _resample(name, uci_population(name), seed, n)
-    draw.__name__ = name
-    draw.__doc__ = f"n records drawn with replacement from UCI {name} (the validity battery)."
+        return _resample(name, population(name), seed, n)
+    draw.__name__ = name.replace("-", "_")
+    draw.__doc__ = doc
     return draw
 
 
@@ -431,18 +433,13 @@ def uci_target_population(name: str):
     return X, y
 
 
-def _uci_target_generator(name):
-    def draw(seed=0, n: int = 300) -> Dataset:
-        return _resample(name, uci_target_population(name), seed, n)
-    draw.__name__ = name.replace("-", "_")
-    file, column = UCI_TARGETS[name]
-    draw.__doc__ = f"n records drawn with replacement from UCI {file}, target {column} (numeric)."
-    return draw
-
-
 GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist,
-              **{k: _uci_generator(k) for k in UCI_RESAMPLED}, "linear": linear,
-              **{k: _uci_target_generator(k) for k in UCI_TARGETS},
+              **{k: _resampled(k, uci_population, f"n records drawn with replacement from UCI "
+                                                  f"{k} (the validity battery).")
+                 for k in UCI_RESAMPLED}, "linear": linear,
+              **{k: _resampled(k, uci_target_population, f"n records drawn with replacement "
+                               f"from UCI {v[0]}, target {v[1]} (numeric).")
+                 for k, v in UCI_TARGETS.items()},
               "twin-residuals": twin_residuals, "twin-labels": twin_labels}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)

@@ -852,11 +852,12 @@ def plot(dest: str = DOCS, name: str = "validity.png"):
 
 
 def _tests_desc(fam: Family) -> str:
-    ks = fam.config().tests
-    if len(ks) == len(TESTS):
-        return "all"
-    left = [TESTS[k].label for k in TESTS if k not in ks]
-    return "all but " + ", ".join(left)
+    cfg = fam.config()
+    ks = cfg.tests
+    pool = list(TESTS) if cfg.zero_one else list(on_losses("all"))
+    what = "all" if cfg.zero_one else "the t, F and z tests"
+    left = [TESTS[k].label for k in pool if k not in ks]
+    return what + (" but " + ", ".join(left) if left else "")
 
 
 def _fmt_seconds(s: float) -> str:
@@ -955,6 +956,16 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
     L.append("## Coverage, default options\n")
     L.append(_matrix(d, "coverage", "undercovers", present, [(k, "default") for k in tests])
              + "\n")
+    lossy = [f for f in present if FAMILY[f].loss != "zero_one"]
+    if lossy:
+        rows = [(k, "default") for k in tests if k in on_losses("all")]
+        L.append("## Real-valued losses (issue 21)\n")
+        L.append("The t, F and z tests on per-fold loss sums (`RunConfig(loss=...)`: squared, "
+                 "absolute, a cost matrix), default options; every option of these tests is "
+                 "in the option tables below. Type-I error:\n")
+        L.append(_matrix(d, "type1", "liberal", [f for f in lossy if f in nulls], rows) + "\n")
+        L.append("Coverage of the 95% interval (truth 0):\n")
+        L.append(_matrix(d, "coverage", "undercovers", lossy, rows) + "\n")
     opt_rows = [(k, v) for k in tests for v, _ in variants(k) if v != "default"]
     L.append("## Options: type-I error\n")
     L.append(_matrix(df, "type1", "liberal", nulls, opt_rows) + "\n")
