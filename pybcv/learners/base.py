@@ -27,6 +27,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from .._validate import keep_init_args
 from . import fallbacks as _py
 from ..experiments import BACKENDS
 from . import cnn as _cnn
@@ -209,9 +210,7 @@ class J48(_WekaLearner):
     further Weka options, e.g. ``["-M", "5"]``, passed as a character vector."""
 
     def __init__(self, unpruned=False, options=None, backend="auto"):
-        self.unpruned = unpruned
-        self.options = options
-        self.backend = backend
+        keep_init_args(self, locals())
 
     _registry_name = "J48"
 
@@ -249,9 +248,7 @@ class KKNN(NamedLearner):
     _registry_name = "kknn"
 
     def __init__(self, k=5, kernel="triangular", backend="auto"):
-        self.k = k
-        self.kernel = kernel
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _checked_fallback(self):
         if self.kernel not in _py._KERNELS:
@@ -446,9 +443,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
     learner and the fold."""
 
     def __init__(self, estimator, random_state=None, name=None):
-        self.estimator = estimator
-        self.random_state = random_state
-        self.name = name
+        keep_init_args(self, locals())
 
     @property
     def label(self) -> str:
@@ -467,10 +462,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         self.backend_ = "python"
         return self
 
-    def predict(self, X):
-        if not hasattr(self, "estimator_"):
-            raise _not_fitted(self)
-        return self.estimator_.predict(X)
+    predict = NamedLearner.predict
 
     def predict_splits(self, X, y, splits):
         ya = np.asarray(y)

@@ -54,7 +54,7 @@ import zlib
 
 import numpy as np
 
-from .._validate import check_labels
+from .._validate import check_labels, keep_init_args
 from ..seeds import stable_id
 from .fallbacks import BaseEstimator, ClassifierMixin, _check_splits, _not_fitted
 
@@ -378,16 +378,7 @@ class CNN(_ConvNet):
     def __init__(self, epochs=PAPER_EPOCHS, batch_size=PAPER_BATCH_SIZE, lr=0.001,
                  optimizer="adam", device="cpu", seed=0, stream="cnn", threads=1,
                  batch_folds=1, backend="auto"):
-        self.epochs = epochs
-        self.batch_size = batch_size
-        self.lr = lr
-        self.optimizer = optimizer
-        self.device = device
-        self.seed = seed
-        self.stream = stream
-        self.threads = threads
-        self.batch_folds = batch_folds
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 class CNNDropout(_ConvNet):
@@ -403,17 +394,7 @@ class CNNDropout(_ConvNet):
     def __init__(self, rate=0.0, epochs=PAPER_EPOCHS, batch_size=PAPER_BATCH_SIZE, lr=0.001,
                  optimizer="adam", device="cpu", seed=0, stream="cnn-dropout", threads=1,
                  batch_folds=1, backend="auto"):
-        self.rate = rate
-        self.epochs = epochs
-        self.batch_size = batch_size
-        self.lr = lr
-        self.optimizer = optimizer
-        self.device = device
-        self.seed = seed
-        self.stream = stream
-        self.threads = threads
-        self.batch_folds = batch_folds
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _rate(self):
         return self.rate
