@@ -322,25 +322,19 @@ class _FNN(NamedLearner):
 class FNNWeighted(_FNN):
     """EXP6's FNN: 1-NN with d = ω(x1−x1')² + ω⁻¹(x2−x2')², ``omega`` > 0
     (ties → the first training row)."""
-    _registry_name = "fnn-weighted"
-    _param = "omega"
-    _python_class = "FNNWeightedFallback"
+    _registry_name, _param, _python_class = "fnn-weighted", "omega", "FNNWeightedFallback"
 
     def __init__(self, omega=1.0, backend="auto"):
-        self.omega = omega
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 class FNNDistorted(_FNN):
     """letter's FNN: 1-NN with the distorted distance of parameter
     ``upsilon`` > 0 (ties → the first training row)."""
-    _registry_name = "fnn-distorted"
-    _param = "upsilon"
-    _python_class = "FNNDistortedFallback"
+    _registry_name, _param, _python_class = "fnn-distorted", "upsilon", "FNNDistortedFallback"
 
     def __init__(self, upsilon=1.0, backend="auto"):
-        self.upsilon = upsilon
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 # --------------------------------------------------------------------- registry
