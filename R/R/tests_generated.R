@@ -411,7 +411,8 @@ combined_f_5x2cv_test <- function(diffs, conf.level = 0.95) {
 #'
 #' Python returns statistic f, pvalue, df (7, 5), estimate p_bar.
 #'
-#' @param diffs array-like, shape (5, 2)
+#' @param diffs array-like, shape (5, 2): Rows the replications j of a 5x2 BCV, columns
+#' its folds k.
 #' @inherit registry_tests return params
 #' @noMd
 #' @export
