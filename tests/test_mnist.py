@@ -195,11 +195,12 @@ def test_the_committed_run_is_the_readme_table():
     assert table in readme
 
 
-def test_registry_parameter_dicts_match_the_constructors():
-    from pybcv.learners.cnn import CNN_DROPOUT_PARAMS, CNN_PARAMS
-    assert CNN(**CNN_PARAMS).get_params() == {**CNN_PARAMS, "backend": "auto"}
-    assert CNNDropout(**CNN_DROPOUT_PARAMS).get_params() == {**CNN_DROPOUT_PARAMS,
-                                                            "backend": "auto"}
+def test_registry_parameters_are_the_constructors_defaults():
+    from pybcv.learners import LEARNERS
+    assert LEARNERS["cnn"].params == {k: v for k, v in CNN().get_params().items() if k != "backend"}
+    assert LEARNERS["cnn-dropout"].params["stream"] == "cnn-dropout"
+    assert LEARNERS["cnn-dropout"].params == {k: v for k, v in CNNDropout().get_params().items()
+                                              if k != "backend"}
 
 
 def test_the_engine_runs_the_mnist_experiment_from_its_record():

@@ -19,6 +19,7 @@ fallback, with a warning once per learner).
 """
 from __future__ import annotations
 
+import inspect
 import json
 import shlex
 import warnings
@@ -52,9 +53,16 @@ class LearnerSpec:
     r_implementation: str
     python_fallback: type
     estimator: type                      # the named estimator class (has ``backend``)
-    params: dict = field(default_factory=dict)   # parameter defaults
     r_packages: tuple = ()
     init: dict = field(default_factory=dict)     # fixed constructor arguments
+
+    @property
+    def params(self) -> dict:
+        """The parameters and their defaults: the estimator's signature, less
+        ``backend`` and the fixed ``init`` arguments."""
+        sig = inspect.signature(self.estimator.__init__).parameters.values()
+        return {p.name: p.default for p in sig
+                if p.name not in ("self", "backend", *self.init) and p.default is not p.empty}
 
 
 def _check_backend(backend):
@@ -340,44 +348,39 @@ class FNNDistorted(_FNN):
 # --------------------------------------------------------------------- registry
 LEARNERS = {s.name: s for s in [
     LearnerSpec("J48", "C4.5 decision tree (Weka J48), default options",
-                "RWeka::J48(y ~ ., data)", _py.J48Fallback, J48, {"options": None},
-                ("RWeka",)),
+                "RWeka::J48(y ~ ., data)", _py.J48Fallback, J48, ("RWeka",),
+                {"unpruned": False}),
     LearnerSpec("J48-unpruned", "C4.5 without pruning, the EXP6 experiment's C4.5",
                 "RWeka::J48(y ~ ., data, control = c('-U'))", _py.J48Fallback, J48,
-                {"options": None}, ("RWeka",), {"unpruned": True}),
+                ("RWeka",), {"unpruned": True}),
     LearnerSpec("JRip", "RIPPER rule learner (Weka JRip), default options",
-                "RWeka::JRip(y ~ ., data)", _py.JRipFallback, JRip, {"options": None},
-                ("RWeka",)),
+                "RWeka::JRip(y ~ ., data)", _py.JRipFallback, JRip, ("RWeka",)),
     LearnerSpec("SMO", "support vector machine by SMO (Weka SMO), default options",
-                "RWeka::SMO(y ~ ., data)", _py.SMOFallback, SMO, {"options": None},
-                ("RWeka",)),
+                "RWeka::SMO(y ~ ., data)", _py.SMOFallback, SMO, ("RWeka",)),
     LearnerSpec("Logistic", "multinomial logistic regression (Weka Logistic)",
-                "RWeka::Logistic(y ~ ., data)", _py.LogisticFallback, Logistic,
-                {"options": None}, ("RWeka",)),
+                "RWeka::Logistic(y ~ ., data)", _py.LogisticFallback, Logistic, ("RWeka",)),
     LearnerSpec("kknn", "weighted k-nearest neighbours, k = 5, triangular kernel",
                 "kknn::kknn(y ~ ., train, test, k = 5, kernel = 'triangular')",
-                _py.KKNNFallback, KKNN, {"k": 5, "kernel": "triangular"}, ("kknn",)),
+                _py.KKNNFallback, KKNN, ("kknn",)),
     LearnerSpec("tree", "classification tree (R package tree), defaults; letter's TREE",
-                "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, {}, ("tree",)),
+                "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, ("tree",)),
     LearnerSpec("glm", "logistic regression, binomial logit, 0.5 threshold; "
                 "2 classes only; the simple experiment's LR",
                 "stats::glm.fit(model.matrix(~ ., X), y, family = binomial())",
-                _py.GLMFallback, GLM, {"threshold": 0.5}, ()),
+                _py.GLMFallback, GLM),
     LearnerSpec("majority", "MAJ: the most frequent training class",
-                "which.max(tabulate(y))", _py.MajorityFallback, Majority, {}, ()),
+                "which.max(tabulate(y))", _py.MajorityFallback, Majority),
     LearnerSpec("mean", "nearest class mean, Euclidean distance",
-                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanFallback, Mean, {}, ()),
+                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanFallback, Mean),
     LearnerSpec("fnn-weighted", "EXP6's FNN: 1-NN, d = w(x1-x1')^2 + (x2-x2')^2 / w",
-                "1-NN in base R (batch.R)", _py.FNNWeightedFallback, FNNWeighted, {"omega": 1.0}, ()),
+                "1-NN in base R (batch.R)", _py.FNNWeightedFallback, FNNWeighted),
     LearnerSpec("fnn-distorted", "letter's FNN: 1-NN with the distorted distance "
                 "sum_k u^(2-k) sum_{l in C_k} (x_l - x_l')^2",
-                "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted,
-                {"upsilon": 1.0}, ()),
+                "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted),
     LearnerSpec("cnn", "the MNIST CNN: conv32 5x5-pool-conv64 5x5-pool-dense500-softmax "
-                "(PyTorch)", "none: PyTorch only", _cnn.CNN, _cnn.CNN, _cnn.CNN_PARAMS, ()),
+                "(PyTorch)", "none: PyTorch only", _cnn.CNN, _cnn.CNN),
     LearnerSpec("cnn-dropout", "the MNIST CNN with dropout rate gamma before the dense layer "
-                "(PyTorch)", "none: PyTorch only", _cnn.CNNDropout, _cnn.CNNDropout,
-                _cnn.CNN_DROPOUT_PARAMS, ()),
+                "(PyTorch)", "none: PyTorch only", _cnn.CNNDropout, _cnn.CNNDropout),
 ]}
 
 

@@ -399,9 +399,3 @@ class CNNDropout(_ConvNet):
     def _rate(self):
         return self.rate
 
-
-# registry parameters (defaults), for the learner registry entries
-CNN_PARAMS = {"epochs": PAPER_EPOCHS, "batch_size": PAPER_BATCH_SIZE, "lr": 0.001,
-              "optimizer": "adam", "device": "cpu", "seed": 0, "stream": "cnn",
-              "threads": 1, "batch_folds": 1}
-CNN_DROPOUT_PARAMS = {"rate": 0.0, **CNN_PARAMS, "stream": "cnn-dropout"}
