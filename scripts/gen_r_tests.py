@@ -232,8 +232,9 @@ def wrapper(spec, choices) -> str:
     body.append(f'run_registry_test("{key}", inputs, options, dn, conf.level = conf.level)')
 
     doc = [spec.name, ""] + [l for p in paras for l in (rd(p), "")]
-    doc += [f"Registry key \\code{{{key}}} ({spec.family} family), design \\code{{{spec.design}}}; "
-            f"source: {rd(spec.source)}.  Python: \\code{{pybcv.stats.{spec.function.__name__}}}.", ""]
+    if not any(p.startswith("Source") for p in paras):
+        doc += [f"Source: {rd(spec.source)}.", ""]
+    doc += [f"Python: \\code{{pybcv.stats.{spec.function.__name__}}}, design \\code{{{spec.design}}}.", ""]
     doc += [f"Python returns {rd(returns)}", ""]
     doc += [f"@param {n} {t}" for n, t in doc_params]
     doc += ["@inherit registry_tests return params", "@noMd", "@export", "@examples"] + example(spec, fun)

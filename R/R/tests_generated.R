@@ -12,8 +12,7 @@
 #'
 #' Source: Dietterich (1998), Neural Computation 10(7):1895-1923.
 #'
-#' Registry key \code{rho_t} (t family), design \code{rho15_2of3}; source: Dietterich
-#' (1998), resampled paired t; J = 15, n1 = 2n/3.  Python: \code{pybcv.stats.rho_t}.
+#' Python: \code{pybcv.stats.rho_t}, design \code{rho15_2of3}.
 #'
 #' Python returns statistic t, pvalue, df = J - 1, estimate = x_bar, standard_error = S
 #' / sqrt(J); \verb{confidence_interval(level)}.
@@ -48,8 +47,7 @@ rho_t_test <- function(diffs, alternative = c("two.sided", "less", "greater"),
 #'
 #' Source: Dietterich (1998).
 #'
-#' Registry key \code{kfold_t} (t family), design \code{cv10}; source: Dietterich
-#' (1998); K = 10.  Python: \code{pybcv.stats.kfold_t}.
+#' Python: \code{pybcv.stats.kfold_t}, design \code{cv10}.
 #'
 #' Python returns statistic, pvalue, df = K - 1, estimate = x_bar.
 #'
@@ -84,8 +82,7 @@ kfold_t_test <- function(diffs, alternative = c("two.sided", "less", "greater"),
 #'
 #' Source: Dietterich (1998).
 #'
-#' Registry key \code{t_5x2cv} (t family), design \code{rcv5x2}; source: Dietterich
-#' (1998).  Python: \code{pybcv.stats.t_5x2cv}.
+#' Python: \code{pybcv.stats.t_5x2cv}, design \code{rcv5x2}.
 #'
 #' Python returns statistic, pvalue, df = m, estimate = mean of the 2m differences,
 #' center = p_1^(1), standard_error = sqrt(mean s_i^2).
@@ -120,9 +117,7 @@ t_5x2cv_test <- function(diffs, alternative = c("two.sided", "less", "greater"),
 #'
 #' Source: Nadeau & Bengio (2003), Machine Learning 52(3):239-281.
 #'
-#' Registry key \code{corrected_rho_t} (t family), design \code{rho15_9of10}; source:
-#' Nadeau & Bengio (2003); J = 15, n1 = 9n/10.  Python:
-#' \code{pybcv.stats.corrected_rho_t}.
+#' Python: \code{pybcv.stats.corrected_rho_t}, design \code{rho15_9of10}.
 #'
 #' Python returns statistic, pvalue, df = J - 1, estimate = x_bar, size_ratio = n2/n1.
 #'
@@ -163,9 +158,7 @@ corrected_rho_t_test <- function(diffs, n_train, n_test,
 #' Source: Nadeau & Bengio (2003); the formula is a reconstruction, not checked against
 #' the paper text or any implementation.
 #'
-#' Registry key \code{pseudo_bootstrap} (t family), design \code{pseudo_bootstrap};
-#' source: Nadeau & Bengio (2003) [UNVERIFIED reconstruction].  Python:
-#' \code{pybcv.stats.pseudo_bootstrap}.
+#' Python: \code{pybcv.stats.pseudo_bootstrap}, design \code{pseudo_bootstrap}.
 #'
 #' Python returns statistic, pvalue, df = R - 1, estimate = mu_hat.
 #'
@@ -201,9 +194,10 @@ pseudo_bootstrap_test <- function(mu_hat, replicates,
 #' rho)/J) with rho = n2/n; its attribution to Nadeau & Bengio (2003) is unverified.
 #' Interval \verb{mu_hat +- t_q(R-1) sqrt(factor) sigma}.
 #'
-#' Registry key \code{corrected_pseudo_bootstrap} (t family), design
-#' \code{pseudo_bootstrap}; source: Nadeau & Bengio (2003) [UNVERIFIED reconstruction].
-#' Python: \code{pybcv.stats.corrected_pseudo_bootstrap}.
+#' Source: Nadeau & Bengio (2003) [UNVERIFIED reconstruction].
+#'
+#' Python: \code{pybcv.stats.corrected_pseudo_bootstrap}, design
+#' \code{pseudo_bootstrap}.
 #'
 #' Python returns statistic, pvalue, df = R - 1, estimate = mu_hat, factor.
 #'
@@ -243,8 +237,7 @@ corrected_pseudo_bootstrap_test <- function(mu_hat, replicates, n_train, n_test,
 #'
 #' Source: Bouckaert & Frank (2004), PAKDD, LNAI 3056:3-12.
 #'
-#' Registry key \code{corrected_10x10cv_t} (t family), design \code{cv10x10}; source:
-#' Bouckaert & Frank (2004).  Python: \code{pybcv.stats.corrected_10x10cv_t}.
+#' Python: \code{pybcv.stats.corrected_10x10cv_t}, design \code{cv10x10}.
 #'
 #' Python returns statistic, pvalue, df = K r - 1, estimate = x_bar.
 #'
@@ -299,8 +292,7 @@ corrected_10x10cv_t_test <- function(diffs, n_train, n_test,
 #'
 #' Source: Yildiz (2013), IEEE TKDE 25(9):2105-2118.
 #'
-#' Registry key \code{combined_t_5x2cv} (t family), design \code{rcv5x2}; source:
-#' Yildiz (2013).  Python: \code{pybcv.stats.combined_t_5x2cv}.
+#' Python: \code{pybcv.stats.combined_t_5x2cv}, design \code{rcv5x2}.
 #'
 #' Python returns statistic, pvalue, df = m, estimate = p_bar.
 #'
@@ -335,8 +327,7 @@ combined_t_5x2cv_test <- function(diffs,
 #'
 #' Source: Wang, Wang, Jia & Li (2014), Neural Computation 26(1):208-235.
 #'
-#' Registry key \code{blocked_t_3x2bcv} (t family), design \code{bcv3x2}; source: Wang,
-#' Wang, Jia & Li (2014).  Python: \code{pybcv.stats.blocked_t_3x2bcv}.
+#' Python: \code{pybcv.stats.blocked_t_3x2bcv}, design \code{bcv3x2}.
 #'
 #' Python returns statistic, pvalue, df = 2m - 1, estimate = mu.
 #'
@@ -369,8 +360,7 @@ blocked_t_3x2bcv_test <- function(diffs,
 #'
 #' Source: Alpaydin (1999), Neural Computation 11(8):1885-1892.
 #'
-#' Registry key \code{combined_f_5x2cv} (F family), design \code{rcv5x2}; source:
-#' Alpaydin (1999).  Python: \code{pybcv.stats.combined_f_5x2cv}.
+#' Python: \code{pybcv.stats.combined_f_5x2cv}, design \code{rcv5x2}.
 #'
 #' Python returns statistic f, pvalue, df (2m, m), estimate p_bar, sum_p2, sum_s2.
 #'
@@ -405,9 +395,7 @@ combined_f_5x2cv_test <- function(diffs, conf.level = 0.95) {
 #'
 #' Source: Wang, Li & Li (2017), Neural Processing Letters 46(1):1-13.
 #'
-#' Registry key \code{calibrated_f_5x2bcv} (F family), design \code{bcv5x2}; source:
-#' Wang, Li & Li (2017) [statistic's scaling UNVERIFIED].  Python:
-#' \code{pybcv.stats.calibrated_f_5x2bcv}.
+#' Python: \code{pybcv.stats.calibrated_f_5x2bcv}, design \code{bcv5x2}.
 #'
 #' Python returns statistic f, pvalue, df (7, 5), estimate p_bar.
 #'
@@ -442,8 +430,7 @@ calibrated_f_5x2bcv_test <- function(diffs, conf.level = 0.95) {
 #'
 #' Source: Dietterich (1998), section 3.2.
 #'
-#' Registry key \code{proportion_z} (z family), design \code{holdout}; source:
-#' Dietterich (1998), pooled; n1 = 2n/3.  Python: \code{pybcv.stats.proportion_z}.
+#' Python: \code{pybcv.stats.proportion_z}, design \code{holdout}.
 #'
 #' Python returns statistic z, pvalue, df None, estimate pA - pB.
 #'
@@ -480,8 +467,7 @@ proportion_z_test <- function(err_a, err_b, n_test,
 #'
 #' Source: Nadeau & Bengio (2003); design as in slds-lmu inferGE.
 #'
-#' Registry key \code{conservative_z} (z family), design \code{conservative_z}; source:
-#' Nadeau & Bengio (2003); J = 15, M = 10.  Python: \code{pybcv.stats.conservative_z}.
+#' Python: \code{pybcv.stats.conservative_z}, design \code{conservative_z}.
 #'
 #' Python returns statistic, pvalue, estimate mu_hat, standard_error sigma.
 #'
@@ -523,8 +509,7 @@ conservative_z_test <- function(mu_hat, half_means,
 #'
 #' Source: Bayle, Bayle, Janson & Mackey (2020), NeurIPS 33.
 #'
-#' Registry key \code{cvci_z} (z family), design \code{cv10}; source: Bayle, Bayle,
-#' Janson & Mackey (2020); K = 10, 'out' variance.  Python: \code{pybcv.stats.cvci_z}.
+#' Python: \code{pybcv.stats.cvci_z}, design \code{cv10}.
 #'
 #' Python returns statistic, pvalue, estimate R, sigma2_out, n.
 #'
@@ -564,9 +549,7 @@ cvci_z_test <- function(loss_diff, alternative = c("two.sided", "less", "greater
 #' Sources: McNemar (1947), Psychometrika 12:153-157; Edwards (1948); Dietterich
 #' (1998), Neural Computation 10:1895-1923.
 #'
-#' Registry key \code{mcnemar_ho} (McNemar family), design \code{holdout}; source:
-#' McNemar (1947); Edwards (1948); Dietterich (1998); n1 = 2n/3.  Python:
-#' \code{pybcv.stats.mcnemar_ho}.
+#' Python: \code{pybcv.stats.mcnemar_ho}, design \code{holdout}.
 #'
 #' Python returns statistic M, pvalue, df 1, estimate (n01 - n10)/N, table, n01, n10.
 #'
@@ -617,9 +600,9 @@ mcnemar_ho_test <- function(x, y = NULL, truth = NULL, correction = TRUE, exact 
 #' of a one-parameter family, so \verb{confidence_interval} gives (nan, nan)
 #' (conventions.md, "Confidence intervals").
 #'
-#' Registry key \code{mcnemar_kfold_naive} (McNemar family), design \code{cv10};
-#' source: Yang, Wang, Song & Li, section 'Naive K-fold CV McNemar's test'; K = 10.
-#' Python: \code{pybcv.stats.mcnemar_kfold_naive}.
+#' Source: Yang, Wang, Song & Li, section 'Naive K-fold CV McNemar's test'; K = 10.
+#'
+#' Python: \code{pybcv.stats.mcnemar_kfold_naive}, design \code{cv10}.
 #'
 #' Python returns statistic, pvalue, df, estimate (mean of the per-fold differences),
 #' terms, n_empty_folds, empty_fold.
@@ -702,9 +685,7 @@ mcnemar_kfold_naive_test <- function(x, empty_fold = c("zero", "drop"),
 #' for comparing two classification algorithms", section "5x2 BCV McNemar's test" (the
 #' effective contingency table, M_t, M_BCV).
 #'
-#' Registry key \code{mcnemar_5x2bcv} (McNemar family), design \code{bcv5x2}; source:
-#' Yang, Wang, Song & Li, section '5x2 BCV McNemar's test'; rho1 = rho2 = 1/2 (t =
-#' 20/11).  Python: \code{pybcv.stats.mcnemar_5x2bcv}.
+#' Python: \code{pybcv.stats.mcnemar_5x2bcv}, design \code{bcv5x2}.
 #'
 #' Python returns statistic M_t, pvalue, df 1, estimate, averaged_table,
 #' effective_table, t, n_e, rho1, rho2, m, clamp_correction.
