@@ -27,22 +27,21 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "R" / "R" / "tests_generated.R"
 
-# How R hands each kind of input to Python: (R converter, is it the data named
-# in data.name).  A new input name needs a row here; the script stops otherwise.
-INPUTS = {"diffs": ("np_float", True), "replicates": ("np_float", True),
-          "half_means": ("np_float", True), "loss_diff": ("np_float", True),
-          "mu_hat": ("scalar_number", True), "err_a": ("scalar_number", True),
-          "err_b": ("scalar_number", True), "n_train": ("py_sizes", False),
-          "n_test": ("py_sizes", False), "J": ("py_int", False)}
+# How R hands each input to Python (R/R/convert.R; np_float and scalar_number
+# are the data named in data.name).  A new input name needs a row here; the
+# script stops otherwise.
+INPUTS = {"diffs": "np_float", "replicates": "np_float", "half_means": "np_float",
+          "loss_diff": "np_float", "mu_hat": "scalar_number", "err_a": "scalar_number",
+          "err_b": "scalar_number", "n_train": "py_sizes", "n_test": "py_sizes", "J": "py_int"}
+# Other names of a test's R function.
+R_ALIASES = {"mcnemar_5x2bcv": ("bcv_mcnemar_test",)}
 
 # The McNemar family's tables, read from R's usual forms (R/R/orientation.R):
 # (arguments before the options, after them, the R code giving `inp`, its field).
-TABLE_FORMS = {
-    "table": ("x, y = NULL, truth = NULL", "correct = NULL",
-              'one_table_input(x, y, truth, correct, "x")', "counts"),
-    "tables": ("x", "y = NULL, truth = NULL, folds = NULL, correct = NULL",
-               'fold_tables_input(x, y, truth, folds, correct, "x")', "tables"),
-}
+# The McNemar family's tables, read from R's usual forms (R/R/orientation.R):
+# the arguments before the Python options and after them.
+TABLE_FORMS = {"table": ("x = , y = NULL, truth = NULL", "correct = NULL"),
+               "tables": ("x = ", "y = NULL, truth = NULL, folds = NULL, correct = NULL")}
 TABLE_PARAMS = {
     "table": [
         ("x", "The 2x2 table: four counts \\code{c(n00, n01, n10, n11)}, a matrix in that "
@@ -183,43 +182,36 @@ def example(spec, r_fun: str):
 
 
 def wrapper(spec, choices) -> str:
+    """Test ``spec``'s roxygen docs and its ``registry_wrapper()`` call (R/R/tests.R)."""
     key, fun = spec.key, spec.key + "_test"
     params = list(inspect.signature(spec.function).parameters.values())
     inputs = [p.name for p in params if p.default is p.empty]
     options = [p for p in params if p.default is not p.empty]
     paras, pdoc, returns = sections(spec.function.__doc__ or "")
-    form = TABLE_FORMS.get(inputs[0]) if len(inputs) == 1 else None
+    form = inputs[0] if len(inputs) == 1 and inputs[0] in TABLE_FORMS else None
     if form is None:
         unknown = [n for n in inputs if n not in INPUTS]
         if unknown:
             raise SystemExit(f"{key}: no R converter for input(s) {unknown}; add them to INPUTS")
 
-    formals, opt_code = [], []
+    formals = []
     for p in options:
         if p.name in choices:
             ch = choices[p.name]
             if ch[0] != p.default:
                 raise SystemExit(f"{key}: {p.name}'s default {p.default!r} is not its first choice")
             formals.append(f"{p.name} = c({', '.join(r_value(c) for c in r_choices(ch))})")
-            opt_code.append(f"{p.name} = py_choice({p.name}, {p.name!r})".replace("'", '"'))
-        else:   # R's NA would reach Python as a valid bool: flags are checked here
+        else:
             formals.append(f"{p.name} = {r_value(p.default)}")
-            opt_code.append(f'{p.name} = py_flag({p.name}, "{p.name}")' if isinstance(p.default, bool)
-                            else f"{p.name} = {p.name}")
     if form:
-        before, after, prep, field = form
-        sig = [before] + formals + [after, "conf.level = 0.95"]
-        body = ['dn <- data_name(substitute(x), if (!is.null(y)) substitute(y))',
-                f"inp <- {prep}"]
-        inputs_r = [f'np_float(inp${field}, "{inputs[0]}")']
-        body.append('dn <- paste0(dn, " (", inp$read, ")")')
-        doc_params = TABLE_PARAMS[inputs[0]][:1] + [
-            (n, t) for n, t in TABLE_PARAMS[inputs[0]][1:]]
-        doc_params[0] = ("x", doc_params[0][1] + "  Python: " + rd(pdoc.get(inputs[0], "")))
+        before, after = TABLE_FORMS[form]
+        args = [before] + formals + [after]
+        extra = [f'"{form}"']
+        doc_params = list(TABLE_PARAMS[form])
+        doc_params[0] = ("x", doc_params[0][1] + "  Python: " + rd(pdoc.get(form, "")))
     else:
-        sig = inputs + formals + ["conf.level = 0.95"]
-        body = ["dn <- data_name(" + ", ".join(f"substitute({n})" for n in inputs if INPUTS[n][1]) + ")"]
-        inputs_r = [f'{INPUTS[n][0]}({n}, "{n}")' for n in inputs]
+        args = [f"{n} = " for n in inputs] + formals
+        extra = [f'{n} = "{INPUTS[n]}"' for n in inputs]
         doc_params = [(n, rd(pdoc.get(n, "")) or n) for n in inputs]
     for p in options:
         txt = rd(pdoc.get(p.name, ""))
@@ -227,9 +219,6 @@ def wrapper(spec, choices) -> str:
             txt = ("One of " + ", ".join(f'"{c}"' for c in r_choices(choices[p.name])) +
                    " (the first is the default; see the description).")
         doc_params.append((p.name, txt or f"Python's option {p.name}."))
-    body.append(pack("inputs <- list(", inputs_r, ")", 17, 86))
-    body.append(pack("options <- list(", opt_code, ")", 18, 86) if opt_code else "options <- list()")
-    body.append(f'run_registry_test("{key}", inputs, options, dn, conf.level = conf.level)')
 
     doc = [spec.name, ""] + [l for p in paras for l in (rd(p), "")]
     if not any(p.startswith("Source") for p in paras):
@@ -245,19 +234,24 @@ def wrapper(spec, choices) -> str:
         else:
             wrapped += textwrap.wrap(line, 84, break_long_words=False, break_on_hyphens=False) or [""]
     head = "\n".join(("#' " + l).rstrip() for l in wrapped)
-    sig_items = [a for part in sig for a in part.split(", ") if a]
-    sig_items = [a for a in ", ".join(sig_items).replace('", "', '"\0"').split(", ")]
-    sig_text = pack(f"{fun} <- function(", [a.replace("\0", ", ") for a in sig_items], ") {",
-                    len(fun) + 13)
-    return (f"{head}\n{sig_text}\n" +
-            "".join(f"  {l}\n" for l in body) + "}\n")
+    items = ", ".join(a for a in args if a).replace('", "', '"\0"').split(", ")
+    alist = "alist(" + ", ".join(a.replace("\0", ", ") for a in items) + ")"
+    rest = ", ".join(extra) if form else "c(" + ", ".join(extra) + ")"
+    one_line = f'{fun} <- registry_wrapper("{key}", {alist}, {rest})'
+    code = one_line if len(one_line) <= 140 else "\n".join([f'{fun} <- registry_wrapper("{key}",',
+                      pack("  alist(", [a.replace("\0", ", ") for a in items], "),", 8, 88),
+                      pack("  form = " if form else "  c(", extra if form else extra, ")" if form else "))",
+                           4, 88)])
+    for alias in R_ALIASES.get(key, ()):
+        code += f"\n\n#' @rdname {fun}\n#' @export\n{alias} <- {fun}"
+    return f"{head}\n{code}\n"
 
 
 def generate() -> str:
     from pybcv.stats.registry import OPTION_CHOICES, TESTS
     out = ["## Generated by scripts/gen_r_tests.py from pybcv.stats.TESTS: do not edit by hand.",
-           "## One wrapper per registry test; each hands its inputs and options to",
-           "## run_registry_test() (R/R/tests.R), which calls Python's TESTS[key].function.", ""]
+           "## Each test's docs and its function, made by registry_wrapper() (R/R/tests.R,",
+           "## collated before this file).", "", ""]
     return "\n".join(out) + "\n".join(wrapper(s, OPTION_CHOICES) for s in TESTS.values())
 
 

@@ -1,8 +1,8 @@
-## The tests, each returning an htest object.  The wrappers <key>_test are
-## generated from Python's registry into tests_generated.R
-## (scripts/gen_r_tests.py); each hands its inputs and options to ONE caller,
-## run_registry_test(), which runs Python's `TESTS[key].function` (the test's
-## public function) and converts the result.
+## The tests, each returning an htest object.  Every <key>_test is made by
+## registry_wrapper() from the formals that scripts/gen_r_tests.py writes from
+## Python's registry into tests_generated.R (with the docs); each hands its
+## inputs and options to ONE caller, run_registry_test(), which runs Python's
+## `TESTS[key].function` (the test's public function) and converts the result.
 
 run_registry_test <- function(key, inputs, options = list(), data.name, warn = TRUE,
                               conf.level = 0.95) {
@@ -50,10 +50,49 @@ py_choice <- function(arg, name, choices = NULL) {
   chartr(".", "-", choice(arg, choices, name))
 }
 
-#' @rdname mcnemar_5x2bcv_test
-#' @include tests_generated.R
-#' @export
-bcv_mcnemar_test <- mcnemar_5x2bcv_test
+## Test `key`'s R function: `args` its formals (the Python function's), then
+## conf.level.  `inputs` names the converter of each Python input (np_float,
+## scalar_number: data, named in data.name; py_sizes, py_int: sizes); `form`
+## "table" or "tables" reads the McNemar tables from x (y, truth, folds,
+## correct; R/R/orientation.R).  The other arguments are Python's options:
+## a character default is a choice (match.arg), a logical one a flag.
+registry_wrapper <- function(key, args, inputs = character(), form = NULL) {
+  f <- function() NULL
+  formals(f) <- c(args, alist(conf.level = 0.95))
+  body(f) <- bquote({
+    a <- registry_arguments(.(key), .(inputs), .(form), environment(), match.call())
+    run_registry_test(.(key), a$inputs, a$options, a$data.name, conf.level = conf.level)
+  })
+  f
+}
+
+FORM_ARGUMENTS <- c("x", "y", "truth", "folds", "correct", "conf.level")
+
+registry_arguments <- function(key, inputs, form, env, call) {
+  fml <- formals(sys.function(sys.parent()))
+  arg <- function(n) get(n, envir = env)
+  expr <- function(n) call[[n]]
+  if (is.null(form)) {
+    data <- names(inputs)[inputs %in% c("np_float", "scalar_number")]
+    dn <- paste(vapply(data, function(n) dname(expr(n)), ""), collapse = " and ")
+    ins <- lapply(names(inputs), function(n) get(inputs[[n]], mode = "function")(arg(n), n))
+    opts <- setdiff(names(fml), c(names(inputs), "conf.level"))
+  } else {
+    x <- arg("x"); y <- arg("y")
+    inp <- if (form == "table") one_table_input(x, y, arg("truth"), arg("correct"), "x") else
+      fold_tables_input(x, y, arg("truth"), arg("folds"), arg("correct"), "x")
+    dn <- paste0(data_name(expr("x"), if (!is.null(y)) expr("y")), " (", inp$read, ")")
+    ins <- list(np_float(if (form == "table") inp$counts else inp$tables, form))
+    opts <- setdiff(names(fml), FORM_ARGUMENTS)
+  }
+  options <- lapply(stats::setNames(opts, opts), function(n) {
+    default <- eval(fml[[n]])
+    if (is.character(default) && length(default) > 1L) py_choice(arg(n), n, default)
+    else if (is.logical(default)) py_flag(arg(n), n) else arg(n)
+  })
+  list(inputs = ins, options = options, data.name = dn)
+}
+
 
 ## ------------------------------------------------------------------ any test from fold tables
 #' Any test from the fold tables of its design; the list of tests
