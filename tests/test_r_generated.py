@@ -28,9 +28,13 @@ def test_every_registry_test_has_its_wrapper_with_python_options(gen):
     from pybcv.stats import TESTS
     text = gen.generate()
     for key, spec in TESTS.items():
-        assert f"\n{key}_test <- function(" in text
-        for opt in spec.defaults:
-            assert f"{opt} = " in text.split(f"\n{key}_test <- function(")[1].split(") {")[0], (key, opt)
+        head = f'\n{key}_test <- registry_wrapper("{key}",'
+        assert head in text, key
+        formals = text.split(head)[1].split("\n\n")[0]
+        for opt, default in spec.defaults.items():
+            choices = gen.r_choices([default]) if isinstance(default, str) else [default]
+            assert f"{opt} = " + ("c(" if isinstance(default, str) else gen.r_value(default)) in formals
+            assert gen.r_value(choices[0]) in formals, (key, opt)
 
 
 def test_the_generator_stops_on_an_input_it_cannot_convert(gen, monkeypatch):
