@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import shlex
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
@@ -39,7 +38,7 @@ from .timelimit import FitTimeout, one_fit
 from .noisy import NOISE_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
-from .spec import check_param
+from .spec import check_param, weka_options
 
 SETUP_COMMAND = "bash scripts/setup.sh"
 _warned = set()
@@ -183,16 +182,6 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
 
 
 # --------------------------------------------------------------------- the named learners
-def weka_options(options):
-    """Weka options as a list of strings: a sequence, or one string split like a
-    shell command line (``"-C 0.1 -M 5"``)."""
-    if options is None:
-        return []
-    if isinstance(options, str):
-        return shlex.split(options)
-    return [str(o) for o in options]
-
-
 class _WekaLearner(NamedLearner):
     """A Weka classifier through RWeka; ``options``: Weka options."""
 

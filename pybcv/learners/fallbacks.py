@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from .spec import weka_options
 from .timelimit import one_fit
 
 from .._validate import check_labels, nonfinite_message
@@ -769,17 +770,7 @@ def weka_option_values(options, learner, honoured):
     ...
     ValueError: J48: Weka option '-C' cannot be honoured by the Python fallback (it has no counterpart there); honoured: -M <integer >= 1>, -U, -B; use backend='r' for Weka itself
     """
-    import shlex
-    if options is None:
-        opts = []
-    elif isinstance(options, str):
-        try:
-            opts = shlex.split(options)
-        except ValueError as e:
-            raise ValueError(f"{learner}: Weka options {options!r} cannot be split: {e}") from None
-    else:
-        opts = [str(o) for o in options]
-    out, i = {}, 0
+    opts, out, i = weka_options(options, learner), {}, 0
     honoured_txt = ", ".join(f + (f" <{w}>" if p else "") for f, (p, w) in honoured.items()) \
         or "none"
     while i < len(opts):
