@@ -151,16 +151,15 @@ def init_params(torch, gen, n_out):
     ]
 
 
-def _features(torch, x, W1, b1, W2, b2, groups=1):
-    F = torch.nn.functional
-    h = F.max_pool2d(F.relu(F.conv2d(x, W1, b1, groups=groups)), 2)
-    return F.max_pool2d(F.relu(F.conv2d(h, W2, b2, groups=groups)), 2)
+def _pool(torch, h):
+    return torch.nn.functional.max_pool2d(torch.relu(h), 2)
 
 
 def forward(torch, params, x, mask=None):
     """Logits (b, n_out) of one network; ``mask``: scaled dropout mask (b, 1024)."""
     W1, b1, W2, b2, W3, b3, W4, b4 = params
-    h = _features(torch, x, W1, b1, W2, b2).flatten(1)
+    conv = torch.nn.functional.conv2d
+    h = _pool(torch, conv(_pool(torch, conv(x, W1, b1)), W2, b2)).flatten(1)
     if mask is not None:
         h = h * mask
     h = torch.relu(h @ W3 + b3)
@@ -168,17 +167,28 @@ def forward(torch, params, x, mask=None):
 
 
 def forward_stacked(torch, params, x, masks=None):
-    """Logits (G, b, n_out) of G stacked networks; x (b, G, 28, 28) holds image i
-    of network g in channel g; params stacked along a first axis of size G."""
+    """Logits (G, b, n_out) of G networks trained together; x (b, G, 28, 28)
+    holds image i of network g in channel g; params stacked along a first
+    axis of size G; ``masks`` (G, b, 1024).
+
+    Every operation gives, for each network, the same floating-point result
+    as :func:`forward` and the same gradients (on CPU, checked in
+    tests/test_mnist.py): the second convolution is one grouped convolution
+    (G groups), the dense layers batched products followed by the bias
+    (``bmm(h, W) + b``, as ``h @ W + b``; a fused ``baddbmm`` rounds
+    otherwise), and the first convolution, whose grouped form (one input
+    channel per group) accumulates its weight gradient in another order,
+    runs once per network (an eighth of the convolutions' work)."""
     W1, b1, W2, b2, W3, b3, W4, b4 = params
     G = W1.shape[0]
-    h = _features(torch, x, W1.flatten(0, 1), b1.flatten(), W2.flatten(0, 1), b2.flatten(),
-                  groups=G)                                  # (b, G*64, 4, 4)
+    conv = torch.nn.functional.conv2d
+    h = torch.cat([conv(x[:, g:g + 1], W1[g], b1[g]) for g in range(G)], dim=1)
+    h = _pool(torch, conv(_pool(torch, h), W2.flatten(0, 1), b2.flatten(), groups=G))
     h = h.reshape(h.shape[0], G, FLAT).transpose(0, 1)      # (G, b, 1024)
     if masks is not None:
         h = h * masks
-    h = torch.relu(torch.baddbmm(b3[:, None, :], h, W3))
-    return torch.baddbmm(b4[:, None, :], h, W4)
+    h = torch.relu(torch.bmm(h, W3) + b3[:, None, :])
+    return torch.bmm(h, W4) + b4[:, None, :]
 
 
 # ------------------------------------------------------------------ the estimators
