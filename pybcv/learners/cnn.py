@@ -40,12 +40,18 @@ count and machine.  On CUDA, cuDNN is put in deterministic mode
 (``cudnn.deterministic = True``, ``cudnn.benchmark = False``) during the
 fit; repeatable on the same GPU and driver, not equal to the CPU result.
 
-Training folds together (``batch_folds``): folds with the same training
-size can be trained as one stacked network (grouped convolutions and
-batched matrix products, one Adam step for all), which is equivalent
-to training them one at a time up to floating-point summation order.  It
-is used when ``batch_folds > 1``; the default ``batch_folds=1`` (one fold
-at a time) is the faster choice on CPU, measured in ``benchmarks/cnn.py``.
+Training folds together (``batch_folds``): up to ``batch_folds`` folds
+with the same training size (the 10 folds of a 5x2 BCV design, or every
+n/2 fold of the designs a repetition fits) are trained as one stacked
+network (:func:`forward_stacked`: grouped convolutions and batched
+matrix products, one optimiser step for all).  Each fold keeps its own
+random stream, so on CPU the fits are bit for bit those of training the
+folds one at a time (parameters and predictions; tests/test_mnist.py);
+on CUDA the kernels of grouped and single convolutions may round
+differently.  The default ``batch_folds=1`` trains one fold at a time;
+on a CPU stacking saves no time (``benchmarks/cnn.py``), on a GPU it
+keeps the device busy with one call for many small networks.  From the
+engine: ``pybcv simulate --dataset mnist --a cnn:batch_folds=10,device=cuda ...``.
 """
 from __future__ import annotations
 
