@@ -36,7 +36,10 @@ not mistake for a difference of error rates.  ``cnn-dropout`` with
 
 Determinism: on CPU the fit runs with ``threads`` intra-op threads
 (default 1) and is bit-for-bit repeatable for the same torch build, thread
-count and machine.  On CUDA, cuDNN is put in deterministic mode
+count and CPU instruction set: oneDNN's convolution kernels for each set
+(AVX2, AVX and SSE4.1 measured) round differently, and after a few epochs a test image
+in a few hundred may be classified otherwise (measured in
+docs/replication/mnist/README.md, "Reproducing the committed run").  On CUDA, cuDNN is put in deterministic mode
 (``cudnn.deterministic = True``, ``cudnn.benchmark = False``) during the
 fit; repeatable on the same GPU and driver, not equal to the CPU result.
 
@@ -172,7 +175,7 @@ def forward(torch, params, x, mask=None):
     return h @ W4 + b4
 
 
-def forward_stacked(torch, params, x, masks=None):
+def forward_stacked(torch, params, x, masks=None, split_first_conv=True):
     """Logits (G, b, n_out) of G networks trained together; x (b, G, 28, 28)
     holds image i of network g in channel g; params stacked along a first
     axis of size G; ``masks`` (G, b, 1024).
@@ -184,11 +187,17 @@ def forward_stacked(torch, params, x, masks=None):
     (``bmm(h, W) + b``, as ``h @ W + b``; a fused ``baddbmm`` rounds
     otherwise), and the first convolution, whose grouped form (one input
     channel per group) accumulates its weight gradient in another order,
-    runs once per network (an eighth of the convolutions' work)."""
+    runs once per network (an eighth of the convolutions' work).  On a GPU,
+    where equality with one network at a time is not promised, the
+    learner passes ``split_first_conv=False``: one grouped convolution
+    instead of G small kernel launches per step."""
     W1, b1, W2, b2, W3, b3, W4, b4 = params
     G = W1.shape[0]
     conv = torch.nn.functional.conv2d
-    h = torch.cat([conv(x[:, g:g + 1], W1[g], b1[g]) for g in range(G)], dim=1)
+    if split_first_conv:
+        h = torch.cat([conv(x[:, g:g + 1], W1[g], b1[g]) for g in range(G)], dim=1)
+    else:
+        h = conv(x, W1.flatten(0, 1), b1.flatten(), groups=G)
     h = _pool(torch, conv(_pool(torch, h), W2.flatten(0, 1), b2.flatten(), groups=G))
     h = h.reshape(h.shape[0], G, FLAT).transpose(0, 1)      # (G, b, 1024)
     if masks is not None:
@@ -288,16 +297,16 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
                if self.optimizer == "adam" else torch.optim.SGD(P, lr=self.lr))
         X_dev = torch.from_numpy(images).to(dev)
         C_dev = torch.from_numpy(codes.astype(np.int64)).to(dev)
-        folds_dev = [torch.from_numpy(np.asarray(tr, dtype=np.int64)).to(dev) for tr in folds]
+        folds_dev = torch.from_numpy(np.stack(folds).astype(np.int64)).to(dev)    # (G, n_tr)
         rate = float(self._rate())
         keep = 1.0 - rate
         bs = int(self.batch_size)
         ce = torch.nn.functional.cross_entropy
         for _ in range(int(self.epochs)):
-            orders = [torch.from_numpy(r.permutation(n_tr)).to(dev) for r in rngs]
+            orders = torch.from_numpy(np.stack([r.permutation(n_tr) for r in rngs])).to(dev)
             for start in range(0, n_tr, bs):
                 b = min(bs, n_tr - start)
-                idx = [fd[o[start:start + b]] for fd, o in zip(folds_dev, orders)]
+                idx = folds_dev.gather(1, orders[:, start:start + b])             # (G, b)
                 masks = None
                 if rate > 0:
                     masks = [(torch.rand((b, FLAT), generator=g) < keep).float().div_(keep)
@@ -307,10 +316,10 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
                     m = None if masks is None else masks[0].to(dev)
                     loss = ce(forward(torch, P, X_dev[idx[0]], m), C_dev[idx[0]])
                 else:
-                    x = torch.cat([X_dev[i] for i in idx], dim=1)          # (b, G, 28, 28)
+                    x = X_dev[idx][:, :, 0].transpose(0, 1).contiguous()   # (b, G, 28, 28)
                     m = None if masks is None else torch.stack(masks).to(dev)
-                    logits = forward_stacked(torch, P, x, m)               # (G, b, out)
-                    tgt = torch.stack([C_dev[i] for i in idx])             # (G, b)
+                    logits = forward_stacked(torch, P, x, m, split_first_conv=dev.type == "cpu")
+                    tgt = C_dev[idx]                                       # (G, b)
                     # the sum of the G per-network mean losses: separate gradients
                     loss = ce(logits.reshape(G * b, -1), tgt.reshape(-1), reduction="sum") / b
                 loss.backward()
