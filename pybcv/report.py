@@ -49,13 +49,8 @@ def _text(s: str) -> str:
     return html.escape(str(s), quote=False)
 
 
-def _is_run(d):
-    """A stored run: a results.sqlite folder or a compact archive folder."""
-    return is_stored_run(d)
-
-
 def _is_power(d):
-    return any(_is_run(sub) for sub in glob.glob(os.path.join(d, "param=*")))
+    return any(is_stored_run(sub) for sub in glob.glob(os.path.join(d, "param=*")))
 
 
 def _fmt_param(cfg, varied: Optional[str] = None) -> str:
@@ -129,7 +124,7 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
 def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str:
     runs = []
     for sub in sorted(glob.glob(os.path.join(d, "param=*"))):
-        if not _is_run(sub):
+        if not is_stored_run(sub):
             continue
         v = float(os.path.basename(sub).split("=", 1)[1])
         runs.append((v, load_result(sub, profile=profile)))
@@ -206,7 +201,7 @@ def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[s
              "with p the pooled rate; **>3SE** marks |z| > 3.", ""]
     summary = []
     for d in dirs:
-        if _is_run(d):
+        if is_stored_run(d):
             text, info = type1_section(d, profile)
             parts.append(text)
             summary.append(info)
