@@ -35,7 +35,7 @@ from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
 from .learners import LEARNERS, check_learner
-from .learners.importpath import is_import_path
+from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import check_timeout
 from .learners.noisy import NOISE_PARAMS
 from .partitions import DESIGNS, design_splitter
@@ -205,12 +205,17 @@ def _learner(arg: Optional[str], option: str, backend: str = "python"):
 
 
 def _learner_list(arg: str, backend: str = "python") -> List[dict]:
-    """``a,b:k=1,c`` -> specs; a piece with '=' and no ':' continues the previous spec."""
+    """``a,b:k=1,c`` -> specs; a piece ``param=value`` (no ':' before its '=')
+    continues the previous spec, and commas inside brackets, parentheses or
+    quotes separate nothing (``MLPClassifier:hidden_layer_sizes=(10,5),b``)."""
+    try:
+        parts = split_params(arg)
+    except ValueError as e:
+        raise UsageError(f"--learners: {e}; commas inside (), [], {{}} or quotes do not separate "
+                         f"learners, so every bracket and quote must be closed") from None
     pieces: List[str] = []
-    for p in (x.strip() for x in arg.split(",")):
-        if not p:
-            continue
-        if "=" in p and ":" not in p and pieces:
+    for p in parts:
+        if "=" in p and ":" not in p.partition("=")[0] and pieces:
             pieces[-1] += "," + p
         else:
             pieces.append(p)

@@ -98,3 +98,17 @@ def test_importpath_examples():
     import pybcv.learners.importpath as m
     res = doctest.testmod(m, optionflags=doctest.ELLIPSIS)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_learners_list_keeps_commas_inside_brackets_and_quotes(capsys):
+    # a tuple value inside --learners a,b: the comma of (10,5) separates no learner
+    mlp = "sklearn.neural_network.MLPClassifier:hidden_layer_sizes=(10,5),max_iter=30"
+    rc, out, err = _run(capsys, "--learners", f"{mlp},majority,{RF}:n_estimators=5",
+                        "--tests", "kfold_t", "--json")
+    assert rc == 0, err
+    got = json.loads(out)["learners"]
+    assert got == ["sklearn.neural_network.MLPClassifier hidden_layer_sizes=(10, 5) max_iter=30",
+                   "majority", f"{RF} n_estimators=5"]
+    rc, out, err = _run(capsys, "--learners", "sklearn.neural_network.MLPClassifier:"
+                        "hidden_layer_sizes=(10,5,majority")
+    assert rc == 2 and "--learners: unbalanced brackets" in err and "Traceback" not in err
