@@ -180,6 +180,7 @@ class Comparison:
                                "n": int(self.n), "seed": self.seed, "profile": self.profile,
                                "backends": list(self.backends),
                                "error_design": self.error_design,
+                               "loss": self.loss,
                                "error_a": _num(self.error_a), "error_b": _num(self.error_b),
                                "fits": list(self.fits), "warnings": list(self.warnings)},
                 "tests": results_as_json(self.results, self.alpha, level)}
@@ -231,7 +232,9 @@ class Comparison:
 
 #: The version of the JSON objects of ``compare``, ``compare --learners``,
 #: ``test`` and ``simulate`` (``--json``) and of the ``to_json()`` methods
-#: (docs/guide/json.md); a change of their fields changes it.
+#: (docs/guide/json.md): removing, renaming or changing the meaning or type
+#: of a field changes it; a new field does not (readers ignore fields they
+#: do not know).
 JSON_SCHEMA = "pybcv/1"
 
 
@@ -689,7 +692,7 @@ class LearnerComparison:
     def to_json(self) -> dict:
         """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
         return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
-                "adjust": self.adjust,
+                "adjust": self.adjust, "loss": self._loss(),
                 "errors": {k: _num(v) for k, v in self.errors.items()},
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}
@@ -721,8 +724,11 @@ class LearnerComparison:
                          + (f"yes ({lower})" if differ else "no"))
         return "\n".join(lines)
 
+    def _loss(self) -> str:
+        return next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
+
     def _loss_words(self) -> str:
-        loss = next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
+        loss = self._loss()
         return "error rates" if loss == "zero_one" else f"mean {loss} losses"
 
     def __repr__(self) -> str:
