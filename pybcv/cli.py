@@ -572,6 +572,12 @@ def cmd_test(a) -> int:
         if wrong:
             raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
     options = _options(a, tests if tests is not None else _tests(design))
+    if a.loss in ("log", "log_loss"):
+        raise UsageError("--loss log: a predictions file holds one label (or number) per record "
+                         "in pred_a and pred_b, not class probabilities, which the log loss "
+                         "reads; give Python's compare_predictions(..., loss='log') each fold's "
+                         "probabilities (records x classes), or let pybcv compare fit the "
+                         "learners (pybcv compare --loss log)")
     try:
         y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
     except ValueError as e:
@@ -960,7 +966,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
                    "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
     loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
-                 "default), absolute, or a cost matrix such as 0,1;5,0 (rows the true class, "
+                 "default), absolute, log (the log loss of scikit-learn classifiers with "
+                 "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
                  "labels sorted); under any loss but zero_one the McNemar tests and the "
                  "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
     c.add_argument("--loss", type=_loss, help=loss_help)
@@ -1001,7 +1008,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
     t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
-                                                                "for numeric predictions"))
+                                                                "for numeric predictions")
+                   .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
+                            ""))
     t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")

@@ -28,7 +28,7 @@ from . import seeds
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
-from .losses import Loss, is_regressor, resolve_loss
+from .losses import Loss, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, learner_free_tables, learner_label,
                        loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
@@ -318,11 +318,16 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
 def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     """The resolved loss of a comparison of ``learners`` (regressors: squared
     by default, zero_one refused; no stratified folds of a numeric target)."""
-    reg = [learner_label(x) for x in learners if is_regressor(as_learner(x, backend))]
+    made = [as_learner(x, backend) for x in learners]
+    reg = [learner_label(x) for x, m in zip(learners, made) if is_regressor(m)]
     if reg and len(reg) < len(learners):
         raise ValueError(f"learners: {', '.join(reg)} is a regressor and the others are "
                          f"classifiers; compare regressors with regressors")
     out = resolve_loss(loss, y, regressor=bool(reg))
+    if out.proba:                        # the log loss: probabilities, checked before any fit
+        for x, m in zip(learners, made):
+            if not has_proba(m):
+                raise ValueError(no_proba_message(learner_label(x), m))
     if stratify is True and (reg or out.name in ("squared", "absolute")):
         raise ValueError(f"stratify=True forms the blocks within the classes of y, but under "
                          f"loss {out.name!r} y is a numeric target with no classes; leave "
@@ -330,11 +335,11 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     return out
 
 
-def _outcomes(y, pa, pb, splits, loss: Loss):
+def _outcomes(y, pa, pb, splits, loss: Loss, names=("A", "B")):
     """{design: fold tables} (0/1 loss) or {design: loss sums} (other losses)."""
     if loss.zero_one:
         return tables_from_design_predictions(y, pa, pb, splits)
-    return loss_sums_from_design_predictions(y, pa, pb, splits, loss)
+    return loss_sums_from_design_predictions(y, pa, pb, splits, loss, names)
 
 
 def _data(X, y):
@@ -382,8 +387,9 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     (:mod:`pybcv.learners.timelimit`).
 
     ``loss``: "zero_one" (classifiers' default), "squared" (regressors'
-    default), "absolute", a cost matrix or a callable (y_true, y_pred) ->
-    per-record losses (:mod:`pybcv.losses`, docs/guide/losses.md); under a
+    default), "absolute", "log" (classifiers with ``predict_proba``; the
+    probability of the true class clipped below at 1e-15), a cost matrix or
+    a callable (y_true, y_pred) -> per-record losses (:mod:`pybcv.losses`, docs/guide/losses.md); under a
     real-valued loss the tests that need 0/1 outcomes are dropped from a
     selection (a note in ``warnings``) or refused when named.
 
@@ -402,8 +408,10 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress, seed, check_timeout(timeout))
-    tables = _outcomes(data.y, pa, pb, splits, lossobj)
+                                           n_jobs, progress, seed, check_timeout(timeout),
+                                           lossobj.proba)
+    tables = _outcomes(data.y, pa, pb, splits, lossobj,
+                       (learner_label(learner_a), learner_label(learner_b)))
     fits = sum(len(s) for s in splits.values())
     return Comparison(_score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables,
                       data.n, learner_label(learner_a), learner_label(learner_b), tuple(backends),
@@ -496,7 +504,9 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     (ValueError with the reason, else the checker's warnings are kept in
     ``warnings``); every test of the design runs unless ``tests`` says.
     ``loss``: as in :func:`compare` (under "squared" or "absolute" the
-    predictions are numbers, not labels: a regression).
+    predictions are numbers, not labels: a regression; under "log" each
+    fold's predictions are class probabilities, an array (records, k) with
+    columns the sorted labels of y).
 
     >>> import numpy as np
     >>> from pybcv.partitions import DESIGNS
@@ -533,6 +543,9 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     labels = None if named and loss in ("squared", "absolute") else set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
+            if lossobj.proba:
+                _check_fold_probabilities(np.asarray(p), name, f, len(test_sets[f]), y)
+                continue
             _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]),
                                     False if callable(loss) else labels)
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
@@ -545,7 +558,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         T = tables_from_predictions(y, list(pred_a), list(pred_b), folds)
     else:
         T = loss_sums_from_design_predictions(y, {design: list(pred_a)}, {design: list(pred_b)},
-                                              {design: folds}, lossobj)[design]
+                                              {design: folds}, lossobj, (learner_a, learner_b))[design]
     tables = {design: T}
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
                                     lossobj.zero_one),
@@ -576,6 +589,18 @@ def _own_splits(splits, n: int, design: str):
                              f"{int(missing[0]) if missing.size else '?'}); design {design!r} "
                              f"trains every fold on all the other rows")
     return pairs
+
+
+def _check_fold_probabilities(p: np.ndarray, name: str, f: int, size: int, y):
+    """One fold's own class probabilities under the log loss: an array
+    (records, k), columns the sorted labels of y (the values are checked
+    by the loss itself)."""
+    labels = np.unique(y)
+    if p.ndim != 2 or p.shape != (size, labels.size):
+        raise ValueError(f"{name}, fold {f}: loss 'log' needs predicted probabilities, an array "
+                         f"of shape ({size}, {labels.size}) (the fold's test records x the classes "
+                         f"of y in the order {labels.tolist()[:8]}); got shape {p.shape}"
+                         + (" -- labels are not probabilities" if p.ndim == 1 else ""))
 
 
 def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels):
@@ -826,10 +851,10 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed, check_timeout(timeout))
+                                       seed, check_timeout(timeout), lossobj.proba)
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
-        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj)
+        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))
         comparisons[(names[i], names[j])] = Comparison(
             _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),

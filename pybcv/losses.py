@@ -9,15 +9,19 @@
   |y - yhat| of a numeric target;
 * a cost matrix (k x k, rows the true class, columns the predicted class, in
   the order of the sorted labels of y) for classifiers;
-* a callable ``(y_true, y_pred) -> per-record losses``.
+* a callable ``(y_true, y_pred) -> per-record losses``;
+* ``"log"`` (also ``"log_loss"``), the log loss of classifiers with
+  ``predict_proba``: -log p(true class), the probability clipped below at
+  :data:`LOG_CLIP` (so one confidently wrong record costs at most
+  -log(1e-15) = 34.5, not infinity).  The learners predict probabilities
+  (``SklearnLearner.predict_proba_splits``; columns the sorted labels of y,
+  0 for a class a training fold lacks); a learner without ``predict_proba``
+  is refused before any fit, naming it.
 
 Under any loss but ``"zero_one"`` the t, F and z tests on differences read
 the per-fold mean loss differences and the McNemar-family tests (and the
 proportion z), which need 0/1 outcomes, do not run
-(:func:`pybcv.comparison.loss_tests`).  ``"log_loss"`` needs predicted
-probabilities, which pybcv's learners do not pass on: it is refused, naming
-the alternative (a callable on your own probabilities via
-:func:`pybcv.compare_losses`).
+(:func:`pybcv.comparison.loss_tests`).
 """
 from __future__ import annotations
 
@@ -26,16 +30,25 @@ from typing import Callable, Optional
 
 import numpy as np
 
-NAMES = ("zero_one", "squared", "absolute")
+NAMES = ("zero_one", "squared", "absolute", "log")
+
+#: The log loss reads max(p, LOG_CLIP) for the probability p of the true
+#: class: a record predicted with probability 0 costs -log(1e-15) = 34.5.
+LOG_CLIP = 1e-15
+
+#: How far a record's probabilities may sum from 1 (rounding) under "log".
+PROBA_TOL = 1e-6
 
 
 @dataclass(frozen=True)
 class Loss:
     """A resolved loss: ``name`` (for messages and reports), ``zero_one``
-    (True: the 2x2 tables path), ``per_record`` (y_true, y_pred) -> losses."""
+    (True: the 2x2 tables path), ``per_record`` (y_true, y_pred) -> losses;
+    ``proba``: y_pred are class probabilities (records x classes), not labels."""
     name: str
     zero_one: bool
     per_record: Optional[Callable] = None
+    proba: bool = False
 
     def __call__(self, y_true, y_pred) -> np.ndarray:
         y_true = np.asarray(y_true)
@@ -78,6 +91,32 @@ def _cost(matrix, y):
     return Loss("cost_matrix", False, cost)
 
 
+def _log(y):
+    labels = np.unique(np.asarray(y))
+    k = labels.size
+
+    def log_loss(y_true, proba):
+        P = np.asarray(proba)
+        if P.ndim != 2 or P.shape != (np.asarray(y_true).size, k):
+            raise ValueError(f"loss 'log' needs predicted probabilities, an array of shape "
+                             f"(records, {k}) with one column per class of y in the order "
+                             f"{labels.tolist()}; got shape {P.shape}"
+                             + (" (class labels?)" if P.ndim == 1 else ""))
+        try:
+            P = P.astype(float)
+        except (TypeError, ValueError):
+            raise ValueError("loss 'log': the predicted probabilities must be numbers") from None
+        bad = np.flatnonzero(~np.all(np.isfinite(P) & (P >= 0) & (P <= 1), axis=1)
+                             | (np.abs(P.sum(axis=1) - 1) > PROBA_TOL))
+        if bad.size:
+            raise ValueError(f"loss 'log': record {bad[0]} of the fold has class probabilities "
+                             f"{np.round(P[bad[0]], 6).tolist()}; each record's probabilities must "
+                             f"be numbers in [0, 1] summing to 1 ({bad.size} record(s) are not)")
+        i = np.searchsorted(labels, y_true)
+        return -np.log(np.maximum(P[np.arange(P.shape[0]), i], LOG_CLIP))
+    return Loss("log", False, log_loss, proba=True)
+
+
 def resolve_loss(loss, y, regressor: bool = False) -> Loss:
     """The :class:`Loss` of ``loss`` (a name, a cost matrix or a callable; None:
     ``"squared"`` for regressors, else ``"zero_one"``) for target ``y``."""
@@ -87,11 +126,12 @@ def resolve_loss(loss, y, regressor: bool = False) -> Loss:
         name = getattr(loss, "__name__", type(loss).__name__)
         return Loss(name, False, loss)
     if isinstance(loss, str):
-        if loss == "log_loss":
-            raise ValueError("loss 'log_loss' needs predicted probabilities, which pybcv's "
-                             "learners do not pass on (they predict labels); compute the "
-                             "per-record log losses yourself and use compare_losses, or give "
-                             "loss='zero_one', 'squared', 'absolute', a cost matrix or a callable")
+        if loss in ("log", "log_loss"):
+            if regressor:
+                raise ValueError("loss 'log' needs predicted class probabilities, but a learner "
+                                 "is a regressor (it predicts numbers): use loss='squared' or "
+                                 "'absolute'")
+            return _log(y)
         if loss not in NAMES:
             raise ValueError(f"unknown loss {loss!r}; known: {', '.join(NAMES)}, a cost matrix "
                              f"(classifiers) or a callable (y_true, y_pred) -> per-record losses")
@@ -117,3 +157,29 @@ def is_regressor(learner) -> bool:
     """True when a learner (as :func:`pybcv.pipeline.as_learner` returns it)
     predicts numbers: a scikit-learn regressor."""
     return bool(getattr(learner, "is_regressor", False))
+
+
+def has_proba(learner) -> bool:
+    """True when a learner (as :func:`pybcv.pipeline.as_learner` returns it)
+    can predict class probabilities (``predict_proba_splits``): a
+    scikit-learn classifier with ``predict_proba``."""
+    est = getattr(learner, "estimator", None)
+    if est is not None and hasattr(learner, "predict_proba_splits"):
+        return hasattr(est, "predict_proba")
+    return hasattr(learner, "predict_proba_splits")
+
+
+def no_proba_message(label: str, learner) -> str:
+    """Why ``learner`` cannot be compared under the log loss, naming it."""
+    est = getattr(learner, "estimator", None)
+    if est is not None and "probability" in getattr(est, "get_params", dict)():
+        hint = f" (set probability=True, e.g. {label}:probability=True)"
+    elif est is not None:
+        hint = (" (wrap it in sklearn.calibration.CalibratedClassifierCV to get probabilities, "
+                "or compare it under loss='zero_one')")
+    else:
+        hint = (" (pybcv's named learners predict labels only: use a scikit-learn classifier "
+                "with predict_proba, e.g. sklearn.linear_model.LogisticRegression, or "
+                "loss='zero_one')")
+    return (f"loss 'log' needs predicted probabilities, but learner {label} has no "
+            f"predict_proba{hint}")

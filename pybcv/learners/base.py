@@ -493,6 +493,35 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         # regressor's 0.2 into the label 0)
         return check_predictions(out, ya, splits, learner=self.label, numeric=self.is_regressor)
 
+    def predict_proba_splits(self, X, y, splits):
+        """Per split, the class probabilities of the test records, an array
+        (records, k) whose columns are the sorted labels of y (a class that
+        a training fold lacks gets probability 0): the log loss reads them
+        (docs/guide/losses.md).  A fit or predict_proba that raises is a
+        :class:`FitError` naming the learner and the fold."""
+        ya = np.asarray(y)
+        classes = np.unique(ya)
+        splits = _py._check_splits(splits, len(ya))
+        out = []
+        for f, (tr, te) in enumerate(splits, start=1):
+            try:
+                with one_fit(f):
+                    est = self._fresh().fit(take_rows(X, tr), ya[tr])
+                    P = np.asarray(est.predict_proba(take_rows(X, te)), dtype=float)
+            except (KeyboardInterrupt, MemoryError):
+                raise
+            except FitTimeout as e:
+                raise FitError(self.label, f, len(splits), str(e)) from None
+            except Exception as e:
+                raise FitError(self.label, f, len(splits),
+                               f"{type(e).__name__}: {e}".strip()) from e
+            cols = np.searchsorted(classes, np.asarray(est.classes_))
+            full = np.zeros((P.shape[0], classes.size))
+            full[:, cols] = P
+            out.append(full)
+        self.backend_ = "python"
+        return out
+
     @property
     def is_regressor(self) -> bool:
         """True for a scikit-learn regressor: it predicts numbers, compared
