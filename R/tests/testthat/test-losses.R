@@ -84,6 +84,76 @@ test_that("compare_learners / compare_many with an R cost matrix agree with Pyth
   expect_equal(m$results$statistic, p$results$calibrated_f_5x2bcv$statistic, tolerance = 1e-8)
   expect_equal(unname(m$errors), c(p$error_a, p$error_b), tolerance = 1e-12)
   expect_error(compare_learners(f_nc, f_vir, iris, "Species", loss = diag(2)), "must be 3 x 3")
-  expect_error(compare_learners(f_nc, f_vir, iris, "Species", loss = function(a, b) a),
-               "an R function is not taken")
+  # the same cost as an R function loss(truth, pred): the same statistics
+  cost <- function(truth, pred) {
+    lev <- sort(levels(iris$Species))
+    C[cbind(match(as.character(truth), lev), match(as.character(pred), lev))]
+  }
+  rf <- compare_learners(f_nc, f_vir, iris, "Species", loss = cost, tests = "calibrated_f_5x2bcv")
+  expect_identical(rf$loss, "cost")
+  expect_equal(unname(rf$htests$calibrated_f_5x2bcv$statistic),
+               p$results$calibrated_f_5x2bcv$statistic, tolerance = 1e-8)
+  mf <- compare_many(list(nc = f_nc, vir = f_vir), iris, "Species", loss = cost,
+                     tests = "calibrated_f_5x2bcv")
+  expect_equal(unname(mf$errors), c(p$error_a, p$error_b), tolerance = 1e-12)
+})
+
+test_that("an R function loss: checked per fold, naming the learner and the fold", {
+  need_python()
+  f_vir <- function(train, test) rep("virginica", nrow(test))
+  f_set <- function(train, test) rep("setosa", nrow(test))
+  run <- function(loss) compare_learners(f_vir, f_set, iris, "Species", loss = loss, tests = "kfold_t")
+  expect_error(run(function(truth, pred) 1),
+               "returned 1 value\\(s\\) for the 15 records of learner f_vir, fold 1 of 10 \\(design cv10\\)")
+  expect_error(run(function(truth, pred) ifelse(truth == pred, NA, 1)),
+               "returned NA for record .* losses must be finite numbers")
+  expect_error(run(function(truth, pred) suppressWarnings(log(as.numeric(truth == pred) - 0.5))),
+               "returned NaN for record")
+  expect_error(run(function(truth, pred) as.character(pred)), "returned character .* one number per record")
+  expect_error(run(function(truth, pred) stop("boom")), "loss \\(an R function\\) failed on learner f_vir.*boom")
+  expect_error(run(function(truth) 1), "takes two arguments, function\\(truth, pred\\)")
+  # truth keeps the target's type (a factor); pred is a factor of the same levels
+  seen <- NULL
+  r <- run(function(truth, pred) { seen <<- list(truth, pred); as.numeric(truth != pred) })
+  expect_true(is.factor(seen[[1]]) && identical(levels(seen[[2]]), levels(iris$Species)))
+  expect_identical(r$loss, "loss")                 # the name it was given under
+  expect_warning(run2 <- compare_learners(f_vir, f_set, iris, "Species",
+                                          loss = function(truth, pred) as.numeric(truth != pred)),
+                 "not run under loss 'R function': mcnemar_5x2bcv")
+})
+
+test_that("loss = 'log': probabilities from R learners, clipped at 1e-15, as an R function loss", {
+  need_python()
+  set.seed(3)
+  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
+  d$y <- factor(ifelse(d$x1 + rnorm(60) > 0, "pos", "neg"))
+  # constant probabilities: A says pos with 0.7, B says neg with probability 1 (pos 0: clipped)
+  pA <- function(train, test) cbind(pos = rep(0.7, nrow(test)), neg = 0.3)
+  pB <- function(train, test) matrix(c(1, 0), nrow(test), 2, byrow = TRUE)   # unnamed: neg, pos
+  r <- compare_learners(pA, pB, d, "y", loss = "log", tests = c("kfold_t", "calibrated_f_5x2bcv"))
+  expect_identical(r$loss, "log")
+  # the same per-record losses as an R function loss on labels
+  lA <- function(truth, pred) ifelse(pred == "pos", ifelse(truth == "pos", -log(0.7), -log(0.3)),
+                                     ifelse(truth == "neg", 0, -log(1e-15)))
+  r2 <- compare_learners(function(train, test) rep("pos", nrow(test)),
+                         function(train, test) rep("neg", nrow(test)), d, "y", loss = lA,
+                         tests = c("kfold_t", "calibrated_f_5x2bcv"))
+  for (k in c("kfold_t", "calibrated_f_5x2bcv"))
+    expect_equal(unname(r$htests[[k]]$statistic), unname(r2$htests[[k]]$statistic), tolerance = 1e-10)
+  expect_equal(r$tables$cv10[, "sum_b"], r2$tables$cv10[, "sum_b"], tolerance = 1e-12)
+  # model-fitting functions: predict(type = "prob") / $posterior
+  r3 <- compare_learners(rpart::rpart, MASS::lda, d, "y", loss = "log", tests = "kfold_t")
+  expect_true(is.finite(r3$htests$kfold_t$statistic))
+  # what cannot give probabilities is named
+  expect_error(compare_learners("glm", MASS::lda, d, "y", loss = "log", tests = "kfold_t"),
+               "learner glm is one of pybcv's named learners, which predict labels only")
+  expect_error(compare_learners(function(train, test) rep("pos", nrow(test)), MASS::lda, d, "y",
+                                loss = "log", tests = "kfold_t"),
+               "gave .* character predictions for .* validation records; loss = \"log\" needs a matrix")
+  expect_error(compare_learners(function(train, test) cbind(pos = rep(0.7, nrow(test)), neg = 0.7),
+                                MASS::lda, d, "y", loss = "log", tests = "kfold_t"),
+               "learner 'function.*summing to 1")
+  expect_error(compare_learners(function(train, test) cbind(yes = rep(1, nrow(test))), MASS::lda,
+                                d, "y", loss = "log", tests = "kfold_t"),
+               "probabilities of class \"yes\", which is not a class of the target")
 })
