@@ -353,9 +353,21 @@ results_frame <- function(htests, alpha) {
 #' @param loss `"zero_one"` (the default: labels, right or wrong, every
 #'   test), `"squared"` or `"absolute"` (a numeric target; an R
 #'   `function(train, test)` may then be a regressor returning numbers, e.g.
-#'   `function(train, test) predict(lm(y ~ ., train), test)`), or a numeric
+#'   `function(train, test) predict(lm(y ~ ., train), test)`), a numeric
 #'   k x k cost matrix (rows the true class, columns the predicted class,
-#'   classes in sorted order, as Python's `numpy.unique`).  As Python's
+#'   classes in sorted order, as Python's `numpy.unique`), `"log"` (the log
+#'   loss -log p(true class), p clipped below at 1e-15: the learners give
+#'   class probabilities -- a model-fitting function through
+#'   `predict(type = "prob")`, `type = "probs"` or `$posterior`, a parsnip
+#'   specification through `type = "prob"`, a `function(train, test)` by
+#'   returning a matrix with one column per class, named by class or in
+#'   sorted order; the named learners, which give labels only, are refused),
+#'   or an R `function(truth, pred)` returning one finite loss per record
+#'   of a fold (`truth` the fold's target values, a factor staying a factor;
+#'   `pred` the learner's predictions of the same type; called once per
+#'   learner and fold; a wrong length, a missing or infinite value or a
+#'   non-number is an error naming the learner and the fold; negative values
+#'   are allowed, the tests read differences).  As Python's
 #'   `compare(loss = )`: the per-fold loss sums come from Python
 #'   (`pybcv.pipeline.loss_sums_from_design_predictions`), the t, F and z
 #'   tests read the per-fold mean loss differences, and the tests that need

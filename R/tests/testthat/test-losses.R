@@ -157,3 +157,31 @@ test_that("loss = 'log': probabilities from R learners, clipped at 1e-15, as an 
                                 d, "y", loss = "log", tests = "kfold_t"),
                "probabilities of class \"yes\", which is not a class of the target")
 })
+
+test_that("pybcv_test_predictions() refuses the log loss and an R function loss in words", {
+  need_python()
+  truth <- rep(c("a", "b"), 20)
+  folds <- unname(split(seq_len(40), rep(1:10, 4)))
+  pa <- lapply(folds, function(i) truth[i])
+  expect_error(pybcv_test_predictions(pa, pa, truth, folds = folds, design = "cv10", loss = "log"),
+               "loss = \"log\" reads class probabilities")
+  expect_error(pybcv_test_predictions(pa, pa, truth, folds = folds, design = "cv10",
+                                      loss = function(truth, pred) truth != pred),
+               "for an R function loss, give the learners to compare_learners")
+})
+
+test_that("the R examples of docs/guide/losses.md run", {
+  need_python()
+  path <- file.path("..", "..", "..", "docs", "guide", "losses.md")   # a checkout only
+  testthat::skip_if_not(file.exists(path), "docs/guide/losses.md is not beside this package")
+  need_r_packages("RWeka", "kknn", "rpart", "MASS")
+  lines <- readLines(path)
+  starts <- which(lines == "```r")
+  expect_gt(length(starts), 1L)
+  for (s in starts) {
+    e <- min(which(lines == "```" & seq_along(lines) > s))
+    env <- new.env()
+    out <- suppressWarnings(eval(parse(text = lines[(s + 1L):(e - 1L)]), envir = env))
+    expect_true(inherits(out, c("pybcv_comparison", "pybcv_comparisons")))
+  }
+})
