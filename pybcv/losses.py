@@ -53,7 +53,18 @@ class Loss:
     def __call__(self, y_true, y_pred) -> np.ndarray:
         y_true = np.asarray(y_true)
         y_pred = np.asarray(y_pred)
-        out = np.asarray(self.per_record(y_true, y_pred), dtype=float)
+        try:
+            out = self.per_record(y_true, y_pred)
+        except ValueError:
+            raise                        # pybcv's own losses say what is wrong
+        except Exception as e:           # a user's callable failing: named, in words
+            raise ValueError(f"loss {self.name!r} failed: {type(e).__name__}: {e}") from e
+        try:
+            out = np.asarray(out, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"loss {self.name!r} returned {type(out).__name__} that is not "
+                             f"numbers (e.g. {np.asarray(out, dtype=object).ravel()[:1].tolist()}); "
+                             f"a loss gives one number per record") from None
         if out.shape != y_true.shape:
             raise ValueError(f"loss {self.name!r} returned shape {out.shape} for {y_true.size} "
                              f"record(s); a loss gives one number per record")
@@ -74,13 +85,21 @@ def _numeric(y, what):
 
 
 def _cost(matrix, y):
-    C = np.asarray(matrix, dtype=float)
     labels = np.unique(np.asarray(y))
     k = labels.size
-    if C.shape != (k, k) or not np.all(np.isfinite(C)):
-        raise ValueError(f"loss: a cost matrix must be {k} x {k} finite numbers (rows the true "
-                         f"class, columns the predicted class, labels in the order "
-                         f"{labels.tolist()}), got shape {C.shape}")
+    need = (f"loss: a cost matrix must be {k} x {k} finite numbers (rows the true class, "
+            f"columns the predicted class, labels in the order {labels.tolist()})")
+    try:
+        C = np.asarray(matrix, dtype=float)
+    except (TypeError, ValueError):
+        rows = [len(r) if hasattr(r, "__len__") else 1 for r in matrix]
+        raise ValueError(f"{need}; got rows of {rows} entries" if len(set(rows)) > 1 else
+                         f"{need}; got entries that are not numbers") from None
+    if C.shape != (k, k):
+        raise ValueError(f"{need}, got shape {C.shape}")
+    if not np.all(np.isfinite(C)):
+        i, j = np.argwhere(~np.isfinite(C))[0]
+        raise ValueError(f"{need}; entry [{i}, {j}] is {C[i, j]}")
 
     def cost(y_true, y_pred):
         i = np.searchsorted(labels, y_true)

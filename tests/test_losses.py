@@ -266,3 +266,26 @@ def test_cli_log_loss(tmp_path, capsys):
     rc = main(["test", "--predictions", str(pred), "--loss", "log"])
     err = capsys.readouterr().err
     assert rc == 2 and "--loss log: a predictions file holds one label" in err
+
+
+# ---------------------------------------------------------------- hostile losses
+@pytest.mark.parametrize("loss,msg", [
+    (lambda a, b: a + 1, r"loss '<lambda>' failed: UFuncTypeError"),
+    (lambda a, b: a, r"loss '<lambda>' returned ndarray that is not numbers \(e.g. \['[np]'\]\)"),
+    ([[0, 1], [1]], r"cost matrix must be 2 x 2 .*got rows of \[2, 1\] entries"),
+    ([["0", "a"], ["1", "0"]], r"cost matrix must be 2 x 2 .*got entries that are not numbers"),
+    ([[0, np.nan], [1, 0]], r"cost matrix must be 2 x 2 .*entry \[0, 1\] is nan"),
+])
+def test_bad_losses_are_named_never_a_numpy_error(loss, msg):
+    from sklearn.linear_model import LogisticRegression
+    X, y = _two_classes(60)
+    with pytest.raises(ValueError, match=msg):
+        pybcv.compare(X, y, LogisticRegression(), "majority", loss=loss, tests="kfold_t",
+                      backend="python")
+
+
+def test_cli_ragged_cost_matrix_is_a_usage_error(capsys):
+    rc = main(["compare", "--quiet", "--backend", "python", "--n", "60", "--tests", "kfold_t",
+               "--a", "majority", "--b", "mean", "--loss", "0,1;1"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--loss: loss: a cost matrix must be" in err and "rows of [2, 1]" in err
