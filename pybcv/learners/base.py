@@ -435,6 +435,22 @@ def check_learner(name, backend="auto", **params):
                          f"({problem})") from None
 
 
+def _text_columns_hint(X, error) -> str:
+    """A scikit-learn estimator that met a text (categorical) predictor: the
+    columns named and what to do, appended to its error."""
+    if "could not convert string to float" not in str(error):
+        return ""
+    if not hasattr(X, "dtypes"):
+        return ""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+    cols = [str(c) for c, t in X.dtypes.items() if not (is_numeric_dtype(t) or is_bool_dtype(t))]
+    if not cols:
+        return ""
+    return (f" (predictor column(s) {', '.join(repr(c) for c in cols[:5])} hold text; scikit-learn "
+            f"estimators take numbers only: encode them (e.g. one-hot) or drop them, or use a "
+            f"learner that takes categories such as J48)")
+
+
 class SklearnLearner(ClassifierMixin, BaseEstimator):
     """Any scikit-learn classifier with ``predict_splits`` added (a fresh
     ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``.
@@ -487,7 +503,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
                 raise FitError(self.label, f, len(splits), str(e)) from None
             except Exception as e:
                 raise FitError(self.label, f, len(splits),
-                               f"{type(e).__name__}: {e}".strip()) from e
+                               f"{type(e).__name__}: {e}".strip() + _text_columns_hint(X, e)) from e
         self.backend_ = "python"
         # checked before any conversion to y's dtype (which would turn a
         # regressor's 0.2 into the label 0)
@@ -514,7 +530,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
                 raise FitError(self.label, f, len(splits), str(e)) from None
             except Exception as e:
                 raise FitError(self.label, f, len(splits),
-                               f"{type(e).__name__}: {e}".strip()) from e
+                               f"{type(e).__name__}: {e}".strip() + _text_columns_hint(X, e)) from e
             cols = np.searchsorted(classes, np.asarray(est.classes_))
             full = np.zeros((P.shape[0], classes.size))
             full[:, cols] = P
