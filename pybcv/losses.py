@@ -84,11 +84,19 @@ def _numeric(y, what):
                          ) from None
 
 
+def _shown(labels) -> str:
+    """The first labels of a message (a numeric target can have hundreds)."""
+    out = labels.tolist()[:8]
+    return str(out)[:-1] + (", ...]" if labels.size > 8 else "]")
+
+
 def _cost(matrix, y):
     labels = np.unique(np.asarray(y))
     k = labels.size
     need = (f"loss: a cost matrix must be {k} x {k} finite numbers (rows the true class, "
-            f"columns the predicted class, labels in the order {labels.tolist()})")
+            f"columns the predicted class, labels in the order {_shown(labels)})")
+    hint = ("; a numeric target with many values? a cost matrix is for classes: use "
+            "loss='squared' or 'absolute'" if k > 8 and labels.dtype.kind in "iuf" else "")
     try:
         C = np.asarray(matrix, dtype=float)
     except (TypeError, ValueError):
@@ -96,7 +104,7 @@ def _cost(matrix, y):
         raise ValueError(f"{need}; got rows of {rows} entries" if len(set(rows)) > 1 else
                          f"{need}; got entries that are not numbers") from None
     if C.shape != (k, k):
-        raise ValueError(f"{need}, got shape {C.shape}")
+        raise ValueError(f"{need}, got shape {C.shape}{hint}")
     if not np.all(np.isfinite(C)):
         i, j = np.argwhere(~np.isfinite(C))[0]
         raise ValueError(f"{need}; entry [{i}, {j}] is {C[i, j]}")
@@ -119,7 +127,7 @@ def _log(y):
         if P.ndim != 2 or P.shape != (np.asarray(y_true).size, k):
             raise ValueError(f"loss 'log' needs predicted probabilities, an array of shape "
                              f"(records, {k}) with one column per class of y in the order "
-                             f"{labels.tolist()}; got shape {P.shape}"
+                             f"{_shown(labels)}; got shape {P.shape}"
                              + (" (class labels?)" if P.ndim == 1 else ""))
         try:
             P = P.astype(float)

@@ -289,3 +289,14 @@ def test_cli_ragged_cost_matrix_is_a_usage_error(capsys):
                "--a", "majority", "--b", "mean", "--loss", "0,1;1"])
     err = capsys.readouterr().err
     assert rc == 2 and "--loss: loss: a cost matrix must be" in err and "rows of [2, 1]" in err
+
+
+def test_cost_matrix_on_a_numeric_target_says_regression_in_few_words():
+    from sklearn.linear_model import LogisticRegression
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    y = np.arange(60) % 20
+    with pytest.raises(ValueError) as e:
+        pybcv.compare(X, y, LogisticRegression(), "majority", loss=[[0, 1], [1, 0]],
+                      backend="python")
+    msg = str(e.value)
+    assert "[0, 1, 2, 3, 4, 5, 6, 7, ...]" in msg and "use loss='squared' or 'absolute'" in msg

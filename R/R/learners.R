@@ -174,23 +174,30 @@ predict_labels <- function(model, test) {
 ## formula method, as MASS::lda) as a learner: fit on the training half,
 ## predict the labels of the test half.
 fit_function_learner <- function(f, proba = FALSE) function(train, test) {
-  model <- f(fold_formula(fold_target(train, test)), data = train)
-  if (proba) predict_probabilities(model, test) else predict_labels(model, test)
+  target <- fold_target(train, test)
+  model <- f(fold_formula(target), data = train)
+  if (proba) predict_probabilities(model, test, levels(train[[target]])) else
+    predict_labels(model, test)
 }
 
 ## Class probabilities from predict(model, test): type = "prob" (rpart,
 ## randomForest), type = "probs" (nnet::multinom), the $posterior of a list
-## (MASS::lda); a matrix with one column per class.
-predict_probabilities <- function(model, test) {
-  for (type in c("prob", "probs")) {
+## (MASS::lda); a matrix with one column per class.  For a two-class factor
+## target (`lev`) a vector from type = "probs" or "response" (nnet::multinom,
+## a binomial glm) is the probability of the second level, as R's binomial
+## models define it.
+predict_probabilities <- function(model, test, lev = NULL) {
+  for (type in c("prob", "probs", "response")) {
     p <- tryCatch(suppressWarnings(stats::predict(model, newdata = test, type = type)),
                   error = function(e) NULL)
     if (is.matrix(p) || is.data.frame(p)) return(p)
+    if (type != "prob" && is.numeric(p) && length(p) == nrow(test) && length(lev) == 2L)
+      return(matrix(c(1 - p, p), ncol = 2L, dimnames = list(NULL, lev)))
   }
   p <- tryCatch(stats::predict(model, newdata = test), error = function(e) NULL)
   if (is.list(p) && !is.data.frame(p) && is.matrix(p$posterior)) return(p$posterior)
   stop("predict() of the fitted ", class(model)[1], " model gives no class probabilities ",
-       "(tried type = \"prob\", type = \"probs\" and $posterior); wrap the model in a ",
+       "(tried type = \"prob\", \"probs\", \"response\" and $posterior); wrap the model in a ",
        "function(train, test) that returns a matrix of probabilities, one column per class",
        call. = FALSE)
 }
@@ -209,7 +216,8 @@ probability_matrix <- function(p, n, ld, where) {
     stop(where, " gave ", if (is.matrix(p)) paste(dim(p), collapse = " x ") else
       paste(length(p), class(p)[1L]), " predictions for ", n, " validation records; ",
       "loss = \"log\" needs a matrix of class probabilities, ", n, " x ", k,
-      " (one column per class: ", paste(ld$ylevels, collapse = ", "), ")", call. = FALSE)
+      " (one column per class: ", paste(utils::head(ld$ylevels, 8L), collapse = ", "),
+      if (k > 8L) ", ...", ")", call. = FALSE)
   cn <- colnames(p)
   if (!is.null(cn)) {
     extra <- setdiff(cn, ld$ylevels)

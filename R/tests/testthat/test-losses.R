@@ -185,3 +185,40 @@ test_that("the R examples of docs/guide/losses.md run", {
     expect_true(inherits(out, c("pybcv_comparison", "pybcv_comparisons")))
   }
 })
+
+test_that("a regression given as classification, a cost matrix or log loss: short, pointed errors", {
+  need_python()
+  set.seed(1)
+  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
+  d$y <- 1 + 2 * d$x1 + rnorm(60)
+  f_lm <- function(train, test) predict(lm(y ~ ., train), test)
+  f_mean <- function(train, test) rep(mean(train$y), nrow(test))
+  e <- tryCatch(compare_learners(f_lm, f_mean, d, "y"), error = conditionMessage)
+  expect_match(e, "a regression\\? give loss = \"squared\" or \"absolute\"")
+  e <- tryCatch(compare_learners(f_lm, f_mean, d, "y", loss = matrix(c(0, 1, 5, 0), 2)),
+                error = conditionMessage)
+  expect_match(e, "a cost matrix is for classes: use loss='squared'")
+  expect_lt(nchar(e), 500L)                   # the 60 values are not all listed
+  e <- tryCatch(compare_learners(f_lm, f_mean, d, "y", loss = "log", tests = "kfold_t"),
+                error = conditionMessage)
+  expect_match(e, "needs a matrix of class probabilities, 6 x 60 .*, \\.\\.\\.\\)")
+  expect_lt(nchar(e), 400L)
+})
+
+test_that("loss = 'log' with two-class models whose predict() gives one probability", {
+  need_python()
+  need_r_packages("nnet")
+  set.seed(3)
+  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
+  d$y <- factor(ifelse(d$x1 + rnorm(60) > 0, "pos", "neg"))
+  glm_fit <- function(formula, data) glm(formula, binomial, data)
+  utils::capture.output(r1 <- suppressWarnings(
+    compare_learners(nnet::multinom, MASS::lda, d, "y", loss = "log", tests = "kfold_t")))
+  r2 <- compare_learners(glm_fit, MASS::lda, d, "y", loss = "log", tests = "kfold_t")
+  # the same logistic model twice: P(pos) from type = "probs" and type = "response"
+  expect_equal(r1$tables$cv10[, "sum_a"], r2$tables$cv10[, "sum_a"], tolerance = 1e-4)
+  # the columns the right way round: x1 predicts y, so the mean log loss is
+  # below log(2) (swapped probabilities would put it above)
+  s <- colSums(r2$tables$cv10)
+  expect_lt(s[["sum_a"]] / s[["n"]], log(2))
+})
