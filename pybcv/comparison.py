@@ -538,6 +538,11 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     except ValueError as e:
         raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
     named = isinstance(loss, str)
+    if named and loss in ("squared", "absolute"):
+        bad = _not_finite(y)
+        if bad is not None:
+            raise ValueError(f"y: row {bad} is {y[bad]!r}; under loss {loss!r} the target must "
+                             f"be finite numbers")
     lossobj = resolve_loss(loss, y, regressor=named and loss in ("squared", "absolute"))
     # labels of y (0/1 loss, cost matrix), numbers (squared, absolute), anything (a callable)
     labels = None if named and loss in ("squared", "absolute") else set(y.tolist())
@@ -591,6 +596,19 @@ def _own_splits(splits, n: int, design: str):
     return pairs
 
 
+def _not_finite(v: np.ndarray) -> Optional[int]:
+    """The first position of ``v`` that is not a finite number (text, NaN,
+    infinity), or None."""
+    for i, x in enumerate(v.tolist()):
+        try:
+            ok = not isinstance(x, (bool, np.bool_)) and math.isfinite(float(x))
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        if not ok:
+            return i
+    return None
+
+
 def _check_fold_probabilities(p: np.ndarray, name: str, f: int, size: int, y):
     """One fold's own class probabilities under the log loss: an array
     (records, k), columns the sorted labels of y (the values are checked
@@ -616,13 +634,11 @@ def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels)
     if labels is False:                  # a callable loss reads them
         return
     if labels is None:                   # a regression: finite numbers
-        try:
-            ok = p.dtype.kind not in "USb" and np.all(np.isfinite(p.astype(float)))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(f"{name}, fold {f}: predictions must be finite numbers under a "
-                             f"squared or absolute loss")
+        bad = _not_finite(p)
+        if bad is not None:
+            raise ValueError(f"{name}, fold {f}: prediction {bad} ({p[bad]!r}, position {bad} of "
+                             f"the fold) is not a finite number; predictions must be finite "
+                             f"numbers under a squared or absolute loss")
         return
     extra = sorted(str(v) for v in set(p.tolist()) - labels)
     if extra:

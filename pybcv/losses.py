@@ -70,7 +70,7 @@ class Loss:
                              f"record(s); a loss gives one number per record")
         bad = np.flatnonzero(~np.isfinite(out))
         if bad.size:
-            raise ValueError(f"loss {self.name!r}: record {bad[0]} of a fold has loss "
+            raise ValueError(f"loss {self.name!r}: record {bad[0]} of the fold has loss "
                              f"{out[bad[0]]!r}; losses must be finite numbers")
         return out
 
@@ -79,9 +79,15 @@ def _numeric(y, what):
     try:
         return np.asarray(y, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"loss {what!r} needs a numeric target and numeric predictions "
-                         f"(a regression); got labels such as {np.asarray(y).ravel()[:1].tolist()}"
-                         ) from None
+        pass
+    a = np.asarray(y, dtype=object).ravel()
+    for i, v in enumerate(a.tolist()):
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"loss {what!r} needs a numeric target and numeric predictions "
+                             f"(a regression); got {v!r} (position {i})") from None
+    raise ValueError(f"loss {what!r} needs a numeric target and numeric predictions")
 
 
 def _shown(labels) -> str:

@@ -300,3 +300,27 @@ def test_cost_matrix_on_a_numeric_target_says_regression_in_few_words():
                       backend="python")
     msg = str(e.value)
     assert "[0, 1, 2, 3, 4, 5, 6, 7, ...]" in msg and "use loss='squared' or 'absolute'" in msg
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "abc", "1e400"])
+def test_cli_test_names_a_bad_numeric_prediction_or_target(tmp_path, capsys, bad):
+    folds = DESIGNS["bcv5x2"].test_sets(40, design_generator(0, "bcv5x2"))
+    y = np.linspace(0.0, 3.0, 40)
+    rows = ["fold,row,y,pred_a,pred_b"]
+    for f, te in enumerate(folds):
+        rows += [f"{f},{r},{y[r]!r},{bad if (f, i) == (2, 1) else y[r] + 0.1},{y[r]}"
+                 for i, r in enumerate(te)]
+    path = tmp_path / "p.csv"
+    path.write_text("\n".join(rows) + "\n")
+    rc = main(["test", "--predictions", str(path), "--loss", "squared"])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"pred_a, fold 2: prediction 1 ('{bad}', position 1 of the fold) is not " \
+                       f"a finite number" in err
+    # a target that is not a number: the row named, not a loss of NaN
+    rows = ["fold,row,y,pred_a,pred_b"]
+    for f, te in enumerate(folds):
+        rows += [f"{f},{r},{bad if r == 3 else repr(y[r])},{y[r] + 0.1},{y[r]}" for r in te]
+    path.write_text("\n".join(rows) + "\n")
+    rc = main(["test", "--predictions", str(path), "--loss", "absolute"])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"y: row 3 is '{bad}'; under loss 'absolute' the target must be finite" in err
