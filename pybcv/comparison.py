@@ -328,6 +328,12 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
         for x, m in zip(learners, made):
             if not has_proba(m):
                 raise ValueError(no_proba_message(learner_label(x), m))
+    if not reg and out.name in ("squared", "absolute"):
+        # classifiers predict labels: read as numbers only where they are quantities
+        out = Loss(out.name, False, out.per_record, note=(
+            f"loss {out.name!r} on classifiers reads the class labels of y as numbers (an "
+            f"error of 1 -> 3 costs {'4' if out.name == 'squared' else '2'}); meaningful only "
+            f"for ordered numeric classes; for labels use zero_one, a cost matrix or log"))
     if stratify is True and (reg or out.name in ("squared", "absolute")):
         raise ValueError(f"stratify=True forms the blocks within the classes of y, but under "
                          f"loss {out.name!r} y is a numeric target with no classes; leave "
@@ -405,6 +411,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     data = _data(X, y)
     lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
+    notes += [lossobj.note] if lossobj.note else []
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
@@ -863,6 +870,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     data = _data(X, y)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
+    notes += [lossobj.note] if lossobj.note else []
     keys = _paper_first(keys)
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)

@@ -44,11 +44,13 @@ PROBA_TOL = 1e-6
 class Loss:
     """A resolved loss: ``name`` (for messages and reports), ``zero_one``
     (True: the 2x2 tables path), ``per_record`` (y_true, y_pred) -> losses;
-    ``proba``: y_pred are class probabilities (records x classes), not labels."""
+    ``proba``: y_pred are class probabilities (records x classes), not labels;
+    ``note``: a caveat for the comparison's warnings."""
     name: str
     zero_one: bool
     per_record: Optional[Callable] = None
     proba: bool = False
+    note: str = ""
 
     def __call__(self, y_true, y_pred) -> np.ndarray:
         y_true = np.asarray(y_true)

@@ -324,3 +324,16 @@ def test_cli_test_names_a_bad_numeric_prediction_or_target(tmp_path, capsys, bad
     rc = main(["test", "--predictions", str(path), "--loss", "absolute"])
     err = capsys.readouterr().err
     assert rc == 2 and f"y: row 3 is '{bad}'; under loss 'absolute' the target must be finite" in err
+
+
+def test_squared_loss_on_classifiers_warns_that_labels_are_read_as_numbers():
+    from pybcv.datasets import exp6
+    d = exp6(0, n=60)
+    cmp = pybcv.compare(d.X, d.y, "majority", "mean", loss="squared", tests="kfold_t",
+                        backend="python")
+    assert any("reads the class labels of y as numbers" in w for w in cmp.warnings)
+    X, y = _regression(60)
+    from sklearn.linear_model import Ridge
+    cmp = pybcv.compare(X, y, Ridge(), Ridge(alpha=5.0), loss="squared", tests="kfold_t",
+                        backend="python")
+    assert not cmp.warnings

@@ -130,6 +130,13 @@ loss_setup <- function(loss, tests, ycol, ld, stratify, learners = list()) {
              "nnet::multinom, MASS::lda), a parsnip model specification, or a ",
              "function(train, test) returning a matrix of class probabilities", call. = FALSE)
   for (w in as.character(unlist(v$notes))) warning(w, call. = FALSE)
+  named <- vapply(learners, function(l) identical(l$kind, "batch"), TRUE)
+  if (v$loss %in% c("squared", "absolute") && any(named))
+    warning("loss '", v$loss, "' on ", paste(vapply(learners[named], `[[`, "", "name"),
+                                            collapse = ", "),
+            " (classifiers, which predict class labels) reads the labels of the target as ",
+            "numbers; meaningful only for ordered numeric classes (as Python's compare())",
+            call. = FALSE)
   if (isTRUE(v$zero_one))
     return(list(zero_one = TRUE, proba = FALSE, tests = tests, name = "zero_one"))
   list(zero_one = FALSE, proba = isTRUE(v$proba), tests = as.character(unlist(v$keys)),

@@ -222,3 +222,10 @@ test_that("loss = 'log' with two-class models whose predict() gives one probabil
   s <- colSums(r2$tables$cv10)
   expect_lt(s[["sum_a"]] / s[["n"]], log(2))
 })
+
+test_that("squared loss on named learners (classifiers) warns that labels are read as numbers", {
+  need_python()
+  d <- data.frame(x1 = c(1:30, 1:30), y = rep(1:3, 20))
+  expect_warning(compare_learners("majority", "mean", d, "y", loss = "squared", tests = "kfold_t"),
+                 "reads the labels of the target as numbers")
+})
