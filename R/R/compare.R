@@ -115,6 +115,10 @@ loss_setup <- function(loss, tests, ycol, ld, stratify, learners = list()) {
   }
   if (is.factor(ycol)) ycol <- as.character(ycol)
   num_y <- is.numeric(ycol) || is.logical(ycol)
+  if (!is.null(fun) && num_y && isTRUE(stratify))
+    stop("stratify = TRUE forms the blocks within the classes of the target, but under an R ",
+         "function loss a numeric target is read as numbers (a regression); leave stratify ",
+         "FALSE, or give the target as a factor if its values are classes", call. = FALSE)
   values <- if (num_y) sort(unique(as.double(ycol))) else ld$ylevels
   y <- if (num_y) as.double(ycol) else ld$ylevels[ld$y]
   pyloss <- if (is.matrix(loss)) np_float(loss, "loss") else loss

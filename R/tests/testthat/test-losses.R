@@ -112,6 +112,11 @@ test_that("an R function loss: checked per fold, naming the learner and the fold
   expect_error(run(function(truth, pred) as.character(pred)), "returned character .* one number per record")
   expect_error(run(function(truth, pred) stop("boom")), "loss \\(an R function\\) failed on learner f_vir.*boom")
   expect_error(run(function(truth) 1), "takes two arguments, function\\(truth, pred\\)")
+  dn <- data.frame(x1 = rnorm(40), y = rnorm(40))
+  expect_error(compare_learners(function(train, test) rep(0, nrow(test)),
+                                function(train, test) rep(1, nrow(test)), dn, "y",
+                                loss = function(truth, pred) abs(truth - pred), stratify = TRUE),
+               "under an R function loss a numeric target is read as numbers")
   # truth keeps the target's type (a factor); pred is a factor of the same levels
   seen <- NULL
   r <- run(function(truth, pred) { seen <<- list(truth, pred); as.numeric(truth != pred) })
