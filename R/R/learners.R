@@ -176,8 +176,12 @@ predict_labels <- function(model, test) {
 fit_function_learner <- function(f, proba = FALSE) function(train, test) {
   target <- fold_target(train, test)
   model <- f(fold_formula(target), data = train)
-  if (proba) predict_probabilities(model, test, levels(train[[target]])) else
-    predict_labels(model, test)
+  if (!proba) return(predict_labels(model, test))
+  if (is.numeric(train[[target]]) || is.logical(train[[target]]))
+    stop("loss = \"log\" needs class probabilities, but the target ", show_name(target),
+         " is numeric, so the model is fitted as a regression; make the target a factor ",
+         "(e.g. data$", target, " <- factor(data$", target, "))", call. = FALSE)
+  predict_probabilities(model, test, levels(train[[target]]))
 }
 
 ## Class probabilities from predict(model, test): type = "prob" (rpart,

@@ -149,6 +149,10 @@ test_that("loss = 'log': probabilities from R learners, clipped at 1e-15, as an 
   # model-fitting functions: predict(type = "prob") / $posterior
   r3 <- compare_learners(rpart::rpart, MASS::lda, d, "y", loss = "log", tests = "kfold_t")
   expect_true(is.finite(r3$htests$kfold_t$statistic))
+  # a numeric target: the fit function fits a regression; said so
+  d2 <- transform(d, y = as.integer(y))
+  expect_error(compare_learners(rpart::rpart, MASS::lda, d2, "y", loss = "log", tests = "kfold_t"),
+               "the target \"y\" is numeric, so the model is fitted as a regression; make the target a factor")
   # what cannot give probabilities is named
   expect_error(compare_learners("glm", MASS::lda, d, "y", loss = "log", tests = "kfold_t"),
                "learner glm is one of pybcv's named learners, which predict labels only")
