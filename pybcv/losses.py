@@ -212,9 +212,22 @@ def no_proba_message(label: str, learner) -> str:
     elif est is not None:
         hint = (" (wrap it in sklearn.calibration.CalibratedClassifierCV to get probabilities, "
                 "or compare it under loss='zero_one')")
-    else:
+    elif _is_named(learner):
         hint = (" (pybcv's named learners predict labels only: use a scikit-learn classifier "
                 "with predict_proba, e.g. sklearn.linear_model.LogisticRegression, or "
                 "loss='zero_one')")
+    else:
+        hint = (" (a learner of your own gives probabilities through a method "
+                "predict_proba_splits(X, y, splits) returning one array per split, test records "
+                "x the sorted classes of y)")
     return (f"loss 'log' needs predicted probabilities, but learner {label} has no "
             f"predict_proba{hint}")
+
+
+def _is_named(learner) -> bool:
+    """A registry learner (perhaps with noise), which predicts labels only."""
+    from .learners.base import NamedLearner
+    from .learners.noisy import NoisyLearner
+    if isinstance(learner, NoisyLearner):
+        learner = learner.learner
+    return isinstance(learner, NamedLearner)

@@ -337,3 +337,25 @@ def test_squared_loss_on_classifiers_warns_that_labels_are_read_as_numbers():
     cmp = pybcv.compare(X, y, Ridge(), Ridge(alpha=5.0), loss="squared", tests="kfold_t",
                         backend="python")
     assert not cmp.warnings
+
+
+def test_log_loss_with_a_learner_of_your_own():
+    # predict_proba_splits gives the probabilities; without it the message says so
+    class Half:
+        def predict_splits(self, X, y, splits):
+            return [np.full(len(te), y[0]) for _, te in splits]
+
+    class HalfP(Half):
+        def predict_proba_splits(self, X, y, splits):
+            return [np.tile([0.5, 0.5], (len(te), 1)) for _, te in splits]
+
+    X, y = _two_classes(60)
+    from sklearn.naive_bayes import GaussianNB
+    with pytest.raises(ValueError, match="learner Half has no predict_proba \\(a learner of your "
+                                         "own gives probabilities through a method "
+                                         "predict_proba_splits"):
+        pybcv.compare(X, y, Half(), GaussianNB(), loss="log", backend="python")
+    cmp = pybcv.compare(X, y, HalfP(), GaussianNB(), loss="log", tests="kfold_t", backend="python")
+    assert cmp.error_a == pytest.approx(np.log(2))
+    with pytest.raises(ValueError, match="learner majority:noise=0.1 has no predict_proba \\(pybcv's named"):
+        pybcv.compare(X, y, "majority:noise=0.1", GaussianNB(), loss="log", backend="python")
