@@ -9,7 +9,10 @@ returning, for each ``(train_idx, test_idx)`` pair of integer index arrays,
 the labels predicted for ``X[test_idx]`` by a model fitted on
 ``X[train_idx], y[train_idx]`` (same label values and dtype as ``y``).
 After ``fit`` or ``predict_splits`` it exposes ``backend_`` ("r" or "python"),
-the backend that actually ran.
+the backend that actually ran.  A learner that can predict probabilities
+(a scikit-learn classifier with ``predict_proba``) also has
+``predict_proba_splits(X, y, splits)``: per split an array (test records x
+the sorted labels of y), read by the log loss (docs/guide/losses.md).
 
 The named learners of the paper (:data:`LEARNERS`) each take a ``backend``:
 "r" (the paper's R implementation through :mod:`r_bridge`; an error naming
