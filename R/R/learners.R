@@ -241,37 +241,8 @@ probability_matrix <- function(p, n, ld, where) {
 ## Class probabilities of learner l for every test row of every fold in sp
 ## (loss = "log"): a matrix, rows as test_rows(sp), columns ld$ylevels.
 learner_probabilities <- function(l, ld, sp, data) {
-  end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
-  out <- vector("list", length(sp$ntr))
-  for (f in seq_along(sp$ntr)) {
-    tr <- sp$idx[end_tr[f] - sp$ntr[f] + seq_len(sp$ntr[f])]
-    te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
-    train <- data[tr, , drop = FALSE]
-    test <- data[te, names(data) != ld$target, drop = FALSE]
-    p <- tryCatch(suppressWarnings(l$proba(train, test)), error = function(e)
-      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", conditionMessage(e),
-           call. = FALSE))
-    out[[f]] <- probability_matrix(p, length(te), ld, paste0("learner ", l$name, " on ",
-                                                             fold_label(sp, f)))
-  }
-  do.call(rbind, out)
-}
-
-## A parsnip model specification as a learner (parsnip::fit, then class predictions).
-## parsnip is looked up by name, not declared: an optional integration for
-## users who have it (a model_spec cannot exist without it), which R CMD
-## check cannot resolve offline when it is not installed.
-parsnip_learner <- function(spec, proba = FALSE) {
-  pkg <- "parsnip"
-  if (!requireNamespace(pkg, quietly = TRUE))
-    stop("a parsnip model specification needs the R package parsnip, which is not installed",
-         call. = FALSE)
-  fit <- getExportedValue(pkg, "fit")
-  function(train, test) {
-    model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
-    if (proba) return(as.data.frame(stats::predict(model, new_data = test, type = "prob")))
-    as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
-  }
+  do.call(rbind, per_fold(l$proba, l, ld, sp, data, function(p, te, f)
+    probability_matrix(p, length(te), ld, paste0("learner ", l$name, " on ", fold_label(sp, f)))))
 }
 
 ## The splits of the designs, concatenated in design order:
@@ -320,24 +291,7 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
     return(res$codes)
   }
   ## an R function(train, test): called once per fold with the user's data
-  end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
-  out <- vector("list", length(sp$ntr))
-  for (f in seq_along(sp$ntr)) {
-    tr <- sp$idx[end_tr[f] - sp$ntr[f] + seq_len(sp$ntr[f])]
-    te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
-    train <- data[tr, , drop = FALSE]
-    test <- data[te, names(data) != ld$target, drop = FALSE]
-    limit <- getOption("pybcv.timeout")      # compare_learners(timeout = ): per fit
-    p <- tryCatch({
-      if (!is.null(limit)) setTimeLimit(elapsed = limit)
-      suppressWarnings(l$fun(train, test))
-    }, error = function(e) {
-      setTimeLimit(elapsed = Inf)
-      msg <- conditionMessage(e)
-      if (!is.null(limit) && grepl("elapsed time limit", msg))
-        msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
-      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", msg, call. = FALSE)
-    }, finally = setTimeLimit(elapsed = Inf))
+  out <- per_fold(l$fun, l, ld, sp, data, function(p, te, f) {
     if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
       stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
            length(te), " validation records (", fold_label(sp, f), ")", call. = FALSE)
@@ -349,8 +303,7 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
         stop("learner ", l$name, " returned ", show_name(as.character(p[bad[1L]])), " (",
              fold_label(sp, f), ", record ", te[bad[1L]], "); under a loss on numbers the ",
              "predictions must be finite numbers", call. = FALSE)
-      out[[f]] <- q
-      next
+      return(q)
     }
     p <- as.character(p)
     if (anyNA(p))
@@ -359,9 +312,36 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
     if (length(bad))
       not_labels_error(paste("learner", l$name), p[bad[1L]],
                        paste0(fold_label(sp, f), ", record ", te[bad[1L]]), ld$ylevels)
-    out[[f]] <- match(p, ld$ylevels)
-  }
+    match(p, ld$ylevels)
+  })
   unlist(out, use.names = FALSE)
+}
+
+## fun(train, test) of learner l on every fold of sp (the user's data, the
+## time limit of compare_learners(timeout = ) per fit; an error names the
+## learner and the fold), each result passed through check(p, te, f).
+per_fold <- function(fun, l, ld, sp, data, check) {
+  end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
+  out <- vector("list", length(sp$ntr))
+  for (f in seq_along(sp$ntr)) {
+    tr <- sp$idx[end_tr[f] - sp$ntr[f] + seq_len(sp$ntr[f])]
+    te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
+    train <- data[tr, , drop = FALSE]
+    test <- data[te, names(data) != ld$target, drop = FALSE]
+    limit <- getOption("pybcv.timeout")      # compare_learners(timeout = ): per fit
+    p <- tryCatch({
+      if (!is.null(limit)) setTimeLimit(elapsed = limit)
+      suppressWarnings(fun(train, test))
+    }, error = function(e) {
+      setTimeLimit(elapsed = Inf)
+      msg <- conditionMessage(e)
+      if (!is.null(limit) && grepl("elapsed time limit", msg))
+        msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
+      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", msg, call. = FALSE)
+    }, finally = setTimeLimit(elapsed = Inf))
+    out[[f]] <- check(p, te, f)
+  }
+  out
 }
 
 ## Fold tables (n00, n01, n10, n11 per fold; 0 = incorrect, 1 = correct,

@@ -491,15 +491,16 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
             raise _not_fitted(self)
         return self.estimator_.predict(X)
 
-    def predict_splits(self, X, y, splits):
-        ya = np.asarray(y)
-        splits = _py._check_splits(splits, len(ya))
+    def _per_split(self, X, ya, splits, method):
+        """[(fitted clone, its ``method`` on the test rows)] per split; a fit
+        or prediction that raises is a :class:`FitError` naming the learner
+        and the fold."""
         out = []
         for f, (tr, te) in enumerate(splits, start=1):
             try:
                 with one_fit(f):
                     est = self._fresh().fit(take_rows(X, tr), ya[tr])
-                    out.append(np.asarray(est.predict(take_rows(X, te))))
+                    out.append((est, getattr(est, method)(take_rows(X, te))))
             except (KeyboardInterrupt, MemoryError):
                 raise
             except FitTimeout as e:
@@ -508,6 +509,12 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
                 raise FitError(self.label, f, len(splits),
                                f"{type(e).__name__}: {e}".strip() + _text_columns_hint(X, e)) from e
         self.backend_ = "python"
+        return out
+
+    def predict_splits(self, X, y, splits):
+        ya = np.asarray(y)
+        splits = _py._check_splits(splits, len(ya))
+        out = [np.asarray(p) for _, p in self._per_split(X, ya, splits, "predict")]
         # checked before any conversion to y's dtype (which would turn a
         # regressor's 0.2 into the label 0)
         return check_predictions(out, ya, splits, learner=self.label, numeric=self.is_regressor)
@@ -522,23 +529,10 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         classes = np.unique(ya)
         splits = _py._check_splits(splits, len(ya))
         out = []
-        for f, (tr, te) in enumerate(splits, start=1):
-            try:
-                with one_fit(f):
-                    est = self._fresh().fit(take_rows(X, tr), ya[tr])
-                    P = np.asarray(est.predict_proba(take_rows(X, te)), dtype=float)
-            except (KeyboardInterrupt, MemoryError):
-                raise
-            except FitTimeout as e:
-                raise FitError(self.label, f, len(splits), str(e)) from None
-            except Exception as e:
-                raise FitError(self.label, f, len(splits),
-                               f"{type(e).__name__}: {e}".strip() + _text_columns_hint(X, e)) from e
-            cols = np.searchsorted(classes, np.asarray(est.classes_))
-            full = np.zeros((P.shape[0], classes.size))
-            full[:, cols] = P
+        for est, P in self._per_split(X, ya, splits, "predict_proba"):
+            full = np.zeros((len(P), classes.size))
+            full[:, np.searchsorted(classes, np.asarray(est.classes_))] = np.asarray(P, dtype=float)
             out.append(full)
-        self.backend_ = "python"
         return out
 
     @property
