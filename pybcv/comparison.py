@@ -225,8 +225,9 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         df = self.to_frame()
+        words = "error rates" if self.loss == "zero_one" else f"mean {self.loss} losses"
         cap = html.escape(f"A = {self.learner_a} vs B = {self.learner_b} (n = {self.n}); "
-                          f"error rates A {self.error_a:.4f}, B {self.error_b:.4f}")
+                          f"{words} A {self.error_a:.4f}, B {self.error_b:.4f}")
         return f"<p><b>{cap}</b></p>" + df.to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
 

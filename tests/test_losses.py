@@ -359,3 +359,10 @@ def test_log_loss_with_a_learner_of_your_own():
     assert cmp.error_a == pytest.approx(np.log(2))
     with pytest.raises(ValueError, match="learner majority:noise=0.1 has no predict_proba \\(pybcv's named"):
         pybcv.compare(X, y, "majority:noise=0.1", GaussianNB(), loss="log", backend="python")
+
+
+def test_html_view_names_the_loss():
+    rng = np.random.default_rng(1)
+    cmp = compare_losses(rng.gamma(2.0, 1.5, 60), rng.gamma(2.0, 1.2, 60), tests="kfold_t",
+                         loss="squared")
+    assert "mean squared losses A" in cmp._repr_html_() and "error rates" not in cmp._repr_html_()

@@ -597,6 +597,9 @@ print.pybcv_comparison <- function(x, digits = 4L, ...) {
         paste0(" on ", x$data.name, " (n = ", x$n, ", target ", show_name(x$target), "), seed ",
                format(x$seed, scientific = FALSE)),
       ", profile ", x$profile, ", alpha = ", x$alpha, "\n", sep = "")
+  if (!is.null(x$loss) && !identical(x$loss, "zero_one"))
+    cat("loss: ", x$loss, " (estimate = mean loss(A) - mean loss(B); tables hold loss sums)\n",
+        sep = "")
   r <- x$results[, c("test", "statistic", "df", "df2", "p.value", "reject", "estimate",
                      "conf.low", "conf.high")]
   if (all(is.na(r$df2))) r$df2 <- NULL
@@ -616,6 +619,10 @@ print.pybcv_comparisons <- function(x, digits = 4L, ...) {
       " pairs\n", sep = "")
   cat("p-values adjusted over the pairs of each test by ", x$adjust, " (reject: p.", x$adjust,
       " < ", x$alpha, ")\n", sep = "")
+  loss <- if (length(x$comparisons)) x$comparisons[[1L]]$loss else NULL
+  if (!is.null(loss) && !identical(loss, "zero_one"))
+    cat("loss: ", loss, "; mean losses: ", paste(names(x$errors), signif(x$errors, digits),
+                                                collapse = ", "), "\n", sep = "")
   r <- x$results[, c("a", "b", "test", "statistic", "p.value", "p.holm", "p.shaffer", "reject",
                      "estimate")]
   print(r, digits = digits, row.names = FALSE, ...)

@@ -251,3 +251,16 @@ test_that("loss = 'log': the time limit of a fit holds for probabilities too", {
                                 timeout = 0.3),
                "learner slow failed on fold [0-9]+ of 10 \\(design cv10\\): the fit took longer than the time limit")
 })
+
+test_that("print() says which loss a comparison used", {
+  need_python()
+  f_vir <- function(train, test) rep("virginica", nrow(test))
+  f_set <- function(train, test) rep("setosa", nrow(test))
+  cost <- function(truth, pred) as.numeric(truth != pred) * 2
+  r <- compare_learners(f_vir, f_set, iris, "Species", loss = cost, tests = "kfold_t")
+  expect_output(print(r), "loss: cost \\(estimate = mean loss\\(A\\) - mean loss\\(B\\)")
+  m <- compare_many(list(v = f_vir, s = f_set), iris, "Species", loss = cost, tests = "kfold_t")
+  expect_output(print(m), "loss: cost; mean losses: v 1.333, s 1.333")
+  expect_false(any(grepl("loss:", capture.output(print(
+    compare_learners(f_vir, f_set, iris, "Species", tests = "kfold_t"))))))
+})
