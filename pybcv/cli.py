@@ -587,7 +587,8 @@ def cmd_test(a) -> int:
                                   profile=a.profile, alpha=a.alpha, alternative=a.alternative,
                                   options=options, loss=a.loss or "zero_one")
     except ValueError as e:
-        raise UsageError(f"--predictions: {e}") from None
+        where = "--loss" if str(e).startswith("loss") else "--predictions"
+        raise UsageError(f"{where}: {e}") from None
     for w in res.warnings:
         print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:

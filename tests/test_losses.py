@@ -366,3 +366,22 @@ def test_html_view_names_the_loss():
     cmp = compare_losses(rng.gamma(2.0, 1.5, 60), rng.gamma(2.0, 1.2, 60), tests="kfold_t",
                          loss="squared")
     assert "mean squared losses A" in cmp._repr_html_() and "error rates" not in cmp._repr_html_()
+
+
+def test_cli_test_cost_matrix_of_the_wrong_size_blames_loss(tmp_path, capsys):
+    folds = DESIGNS["bcv5x2"].test_sets(40, design_generator(0, "bcv5x2"))
+    y = np.where(np.arange(40) % 3 == 0, "yes", "no")
+    rows = ["fold,row,y,pred_a,pred_b"]
+    for f, te in enumerate(folds):
+        rows += [f"{f},{r},{y[r]},{y[r]},no" for r in te]
+    path = tmp_path / "p.csv"
+    path.write_text("\n".join(rows) + "\n")
+    rc = main(["test", "--predictions", str(path), "--loss", "0,1,2;1,0,1;2,1,0"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.startswith("pybcv: error: --loss: loss: a cost matrix must be 2 x 2")
+    rc = main(["test", "--predictions", str(path), "--loss", "0,1;5,0", "--tests", "kfold_t",
+               "--design", "bcv5x2"])
+    assert rc == 2      # kfold_t is not a test of bcv5x2: named as before
+    assert main(["test", "--predictions", str(path), "--loss", "0,1;5,0"]) == 0
+    out = capsys.readouterr().out
+    assert "mean cost_matrix losses" in out
