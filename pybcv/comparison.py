@@ -761,8 +761,9 @@ class LearnerComparison:
         lines += [f"warning: {msg}" for msg in notes] + [""]
         w = max(len(a) + len(b) for a, b in self.comparisons) + 6
         wt = max(len(p["test"]) for p in self.pairs) + 2
+        lower = "error" if self._loss() == "zero_one" else "loss"
         lines.append(f"  {'pair':<{w}}{'test':<{wt}}{'p':>10}{'holm':>10}{'shaffer':>10}  "
-                     f"differ (lower error)")
+                     f"differ (lower {lower})")
         col = f"pvalue_{self.adjust}"
         for p in self.pairs:
             mark = "*" if p["test"] == PAPER_TEST else " "

@@ -254,6 +254,10 @@ def test_cli_log_loss(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert rc == 0, err
     assert "mean log losses over the 10 folds of bcv5x2" in out and "not run under loss 'log'" in out
+    rc = main([*base, "--learners", "sklearn.linear_model.LogisticRegression,"
+               "sklearn.naive_bayes.GaussianNB", "--tests", "kfold_t"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "mean log losses: " in out and "differ (lower loss)" in out
     rc = main([*base, "--learners", "sklearn.linear_model.LogisticRegression,sklearn.svm.SVC"])
     err = capsys.readouterr().err
     assert rc == 2 and "--loss: loss 'log' needs predicted probabilities, but learner " \
