@@ -292,7 +292,12 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
   }
   ## an R function(train, test): called once per fold with the user's data
   out <- per_fold(l$fun, l, ld, sp, data, function(p, te, f) {
-    if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
+    if (is.data.frame(p) || is.matrix(p))
+      stop("learner ", l$name, " returned a ", NROW(p), " x ", NCOL(p), " ", class(p)[1L],
+           " (", fold_label(sp, f), "), not one ", if (numeric) "number" else "label",
+           " per validation record; class probabilities are read under loss = \"log\"",
+           call. = FALSE)
+    if (length(p) != length(te))
       stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
            length(te), " validation records (", fold_label(sp, f), ")", call. = FALSE)
     if (numeric) {

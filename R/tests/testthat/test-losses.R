@@ -264,3 +264,12 @@ test_that("print() says which loss a comparison used", {
   expect_false(any(grepl("loss:", capture.output(print(
     compare_learners(f_vir, f_set, iris, "Species", tests = "kfold_t"))))))
 })
+
+test_that("a function returning probabilities under the 0/1 loss is told about loss = 'log'", {
+  need_python()
+  probs <- function(train, test) cbind(setosa = rep(1, nrow(test)), versicolor = 0, virginica = 0)
+  expect_error(compare_learners(probs, MASS::lda, iris, "Species", tests = "kfold_t"),
+               "learner probs returned a 15 x 3 matrix \\(fold 1 of 10 \\(design cv10\\)\\), not one label per validation record; class probabilities are read under loss = \"log\"")
+  r <- compare_learners(probs, MASS::lda, iris, "Species", tests = "kfold_t", loss = "log")
+  expect_equal(sum(r$tables$cv10[, "sum_a"]) / 150, 2 / 3 * -log(1e-15), tolerance = 1e-12)
+})
