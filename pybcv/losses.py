@@ -225,9 +225,8 @@ def no_proba_message(label: str, learner) -> str:
 
 
 def _is_named(learner) -> bool:
-    """A registry learner (perhaps with noise), which predicts labels only."""
-    from .learners.base import NamedLearner
-    from .learners.noisy import NoisyLearner
-    if isinstance(learner, NoisyLearner):
-        learner = learner.learner
-    return isinstance(learner, NamedLearner)
+    """A registry learner (perhaps seen through noise: ``NoisyLearner.learner``),
+    which predicts labels only; known by its registry name."""
+    inner = getattr(learner, "learner", None)
+    return (getattr(learner, "_registry_name", None) is not None
+            or getattr(inner, "_registry_name", None) is not None)
