@@ -35,7 +35,7 @@ from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
 from .learners import LEARNERS, check_learner
-from .learners.importpath import is_import_path
+from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import check_timeout
 from .learners.noisy import NOISE_PARAMS
 from .partitions import DESIGNS, design_splitter
@@ -205,12 +205,17 @@ def _learner(arg: Optional[str], option: str, backend: str = "python"):
 
 
 def _learner_list(arg: str, backend: str = "python") -> List[dict]:
-    """``a,b:k=1,c`` -> specs; a piece with '=' and no ':' continues the previous spec."""
+    """``a,b:k=1,c`` -> specs; a piece ``param=value`` (no ':' before its '=')
+    continues the previous spec, and commas inside brackets, parentheses or
+    quotes separate nothing (``MLPClassifier:hidden_layer_sizes=(10,5),b``)."""
+    try:
+        parts = split_params(arg)
+    except ValueError as e:
+        raise UsageError(f"--learners: {e}; commas inside (), [], {{}} or quotes do not separate "
+                         f"learners, so every bracket and quote must be closed") from None
     pieces: List[str] = []
-    for p in (x.strip() for x in arg.split(",")):
-        if not p:
-            continue
-        if "=" in p and ":" not in p and pieces:
+    for p in parts:
+        if "=" in p and ":" not in p.partition("=")[0] and pieces:
             pieces[-1] += "," + p
         else:
             pieces.append(p)
@@ -567,6 +572,12 @@ def cmd_test(a) -> int:
         if wrong:
             raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
     options = _options(a, tests if tests is not None else _tests(design))
+    if a.loss in ("log", "log_loss"):
+        raise UsageError("--loss log: a predictions file holds one label (or number) per record "
+                         "in pred_a and pred_b, not class probabilities, which the log loss "
+                         "reads; give Python's compare_predictions(..., loss='log') each fold's "
+                         "probabilities (records x classes), or let pybcv compare fit the "
+                         "learners (pybcv compare --loss log)")
     try:
         y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
     except ValueError as e:
@@ -576,7 +587,8 @@ def cmd_test(a) -> int:
                                   profile=a.profile, alpha=a.alpha, alternative=a.alternative,
                                   options=options, loss=a.loss or "zero_one")
     except ValueError as e:
-        raise UsageError(f"--predictions: {e}") from None
+        where = "--loss" if str(e).startswith("loss") else "--predictions"
+        raise UsageError(f"{where}: {e}") from None
     for w in res.warnings:
         print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:
@@ -955,7 +967,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
                    "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
     loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
-                 "default), absolute, or a cost matrix such as 0,1;5,0 (rows the true class, "
+                 "default), absolute, log (the log loss of scikit-learn classifiers with "
+                 "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
                  "labels sorted); under any loss but zero_one the McNemar tests and the "
                  "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
     c.add_argument("--loss", type=_loss, help=loss_help)
@@ -996,7 +1009,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
     t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
-                                                                "for numeric predictions"))
+                                                                "for numeric predictions")
+                   .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
+                            ""))
     t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
