@@ -44,3 +44,9 @@ def test_seq(seed, r: int, test: str) -> np.random.SeedSequence:
 
 def rng(seq: np.random.SeedSequence) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seq))
+
+
+def keyed_seq(seed, r: int, part: int, key: str) -> np.random.SeedSequence:
+    """``(r, part, stable_id(key))``: the streams of an experiment record with
+    its own ``stream_key`` (part 0 its data, part 1 its design's partition)."""
+    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), int(part), stable_id(key)))

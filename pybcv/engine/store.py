@@ -56,6 +56,7 @@ except ImportError:       # pragma: no cover
     fcntl = None
 
 from ..errors import ConfigMismatch, StoreError
+from ..experiments import pair_keys
 
 FORMAT = "pybcv-sim-1"
 DB_NAME = "results.sqlite"
@@ -308,12 +309,15 @@ class Store:
                              f"valid JSON (the file is damaged)") from None
 
     def _expectation(self):
-        """(tests every complete repetition has, whether it has fold tables)."""
+        """(result keys every complete repetition has, whether it has fold
+        tables); a k-learner run's keys are ``"<test>@<pair>"``."""
         if self._expected is None:
             c = self.config() or {}
-            tests = c.get("tests")
+            tests, learners = c.get("tests"), c.get("learners")
+            if isinstance(tests, list) and isinstance(learners, list):
+                tests = [f"{k}@{p}" for _, _, p in pair_keys(learners) for k in tests]
             self._expected = (list(tests) if isinstance(tests, list) else None,
-                              c.get("learner_a") is not None)
+                              c.get("learner_a") is not None or bool(learners))
         return self._expected
 
     def init_config(self, identity: dict, resume: bool, reps_target: int):
