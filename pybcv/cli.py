@@ -759,7 +759,7 @@ def cmd_validity(a) -> int:
     elif a.action == "score":
         V.score(a.runs, a.out, say)
         V.candidates(a.runs, a.out, say)
-        V.rq1_coverage(V.RQ1_ARCHIVE, a.out, say)
+        V.rq1_coverage(V.RQ1_RUNS, a.out, say)
     else:
         V.report(a.out)
         say(f"wrote {os.path.join(a.out, 'README.md')}")
@@ -1012,7 +1012,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd = SIMULATE_DEFAULTS
     s = sub.add_parser("simulate", help="type-I error / power simulation, stored durably")
     s.add_argument("--dataset", required=True, help=", ".join(EXPERIMENTS))
-    s.add_argument("--param", help="; ".join(f"{k}: {e.varied}" for k, e in EXPERIMENTS.items())
+    s.add_argument("--param", help="; ".join(f"{k}: {e.varied}" for k, e in EXPERIMENTS.items()
+                                             if e.varied)
                    + ". Several values (comma separated) give a power curve in --out/param=<v>/")
     s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
     s.add_argument("--tests", default=sd["tests"], help="all, table5 (default), a design or k1,k2,...")

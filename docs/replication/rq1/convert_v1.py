@@ -96,6 +96,16 @@ def convert(path: str, out: str, datasets=None) -> dict:
         written[d] = archive.write_run(folder, cfg.identity(), [row["rep"] for row in ok],
                                        results, tables, info, reps_target=len(rows),
                                        failures=failures)
+        back = archive.read_run(folder)           # the archive must give back every bit
+        same = (back["reps"].tolist() == [row["rep"] for row in ok]
+                and all(np.array_equal(np.stack([back["tables"][f"{unit}@{p}"][i]
+                                                 for _, _, p in cfg.pairs()]), row["tables"])
+                        and np.float64(back["rep_info"][i][1]).tobytes()
+                        == np.float64(row["seconds"]).tobytes()
+                        and back["rep_info"][i][4] == row["backend"] for i, row in enumerate(ok))
+                and back["failures"] == failures)
+        if not same:
+            raise ValueError(f"{written[d]} does not reproduce data set {d} of {path}")
     return written
 
 
