@@ -8,6 +8,10 @@ below it (spawn keys extend the repetition's):
 * ``(r, 2, test_id)``        a test's own partition when designs are not shared,
 * ``(r, 3, learner_id)``     reserved for learners that draw random numbers.
 
+An experiment record with its own ``stream_key`` (RQ1's, since its first
+runs) draws from ``(r, 0, key_id)`` (data) and ``(r, 1, key_id)`` (its one
+design's partition) instead (:func:`keyed_seq`).
+
 Ids are CRC-32 checksums of the design/test keys, so a stream does not depend
 on which designs or tests are selected, on the number of processes, or on
 the order of execution.

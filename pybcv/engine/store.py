@@ -12,7 +12,8 @@ second writer is refused with a :class:`StoreError` saying so.  Tables:
 * ``meta(key, value)``: ``config`` (JSON, the run's identity), ``format``,
   ``reps_target``;
 * ``results(rep, test, statistic, pvalue)``: every repetition's statistic
-  and p-value per test (NaN is stored as NULL);
+  and p-value per test (NaN is stored as NULL; a k-learner run's ``test`` is
+  ``"<test>@<pair>"``, its fold tables ``"<design>@<pair>"``);
 * ``reps(rep, seconds, fits_a, fits_b, backend, tables)``: per repetition,
   its run time, number of fits per learner, the backend that ran, and the
   fold tables of every design (compressed), so the tests can be re-scored
