@@ -330,3 +330,23 @@ def test_sigint_stops_a_parallel_run_within_seconds_keeping_finished_work(tmp_pa
         raise AssertionError("pybcv rq1 run did not stop within 30 s of SIGINT")
     assert proc.returncode == 130 and "interrupted" in err, err
     assert 3 <= done() < 400
+
+
+def test_one_hot_view_and_a_spec_pinning_its_backend():
+    """The learner parameter one_hot: mean sees factors one 0/1 column per
+    level (RQ1's mean); without it mean refuses factors.  A spec's own
+    backend overrides the run's (RQ1's Python majority and mean)."""
+    from pybcv.learners import make_learner
+    from pybcv.learners.noisy import one_hot
+    from pybcv.pipeline import learner_from_spec
+    X = pd.DataFrame({"f": list("uvwuvwuvwu") * 2, "z": np.arange(20.0)})
+    y = np.array(list("AB") * 10)
+    splits = [(np.arange(10), np.arange(10, 20))]
+    got = make_learner("mean", backend="python", one_hot=True).predict_splits(X, y, splits)
+    want = make_learner("mean", backend="python").predict_splits(one_hot(X), y, splits)
+    np.testing.assert_array_equal(got[0], want[0])
+    with pytest.raises(ValueError, match="needs numeric predictors"):
+        make_learner("mean", backend="python").predict_splits(X, y, splits)
+    with pytest.raises(ValueError, match="predict_splits only"):
+        make_learner("mean", backend="python", one_hot=True).fit(X, y).predict(X)
+    assert learner_from_spec({"name": "majority", "backend": "python"}, "r").backend == "python"
