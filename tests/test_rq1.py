@@ -350,3 +350,9 @@ def test_one_hot_view_and_a_spec_pinning_its_backend():
     with pytest.raises(ValueError, match="predict_splits only"):
         make_learner("mean", backend="python", one_hot=True).fit(X, y).predict(X)
     assert learner_from_spec({"name": "majority", "backend": "python"}, "r").backend == "python"
+
+
+def test_pybcv_report_of_an_rq1_run_says_where_its_report_is(capsys):
+    assert cli_main(["report", os.path.join(COMMITTED, "runs", "balance")]) != 0
+    err = capsys.readouterr().err
+    assert "compared pairwise" in err and "pybcv rq1 report" in err and "Traceback" not in err
