@@ -7,9 +7,8 @@ Families (:data:`FAMILIES`, the one list) run through the engine
 (:class:`pybcv.engine.RunConfig`, :func:`pybcv.engine.simulate` and its
 store), with the engine's random streams (``pybcv.seeds``):
 
-* learner-free families (epsilon) draw their fold tables from the run's
-  seed exactly as the engine does (``RunConfig.dataset_for``,
-  ``RunConfig.unit_rng``, :func:`pybcv.fold_tables.tables_batch`) and score
+* learner-free families (epsilon) draw their fold tables with the engine
+  (:func:`pybcv.engine.repetition.learner_free_batch`) and score
   every option variant at once, chunk by chunk; each chunk's counts and the
   fold tables of the designs with at most :data:`KEEP_FOLDS` folds are kept
   under the run folder, so a new option of those tests is re-scored
@@ -51,7 +50,7 @@ import numpy as np
 from . import rq1
 from .datasets import simple
 from .engine import RunConfig, Store, simulate
-from .fold_tables import tables_batch
+from .engine.repetition import learner_free_batch
 from .learners import make_learner
 from .outcomes import differences
 from .partitions import DESIGNS
@@ -351,7 +350,6 @@ def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
     _write_identity(out, fam, cfg)
     truth = truths(fam, root)
     size = _chunk_size(fam.n)
-    units = dict(cfg.units())
     done = 0
     for a in range(0, fam.reps, size):
         b = min(fam.reps, a + size)
@@ -362,13 +360,7 @@ def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
         if deadline is not None and time.time() > deadline:
             break
         t0 = time.perf_counter()
-        reps = range(a, b)
-        codes = np.empty((b - a, cfg.n), np.int64)
-        for i, r in enumerate(reps):
-            d = cfg.dataset_for(r)
-            codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
-        tables = {u: tables_batch(dsg, codes, [cfg.unit_rng(r, u) for r in reps])
-                  for u, dsg in units.items()}
+        tables = learner_free_batch(cfg, range(a, b))      # the engine's draw
         counts = count(cfg, tables, truth)
         sec = time.perf_counter() - t0
         keep = {u: T.astype(np.uint16) for u, T in tables.items() if T.shape[1] <= KEEP_FOLDS}

@@ -79,15 +79,21 @@ def run_chunk(cfg: RunConfig | dict, reps: Sequence[int], timeout: Optional[floa
     return out
 
 
-def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
-    """Learner-free repetitions (fixed per-record losses), all at once."""
-    t0 = time.perf_counter()
+def learner_free_batch(cfg: RunConfig, reps: Sequence[int]) -> Dict[str, np.ndarray]:
+    """{unit: (R, F, 2, 2)} fold tables of learner-free repetitions ``reps``
+    (their losses and partitions drawn from the run's streams), all at once."""
     codes = np.empty((len(reps), cfg.n), np.int64)
     for i, r in enumerate(reps):
         d = cfg.dataset_for(r)
         codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
     units = dict(cfg.units())
-    tables = learner_free_tables(codes, units, {u: [cfg.unit_rng(r, u) for r in reps] for u in units})
+    return learner_free_tables(codes, units, {u: [cfg.unit_rng(r, u) for r in reps] for u in units})
+
+
+def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
+    """Learner-free repetitions (fixed per-record losses), all at once."""
+    t0 = time.perf_counter()
+    tables = learner_free_batch(cfg, reps)
     res, ci = score(cfg, tables)
     sec = (time.perf_counter() - t0) / max(len(reps), 1)
     return [Repetition(int(r), {k: (res[k][0][i], res[k][1][i]) for k in cfg.tests}, sec,
