@@ -105,6 +105,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..experiments import pair_keys
+from .config import RunConfig, score
 from .store import Store
 
 FORMAT = "pybcv-run-archive-1"
@@ -180,7 +182,6 @@ def _write_npz(path: str, members: Dict[str, np.ndarray]):
 def _pair_layout(config: dict, tables) -> Optional[Tuple[list, list]]:
     """(designs, pair keys) when ``tables`` are exactly those of every pair of
     the k learners of ``config`` on some designs, else None."""
-    from ..experiments import pair_keys
     learners = config.get("learners")
     if not isinstance(learners, list) or not tables:
         return None
@@ -198,7 +199,6 @@ def _pack_pairs(config: dict, tables, members: dict) -> dict:
     layout = _pair_layout(config, tables)
     if layout is None:
         return {}
-    from ..experiments import pair_keys
     idx = [(i, j) for i, j, _ in pair_keys(config["learners"])]
     k = len(config["learners"])
     out = {}
@@ -234,10 +234,9 @@ def _pair_tables(wrong: np.ndarray, gap: np.ndarray, desc: dict, idx) -> np.ndar
 
 def _scores_match(config: dict, tables, results) -> bool:
     """Whether scoring ``tables`` under ``config`` gives ``results`` bit for bit."""
-    from .config import RunConfig, score
     try:
         got, _ = score(RunConfig(**config), {k: np.asarray(v) for k, v in tables.items()})
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         return False
     return list(got) == list(results) and all(
         _same_floats(got[k][0], results[k][0]) and _same_floats(got[k][1], results[k][1])
@@ -518,7 +517,6 @@ def read_run(folder: str) -> dict:
 def _read_pairs(z, path, meta, R) -> Dict[str, np.ndarray]:
     """{"<design>@<pair>": (R, F, 2, 2) int32} of a k-learner run's
     ``pairs/<design>/...`` members, checked (every cell a count)."""
-    from ..experiments import pair_keys
     pm = meta.get("pair_tables", {})
     if not pm:
         if meta.get("scored"):
@@ -554,12 +552,11 @@ def _read_pairs(z, path, meta, R) -> Dict[str, np.ndarray]:
 def _rescore(path, meta, tables):
     """(statistic, pvalue) (T, R) of a run whose scores are not kept:
     its tests scored again from its tables."""
-    from .config import RunConfig, score
     try:
         got, _ = score(RunConfig(**meta["config"]), tables)
         return (np.array([got[k][0] for k in meta["tests"]], np.float64).reshape(len(meta["tests"]), -1),
                 np.array([got[k][1] for k in meta["tests"]], np.float64).reshape(len(meta["tests"]), -1))
-    except (ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ArchiveError(f"{path}: member 'meta': its tests cannot be scored from its "
                            f"tables ({type(e).__name__}: {e})") from None
 
