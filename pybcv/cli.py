@@ -688,10 +688,10 @@ def cmd_rq1_run(a) -> int:
     """Run or resume the experiment record ``rq1`` on each data set (one
     engine run each, ``--out/runs/<dataset>``), then write the report."""
     names = [D.check_name(d, "--datasets") for d in a.datasets.split(",") if d]
-    folder = a.data or D.uci_dir()
+    files = a.data or D.uci_dir()
     for d in names:
-        if not os.path.exists(os.path.join(folder, d + ".csv.gz")):
-            raise UsageError(f"data set {d!r}: no file {d}.csv.gz in {folder}")
+        if not os.path.exists(os.path.join(files, d + ".csv.gz")):
+            raise UsageError(f"data set {d!r}: no file {d}.csv.gz in {files}")
     record = EXPERIMENTS["rq1"]
     configs = {d: RunConfig("rq1", record.tests, seed=a.seed, n=a.n_sample,
                             data_params={"file": d}, backend=a.backend, data_dir=a.data)
@@ -703,6 +703,8 @@ def cmd_rq1_run(a) -> int:
             print(f"[rq1] {d}: unpacking {folder}/{archive.FILE_NAME} to resume from it",
                   file=sys.stderr, flush=True)
             archive.to_sqlite(folder)
+        if a.progress:
+            print(f"[rq1] {d}", file=sys.stderr, flush=True)
         res = simulate(cfg, a.reps, jobs=a.jobs, out=folder, resume=True, progress=a.progress,
                        scheduler=a.scheduler, chunk=a.chunk, stop_after=a.stop_after)
         done[d] = int(len(res.reps))
