@@ -8,6 +8,10 @@ errors), and the grids of the power curve.  The CLI (``pybcv simulate``,
 fills in missing learners from here), the report (the varied parameter of a
 power curve) and the R package read these records.
 
+A record compares learners A and B, or k ``learners`` pairwise (RQ1: each
+fitted once per repetition, every pair counted and scored; the data set's
+file a data parameter, one engine run per file, ``pybcv rq1 run``).
+
 Sources: [YWSL] (the paper), section "Experiments" -- the simulated data sets
 (epsilon, simple, EXP6), the UCI letter data and their learners; the H0 values
 omega = 0.29 (EXP6) and upsilon = 30.09 (letter) are quoted in the text of
