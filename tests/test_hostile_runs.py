@@ -5,7 +5,6 @@ folder; reading a run keeps memory bounded in its repetitions; one writer
 per run folder."""
 import json
 import os
-import zipfile
 
 import numpy as np
 import pandas as pd
