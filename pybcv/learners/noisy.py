@@ -36,6 +36,7 @@ import hashlib
 
 import numpy as np
 
+from .._validate import keep_init_args
 from .fallbacks import BaseEstimator, ClassifierMixin
 
 VIEW_PARAMS = ("noise", "noise_stream", "one_hot")
@@ -85,10 +86,7 @@ class NoisyLearner(ClassifierMixin, BaseEstimator):
     """``learner`` fitted and evaluated on a noisy copy of the predictors."""
 
     def __init__(self, learner=None, noise=0.0, noise_stream=0, one_hot=False):
-        self.learner = learner
-        self.noise = noise
-        self.noise_stream = noise_stream
-        self.one_hot = one_hot
+        keep_init_args(self, locals())
 
     def _noisy(self, X, y):
         if self.one_hot:
