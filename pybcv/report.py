@@ -79,6 +79,10 @@ def _failure_lines(failures, shown: int = 5) -> List[str]:
 def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     res = load_result(d, profile=profile)
     cfg = res.config
+    if cfg.learners:
+        raise ValueError(f"{d}: a run of {len(cfg.learners)} learners compared pairwise "
+                         f"(experiment {cfg.dataset!r}); its report is `pybcv rq1 "
+                         f"report --out <the folder above runs/>`")
     R = len(res.reps)
     col = cfg.dataset if cfg.dataset in paper.COLUMNS else None
     ref = paper.table5(col) if col else {}
