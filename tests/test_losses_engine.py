@@ -9,7 +9,7 @@ import pytest
 from pybcv import validity as V
 from pybcv.datasets import FIXED_PREDICTIONS, make_dataset
 from pybcv.engine import RunConfig, simulate
-from pybcv.engine.repetition import run_repetition
+from pybcv.engine.repetition import learner_free_batch, run_repetition
 from pybcv.engine.store import pack_tables, unpack_tables
 from pybcv.fold_tables import loss_sums_batch
 from pybcv.outcomes import loss_sums
@@ -125,7 +125,7 @@ def test_learner_free_runs_under_a_loss_are_reproducible():
     cfg = RunConfig("twin-labels", ["kfold_t", "cvci_z"], loss=V.COST, seed=2)
     r1, r2 = simulate(cfg, 30), simulate(cfg, 30)
     assert np.array_equal(r1.pvalue["cvci_z"], r2.pvalue["cvci_z"])
-    T = cfg.learner_free_tables(range(3))["cv10"]
+    T = learner_free_batch(cfg, range(3))["cv10"]
     assert T.shape == (3, 10, 4) and np.all(T[..., 0] == 30)
 
 

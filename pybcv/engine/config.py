@@ -31,10 +31,9 @@ import numpy as np
 
 from .. import datasets as _ds
 from .. import seeds
-from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
+from ..experiments import BACKENDS, EXPERIMENTS, get_experiment, pair_keys
 from ..partitions import DESIGNS, design_splitter
 from ..comparison import loss_tests
-from ..fold_tables import loss_sums_batch, tables_batch
 from ..losses import NAMES as LOSS_NAMES, Loss, resolve_loss
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
 from ..pipeline import spec_dict
@@ -66,6 +65,10 @@ class RunConfig:
     stratify: bool = False
     group_size: int = 0
     loss: Any = None
+    learners: Optional[List[dict]] = None
+    #: the folder of a data set read from files (RQ1's UCI files; default
+    #: :func:`pybcv.datasets.uci_dir`); not part of the identity
+    data_dir: Optional[str] = None
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
@@ -76,7 +79,16 @@ class RunConfig:
         self.tests = loss_tests(self.tests, Loss(self.loss_name, self.zero_one))[0]
         if self.n is None:
             self.n = experiment.n
-        if experiment.learner_free:
+        if self.learners is not None and not experiment.learners:
+            raise ValueError(f"experiment {self.dataset!r} compares learners A and B; "
+                             f"learners= is for records with k learners (rq1)")
+        if experiment.learners:
+            self.learners = [spec_dict(x) for x in (self.learners or experiment.learners)]
+            self.learner_a = self.learner_b = None
+            names = [x["name"] for x in self.learners]
+            if len(names) < 2 or len(set(names)) != len(names):
+                raise ValueError(f"learners: two or more learners with distinct names, got {names}")
+        elif experiment.learner_free:
             self.learner_a = self.learner_b = None
             if self.backend in BACKENDS:
                 self.backend = "auto"     # no learner: the backend plays no part
@@ -98,6 +110,18 @@ class RunConfig:
         self.group_size = int(g)
         if self.stratify and self.group_size:
             raise ValueError("stratify and group_size cannot be combined: give one of them")
+        for k, v in self.data_params.items():   # a string parameter names a file
+            if isinstance(v, str):
+                _ds.check_name(v, f"data parameter {k}")
+        if experiment.stream_key:
+            try:
+                experiment.stream_key.format(**self.data_params)
+            except KeyError as e:
+                raise ValueError(f"experiment {self.dataset!r} needs the data parameter "
+                                 f"{e.args[0]} (data_params)") from None
+            if len(self.units()) != 1:
+                raise ValueError(f"experiment {self.dataset!r} draws one design per repetition "
+                                 f"from its own stream; tests of {len(self.units())} designs given")
         if self.stratify or self.group_size:
             what = "stratify" if self.stratify else "group_size"
             if experiment.learner_free:
@@ -136,12 +160,28 @@ class RunConfig:
 
     def identity(self) -> dict:
         out = asdict(self)
-        for k in ("stratify", "group_size"):
+        del out["data_dir"]            # where the files are does not change the run
+        for k in ("stratify", "group_size", "learners"):
             if not out[k]:
                 del out[k]
         if out["loss"] == "zero_one":
             del out["loss"]             # the plain design: the identity of runs made before the options
         return json.loads(json.dumps(out, sort_keys=True))
+
+    def pairs(self) -> List[Tuple[int, int, str]]:
+        """(i, j, key) of the pairs of a k-learner run (:func:`pybcv.experiments.pair_keys`);
+        [] for an A-versus-B run."""
+        return pair_keys(self.learners) if self.learners else []
+
+    def keys(self) -> List[str]:
+        """The keys of the results: the tests, or ``"<test>@<pair>"`` of every
+        test and pair of a k-learner run."""
+        if not self.learners:
+            return list(self.tests)
+        return [f"{k}@{p}" for _, _, p in self.pairs() for k in self.tests]
+
+    def _stream_key(self) -> str:
+        return self.experiment.stream_key.format(**self.data_params)
 
     def options(self) -> Dict[str, dict]:
         po = profile_options(self.profile)
@@ -157,6 +197,8 @@ class RunConfig:
         return TESTS[test].design if self.share_designs else test
 
     def unit_rng(self, r: int, unit: str):
+        if self.experiment.stream_key:
+            return seeds.rng(seeds.keyed_seq(self.seed, r, 1, self._stream_key()))
         if self.share_designs:
             return seeds.rng(seeds.design_seq(self.seed, r, unit))
         return seeds.rng(seeds.test_seq(self.seed, r, unit))
@@ -181,23 +223,11 @@ class RunConfig:
             return ((d.pred_a != d.y).astype(np.int8), (d.pred_b != d.y).astype(np.int8))
         return loss(d.y, d.pred_a), loss(d.y, d.pred_b)
 
-    def learner_free_tables(self, reps) -> Dict[str, np.ndarray]:
-        """{unit: (R, F, 2, 2)} fold tables (0/1 loss) or {unit: (R, F, 4)}
-        per-fold loss sums (a real-valued loss) of learner-free repetitions
-        ``reps``: each repetition's data from ``dataset_for(r)``, each unit's
-        partition from ``unit_rng(r, unit)``."""
-        la = np.empty((len(reps), self.n), np.int64 if self.zero_one else float)
-        lb = np.empty_like(la)
-        for i, r in enumerate(reps):
-            la[i], lb[i] = self.fixed_losses(self.dataset_for(r))
-        gens = {u: [self.unit_rng(r, u) for r in reps] for u, _ in self.units()}
-        if self.zero_one:
-            return {u: tables_batch(d, 2 * la + lb, gens[u]) for u, d in self.units()}
-        return {u: loss_sums_batch(d, la, lb, gens[u]) for u, d in self.units()}
-
     def dataset_for(self, r: int) -> "_ds.Dataset":
-        return _ds.make_dataset(self.experiment.dataset, seeds.data_seq(self.seed, r), n=self.n,
-                                **self.data_params)
+        seq = (seeds.keyed_seq(self.seed, r, 0, self._stream_key()) if self.experiment.stream_key
+               else seeds.data_seq(self.seed, r))
+        where = {"folder": self.data_dir} if self.data_dir else {}
+        return _ds.make_dataset(self.experiment.dataset, seq, n=self.n, **self.data_params, **where)
 
     def at(self, value: float) -> "RunConfig":
         """This configuration with the experiment's varied parameter at
@@ -208,6 +238,8 @@ class RunConfig:
         """
         e = self.experiment
         fields = asdict(self)
+        if e.varies not in ("data", "learner_b"):
+            raise ValueError(f"experiment {self.dataset!r} has no power curve (no varied parameter)")
         if e.varies == "data":
             fields["data_params"] = e.data_params_at(value)
         else:
@@ -230,6 +262,8 @@ class RunConfig:
         e = self.experiment
         if e.learner_free:
             return float(self.data_params.get("shift", 0.0))
+        if self.learners:
+            return None
         if (self.learner_a != e.learner_a
                 or {k: v for k, v in self.learner_b.items() if k != e.varied}
                 != {k: v for k, v in e.learner_b.items() if k != e.varied}):
@@ -258,16 +292,19 @@ def _check_loss(loss):
 
 
 def score(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
-    """({test: (statistic[R], pvalue[R])}, {test: (low[R], high[R])}) from
-    {unit: (R, F, 2, 2)} tables (under a real-valued ``cfg.loss``: {unit:
-    (R, F, 4)} per-fold loss sums): each test's kernel runs once for both
-    (the intervals for mu_A - mu_B at ``level``, NaN where a test has none)."""
+    """({key: (statistic[R], pvalue[R])}, {key: (low[R], high[R])}) from
+    {unit: (R, F, 2, 2)} tables (under a real-valued ``cfg.loss``: (R, F, 4)
+    per-fold loss sums; a k-learner run: ``{"<unit>@<pair>": ...}``), keys as
+    :meth:`RunConfig.keys`: each test's kernel runs once for both (the
+    intervals for mu_A - mu_B at ``level``, NaN where a test has none)."""
     options = cfg.options() if options is None else options
     res, ci = {}, {}
-    for k in cfg.tests:
-        ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
-        run = TESTS[k].batch_with_intervals if cfg.zero_one else TESTS[k].batch_losses
-        stat, p, lo, hi = run(tables[cfg.unit_of(k)], ntr, nte, level=level,
-                              **options.get(k, {}))
-        res[k], ci[k] = (stat, p), (lo, hi)
+    for _, _, pair in cfg.pairs() or [(0, 1, None)]:
+        for k in cfg.tests:
+            key, unit = (k, cfg.unit_of(k)) if pair is None else (f"{k}@{pair}",
+                                                                  f"{cfg.unit_of(k)}@{pair}")
+            ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
+            run = TESTS[k].batch_with_intervals if cfg.zero_one else TESTS[k].batch_losses
+            stat, p, lo, hi = run(tables[unit], ntr, nte, level=level, **options.get(k, {}))
+            res[key], ci[key] = (stat, p), (lo, hi)
     return res, ci

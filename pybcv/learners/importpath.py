@@ -33,7 +33,7 @@ import importlib.util
 import re
 from typing import Any, Dict, List
 
-from .noisy import NOISE_PARAMS
+from .noisy import VIEW_PARAMS
 from .spec import check_param
 
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
@@ -98,9 +98,9 @@ def parse_import_spec(spec: str) -> Dict[str, Any]:
         if k in params:
             raise ValueError(f"learner {path!r}: parameter {k} given twice")
         params[k] = literal(v)
-    estimator_from_path(path, {k: v for k, v in params.items() if k not in NOISE_PARAMS})
+    estimator_from_path(path, {k: v for k, v in params.items() if k not in VIEW_PARAMS})
     # noise, noise_stream: taken by every learner (pybcv.learners.noisy)
-    return {"name": path, **{k: check_param(path, k, v) if k in NOISE_PARAMS else v
+    return {"name": path, **{k: check_param(path, k, v) if k in VIEW_PARAMS else v
                              for k, v in params.items()}}
 
 
