@@ -24,7 +24,6 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import seeds
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
@@ -48,10 +47,6 @@ def _paper_first(keys):
 
 def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
     return design_folds(n, design=design, seed=seed)
-
-
-def _check_design(test_sets, n: int, design: str) -> List[str]:
-    return check_design(test_sets, n, design)
 
 
 def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:
@@ -349,10 +344,6 @@ def _outcomes(y, pa, pb, splits, loss: Loss, names=("A", "B")):
     return loss_sums_from_design_predictions(y, pa, pb, splits, loss, names)
 
 
-def _data(X, y):
-    return from_arrays(X, y)
-
-
 def _draw_splits(data, keys, seed, stratify=False, groups=None):
     """{design: (train, test) pairs} of every design the tests need, design d
     from the stream ``design_generator(seed, d)``; with ``stratify`` the BCV's
@@ -409,7 +400,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     """
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
-    data = _data(X, y)
+    data = from_arrays(X, y)
     lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
     notes += [lossobj.note] if lossobj.note else []
@@ -542,7 +533,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         if len(preds) != len(test_sets):
             raise ValueError(f"{name} has {len(preds)} folds, the folds are {len(test_sets)}")
     try:
-        warns = list(_check_design(test_sets, n, design))
+        warns = list(check_design(test_sets, n, design))
     except ValueError as e:
         raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
     named = isinstance(loss, str)
@@ -869,7 +860,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for x in learners:
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
-    data = _data(X, y)
+    data = from_arrays(X, y)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
     notes += [lossobj.note] if lossobj.note else []

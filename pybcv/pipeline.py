@@ -68,10 +68,12 @@ _LEARNERS_OF_PROCESS: Dict[str, Any] = {}
 
 
 def learner_from_spec(spec: dict, backend: str = "auto"):
-    """The learner of a spec dict, built once per process and backend."""
+    """The learner of a spec dict, built once per process and backend; a
+    spec's own ``backend`` (RQ1's Python majority and mean) overrides the run's."""
+    backend = spec.get("backend", backend)
     key = json.dumps([spec, backend], sort_keys=True)
     if key not in _LEARNERS_OF_PROCESS:
-        params = {k: v for k, v in spec.items() if k != "name"}
+        params = {k: v for k, v in spec.items() if k not in ("name", "backend")}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             _LEARNERS_OF_PROCESS[key] = make_learner(spec["name"], backend=backend, **params)

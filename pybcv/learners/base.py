@@ -38,7 +38,7 @@ from ..errors import FitError, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
 from .timelimit import FitTimeout, one_fit
-from .noisy import NOISE_PARAMS, NoisyLearner
+from .noisy import VIEW_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
 from .spec import check_param, weka_options
@@ -387,12 +387,14 @@ def make_learner(name, backend="auto", **params):
     if is_import_path(name):          # any scikit-learn classifier; runs in Python
         return SklearnLearner(estimator_from_path(name, params), name=name)
     params = check_params(name, params)
-    noise = {k: params.pop(k) for k in NOISE_PARAMS if k in params}
+    view = {k: params.pop(k) for k in VIEW_PARAMS if k in params}
     spec = LEARNERS[name]
     est = spec.estimator(backend=backend, **spec.init, **params)
     est._validate()
-    if noise:        # the learner sees the data through noise (pybcv.learners.noisy)
-        est = NoisyLearner(est, noise.get("noise", 0.0), noise.get("noise_stream", 0))
+    if view:         # the learner sees the data through a view (pybcv.learners.noisy)
+        noisy = "noise" in view or "noise_stream" in view
+        est = NoisyLearner(est, view.get("noise", 0.0) if noisy else None,
+                           view.get("noise_stream", 0), bool(view.get("one_hot", False)))
     return est
 
 
@@ -594,12 +596,12 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
-    allowed = set(LEARNERS[name].params) | set(NOISE_PARAMS)
+    allowed = set(LEARNERS[name].params) | set(VIEW_PARAMS)
     unknown = sorted(set(params) - allowed)
     if unknown:
         raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
                          f"its parameters: {sorted(LEARNERS[name].params) or 'none'} "
-                         f"(and {', '.join(NOISE_PARAMS)}, which every learner takes)")
+                         f"(and {', '.join(VIEW_PARAMS)}, which every learner takes)")
     return {k: check_param(name, k, v) for k, v in params.items()}
 
 
