@@ -245,6 +245,24 @@ learner_probabilities <- function(l, ld, sp, data) {
     probability_matrix(p, length(te), ld, paste0("learner ", l$name, " on ", fold_label(sp, f)))))
 }
 
+## A parsnip model specification as a learner (parsnip::fit, then class
+## predictions, or with `proba` the class probabilities of type = "prob").
+## parsnip is looked up by name, not declared: an optional integration for
+## users who have it (a model_spec cannot exist without it), which R CMD
+## check cannot resolve offline when it is not installed.
+parsnip_learner <- function(spec, proba = FALSE) {
+  pkg <- "parsnip"
+  if (!requireNamespace(pkg, quietly = TRUE))
+    stop("a parsnip model specification needs the R package parsnip, which is not installed",
+         call. = FALSE)
+  fit <- getExportedValue(pkg, "fit")
+  function(train, test) {
+    model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
+    if (proba) return(as.data.frame(stats::predict(model, new_data = test, type = "prob")))
+    as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
+  }
+}
+
 ## The splits of the designs, concatenated in design order:
 ## idx (train then test rows of each fold), ntr, nte, and the design of
 ## each fold.
