@@ -399,9 +399,33 @@ def twin_labels(seed=0, n: int = 300, eps: float = 0.2, classes: int = 3) -> Dat
                    params={"n": n, "eps": eps, "classes": k})
 
 
+def twin_probs(seed=0, n: int = 300, noise: float = 1.0, signal: float = 1.0) -> Dataset:
+    """Learner-free probability twins (the log loss): y ~ B(1, 1/2), a
+    shared score s = signal (2y - 1) + e (e ~ N(0, 1)), and two fixed
+    predictions of P(y = 1), sigmoid(s + noise u) and sigmoid(s + noise v)
+    with u, v independent standard normal, as (records, 2) class
+    probabilities.  Exchangeable given y: H0 under the log loss (any loss),
+    with the losses of A and B positively correlated through s."""
+    n = _check_n(n)
+    noise, signal = float(noise), float(signal)
+    if not (np.isfinite(noise) and noise > 0):
+        raise ValueError(f"noise must be a finite number > 0, got {noise}")
+    if not np.isfinite(signal):
+        raise ValueError(f"signal must be a finite number, got {signal}")
+    g = as_rng(seed)
+    y = g.integers(0, 2, n)
+    s = signal * (2 * y - 1) + g.standard_normal(n)
+    p1 = 1.0 / (1.0 + np.exp(-(s + noise * g.standard_normal((2, n)))))
+    pa, pb = (np.column_stack([1.0 - q, q]) for q in p1)
+    return Dataset("twin-probs", y=y, pred_a=pa, pred_b=pb,
+                   params={"n": n, "noise": noise, "signal": signal})
+
+
 #: learner-free data sets of fixed predictions (compared under any loss):
-#: {name: "regression" (numeric predictions) or "classes" (labels)}
-FIXED_PREDICTIONS = {"twin-residuals": "regression", "twin-labels": "classes"}
+#: {name: "regression" (numeric predictions), "classes" (labels) or
+#: "proba" (class probabilities: the log loss)}
+FIXED_PREDICTIONS = {"twin-residuals": "regression", "twin-labels": "classes",
+                     "twin-probs": "proba"}
 
 
 #: UCI sets with a numeric column as the target (records drawn with
@@ -514,7 +538,8 @@ GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": lett
               **{k: _resampled(k, uci_target_population, f"n records drawn with replacement "
                                f"from UCI {v[0]}, target {v[1]} (numeric).")
                  for k, v in UCI_TARGETS.items()},
-              "twin-residuals": twin_residuals, "twin-labels": twin_labels, "uci-sample": uci_sample}
+              "twin-residuals": twin_residuals, "twin-labels": twin_labels,
+              "twin-probs": twin_probs, "uci-sample": uci_sample}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)
 DEFAULT_N: Dict[str, int] = {}

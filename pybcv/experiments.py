@@ -153,6 +153,9 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
     Experiment("twin-labels", 300, None, None, "eps", "data", 0.2,
                "learner-free classifier twins (3 classes): fixed predictions exchangeable "
                "given y; H0 true under any cost matrix", data_params={"eps": 0.2}),
+    Experiment("twin-probs", 300, None, None, "noise", "data", 1.0,
+               "learner-free probability twins: fixed class probabilities exchangeable "
+               "given y; H0 true under the log loss", data_params={"noise": 1.0}, loss="log"),
     Experiment("linear", 300,
                {"name": "sklearn.linear_model.Ridge", "noise": 1.0, "noise_stream": 1},
                {"name": "sklearn.linear_model.Ridge", "noise": 1.0, "noise_stream": 2},

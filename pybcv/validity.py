@@ -256,6 +256,17 @@ FAMILIES: List[Family] = [
     Family("twin-residuals squared t5 n=1000", "null", "twin-residuals", 1000, 10000,
            {"df": 5.0}, tests=on_losses(MID), loss="squared",
            note="learner-free twins with Student t(5) noise: squared losses with heavy tails"),
+    # ---- the log loss (class probabilities, predict_proba)
+    Family("twin-probs log n=300", "null", "twin-probs", 300, 10000, {},
+           tests=on_losses("all"), loss="log",
+           note="learner-free: fixed probabilities sigmoid(s + u), sigmoid(s + v) of y = 1, "
+                "s = (2y - 1) + e, u, v iid normal: exchangeable given y; log loss"),
+    Family("simple logistic log n=300", "null", "simple", 300, 2000, {"delta": 1.0},
+           {"name": "sklearn.linear_model.LogisticRegression", "noise": 1.0, "noise_stream": 1},
+           {"name": "sklearn.linear_model.LogisticRegression", "noise": 1.0, "noise_stream": 2},
+           on_losses(LIGHT), loss="log",
+           note="two logistic regressions (sklearn) seeing x through independent noise (1 sd "
+                "of x): H0 by symmetry; log loss"),
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}

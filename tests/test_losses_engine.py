@@ -162,6 +162,55 @@ def test_the_loss_families_score_every_loss_capable_test():
             assert (k, label) in scored, (k, label)
 
 
+LOG_FAMILIES = [f for f in V.FAMILIES if f.loss == "log"]
+
+
+def test_log_loss_families_are_scored():
+    """The battery scores the log loss: a learner-free and a learner family,
+    each with every option variant of every test it runs, in results.csv."""
+    assert {f.learner_free for f in LOG_FAMILIES} == {True, False}
+    df = V.read_csv(V.os.path.join(V.DOCS, "results.csv"))
+    for fam in LOG_FAMILIES:
+        rows = df[df.family == fam.name]
+        assert len(rows) and (rows.reps > 0).all(), fam.name
+        scored = set(zip(rows.test, rows.variant))
+        for k in fam.config().tests:
+            for label, _ in V.variants(k):
+                assert (k, label) in scored, (fam.name, k, label)
+
+
+def test_a_learner_repetition_under_the_log_loss_reads_probabilities():
+    """The engine's sums are the per-fold log losses of the two logistic
+    twins' class probabilities, refitted here by hand."""
+    fam = next(f for f in LOG_FAMILIES if not f.learner_free)
+    cfg = RunConfig("simple", ["kfold_t"], n=60, data_params={"delta": 1.0},
+                    learner_a=fam.learner_a, learner_b=fam.learner_b, loss="log",
+                    backend="python", seed=4)
+    rec = run_repetition(cfg, 1)
+    d = cfg.dataset_for(1)
+    splits = draw_splits(d.n, {"cv10": "cv10"}, {"cv10": cfg.unit_rng(1, "cv10")})["cv10"]
+    pa, pb = (learner_from_spec(s, "python").predict_proba_splits(d.X, d.y, splits)
+              for s in (cfg.learner_a, cfg.learner_b))
+    nll = lambda P, te: -np.log(P[np.arange(te.size), d.y[te]])  # noqa: E731
+    want = np.array([loss_sums(nll(a, te), nll(b, te), [np.arange(te.size)])[0]
+                     for (_, te), a, b in zip(splits, pa, pb)])
+    assert np.allclose(rec.tables["cv10"], want)
+
+
+def test_probability_twins_take_the_log_loss_only():
+    cfg = RunConfig("twin-probs", ["kfold_t"], seed=2)
+    assert cfg.loss == "log"                                        # the record's loss
+    T = learner_free_batch(cfg, range(2))["cv10"]
+    assert T.shape == (2, 10, 4) and np.all(T[..., 1:3] > 0)
+    with pytest.raises(ValueError, match="class probabilities"):
+        RunConfig("twin-probs", ["kfold_t"], loss="squared")
+    with pytest.raises(ValueError, match="class labels"):
+        RunConfig("twin-labels", ["kfold_t"], loss="log")
+    big = make_dataset("twin-probs", 1, n=200000)
+    e = np.log(big.pred_b[np.arange(big.n), big.y]) - np.log(big.pred_a[np.arange(big.n), big.y])
+    assert abs(e.mean()) < 4 * e.std() / np.sqrt(e.size)
+
+
 def test_cli_simulate_takes_a_loss(tmp_path, capsys):
     from pybcv.cli import main
     rc = main(["simulate", "--dataset", "simple", "--reps", "2", "--n", "60", "--tests",

@@ -9,7 +9,7 @@ drawn stratified by the class labels, or ``group_size``: drawn grouped
 ``arange(n) // group_size`` (``design_splitter``; the records stay
 independent: the groups only constrain the partition), and (only when not
 ``"zero_one"``) ``loss``: a real-valued per-record loss (``"squared"``,
-``"absolute"`` or a cost matrix, :mod:`pybcv.losses`; default: the
+``"absolute"``, ``"log"`` (class probabilities) or a cost matrix, :mod:`pybcv.losses`; default: the
 experiment record's) under which the t, F and z tests read per-fold loss
 sums instead of the 2x2 fold tables (the tests that need 0/1 outcomes are
 refused).  Missing
@@ -136,6 +136,13 @@ class RunConfig:
         if fixed == "regression" and self.zero_one:
             raise ValueError(f"the experiment {self.dataset!r} predicts numbers: give a "
                              f"real-valued loss ('squared', 'absolute')")
+        if fixed == "proba" and self.loss != "log":
+            raise ValueError(f"the experiment {self.dataset!r} predicts class probabilities: "
+                             f"give loss='log'")
+        if fixed in ("regression", "classes") and self.loss == "log":
+            raise ValueError(f"loss 'log' needs class probabilities, but the experiment "
+                             f"{self.dataset!r} predicts "
+                             f"{'numbers' if fixed == 'regression' else 'class labels'}")
 
     @property
     def zero_one(self) -> bool:

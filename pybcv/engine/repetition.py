@@ -112,8 +112,9 @@ def run_repetition(cfg: RunConfig, r: int) -> Repetition:
     d = cfg.dataset_for(r)
     if cfg.learners:
         return _run_pairs(cfg, r, d, t0)
-    la = CountingLearner(learner_from_spec(cfg.learner_a, cfg.backend))
-    lb = CountingLearner(learner_from_spec(cfg.learner_b, cfg.backend))
+    proba = cfg.loss_for(d.y).proba      # the log loss reads class probabilities
+    la = CountingLearner(learner_from_spec(cfg.learner_a, cfg.backend), proba)
+    lb = CountingLearner(learner_from_spec(cfg.learner_b, cfg.backend), proba)
     units = dict(cfg.units())
     splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units},
                          **cfg.split_labels(d.y))

@@ -108,6 +108,13 @@ class NoisyLearner(ClassifierMixin, BaseEstimator):
         self.backend_ = getattr(self.learner, "backend_", "python")
         return out
 
+    def predict_proba_splits(self, X, y, splits):
+        """The wrapped learner's class probabilities on the noisy copy (the
+        log loss); an AttributeError when it has none."""
+        out = self.learner.predict_proba_splits(self._noisy(X, y), y, splits)
+        self.backend_ = getattr(self.learner, "backend_", "python")
+        return out
+
     def fit(self, X, y):
         self.learner.fit(self._noisy(X, y), y)
         self.backend_ = getattr(self.learner, "backend_", "python")
