@@ -108,12 +108,18 @@ class NoisyLearner(ClassifierMixin, BaseEstimator):
         self.backend_ = getattr(self.learner, "backend_", "python")
         return out
 
-    def predict_proba_splits(self, X, y, splits):
+    @property
+    def predict_proba_splits(self):
         """The wrapped learner's class probabilities on the noisy copy (the
-        log loss); an AttributeError when it has none."""
-        out = self.learner.predict_proba_splits(self._noisy(X, y), y, splits)
-        self.backend_ = getattr(self.learner, "backend_", "python")
-        return out
+        log loss); absent (an AttributeError, ``hasattr`` False) when the
+        wrapped learner has none."""
+        inner = self.learner.predict_proba_splits
+
+        def predict_proba_splits(X, y, splits):
+            out = inner(self._noisy(X, y), y, splits)
+            self.backend_ = getattr(self.learner, "backend_", "python")
+            return out
+        return predict_proba_splits
 
     def fit(self, X, y):
         self.learner.fit(self._noisy(X, y), y)
