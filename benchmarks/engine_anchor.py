@@ -1,0 +1,121 @@
+"""The engine against a plain numpy simulation (issue 23, item 3).
+
+Two figures, each side interleaved with the other in every round (order
+alternating), ``--runs`` rounds:
+
+* the whole command: ``python -m pybcv simulate --dataset epsilon --tests table5
+  --reps 1000 --out <new folder> --quiet`` against ``python
+  benchmarks/numpy_sim.py --reps 1000`` (the anchor: the same 14 tests on the
+  same design sizes, written from the spec with numpy and scipy alone), each a
+  new process timed from outside (wall; CPU = user + sys of the process);
+* the computation alone, in this process: ``pybcv.engine.repetition.run_chunk``
+  over the 1000 repetitions (the tables and the 14 tests with their
+  intervals, what ``simulate`` runs in its chunks) against the anchor's
+  ``simulate()`` (tables and tests, no intervals).
+
+Run from the repository root:
+    .venv/bin/python benchmarks/engine_anchor.py [--runs 3] [--reps 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+sys.path.insert(0, HERE)
+
+
+def timed(cmd, cwd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def compute_engine(reps):
+    from pybcv.engine import RunConfig
+    from pybcv.engine.repetition import run_chunk
+    cfg = RunConfig("epsilon", "table5")
+    c, t = time.process_time(), time.perf_counter()
+    run_chunk(cfg, list(range(reps)))
+    return time.perf_counter() - t, time.process_time() - c
+
+
+def compute_anchor(reps):
+    import numpy_sim
+    c, t = time.process_time(), time.perf_counter()
+    numpy_sim.simulate(reps)
+    return time.perf_counter() - t, time.process_time() - c
+
+
+def stats3(v):
+    v = sorted(v)
+    return v[0], v[len(v) // 2], v[-1]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=1000)
+    ap.add_argument("--out", default=os.path.join(HERE, "engine_results.md"))
+    args = ap.parse_args(argv)
+    py = sys.executable
+    env_cwd = tempfile.mkdtemp()
+    res = {"cmd_engine": [], "cmd_anchor": [], "cpt_engine": [], "cpt_anchor": []}
+    loads = []
+    compute_engine(10)                      # imports and first calls outside the timing
+    compute_anchor(10)
+    try:
+        for run in range(args.runs):
+            loads.append(os.getloadavg()[0])
+            out = os.path.join(env_cwd, f"run{run}")
+            ways = [("cmd_engine", lambda: timed([py, "-m", "pybcv", "simulate", "--dataset", "epsilon",
+                                                  "--tests", "table5", "--reps", str(args.reps),
+                                                  "--out", out, "--quiet"], ROOT)),
+                    ("cmd_anchor", lambda: timed([py, os.path.join(HERE, "numpy_sim.py"), "--reps",
+                                                  str(args.reps)], ROOT)),
+                    ("cpt_engine", lambda: compute_engine(args.reps)),
+                    ("cpt_anchor", lambda: compute_anchor(args.reps))]
+            if run % 2:
+                ways = [ways[1], ways[0], ways[3], ways[2]]
+            for k, fn in ways:
+                res[k].append(fn())
+            print(f"run {run + 1}: " + "; ".join(f"{k} {v[-1][0]:.2f}/{v[-1][1]:.2f}"
+                                                  for k, v in res.items())
+                  + f"; load {os.getloadavg()[0]:.1f}", flush=True)
+        loads.append(os.getloadavg()[0])
+    finally:
+        shutil.rmtree(env_cwd, ignore_errors=True)
+    f3 = lambda v: "/".join(f"{x:.2f}" for x in stats3(v))  # noqa: E731
+    lines = ["| what | measure | engine s (min/med/max) | numpy anchor s (min/med/max) | ratio "
+             "engine/anchor (min/med/max over rounds) |", "|---|---|---|---|---|"]
+    for what, e, a in (("whole command", "cmd_engine", "cmd_anchor"),
+                       ("computation", "cpt_engine", "cpt_anchor")):
+        for i, m in enumerate(("wall", "CPU")):
+            ev, av = [x[i] for x in res[e]], [x[i] for x in res[a]]
+            lines.append(f"| {what} | {m} | {f3(ev)} | {f3(av)} | "
+                         f"{f3([x / y for x, y in zip(ev, av)])} |")
+    text = (f"\n## The engine against a plain numpy simulation ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})\n\n"
+            f"Command: `.venv/bin/python benchmarks/engine_anchor.py --runs {args.runs} --reps {args.reps}` "
+            f"(epsilon, 14 Table-5 tests, {args.reps} repetitions).\n\n" + "\n".join(lines) +
+            f"\n\nLoad average (1 min) at each round's start and at the end: "
+            f"{', '.join(f'{x:.1f}' for x in loads)} ({os.cpu_count()} CPUs); {platform.machine()}, "
+            f"Python {platform.python_version()}.\n")
+    print(text)
+    with open(args.out, "a") as fh:
+        fh.write(text)
+
+
+if __name__ == "__main__":
+    main()
