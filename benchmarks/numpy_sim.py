@@ -10,7 +10,12 @@ vectorised over the repetitions with one ``numpy.random.Generator``.  It
 prints the type-I error of each test (a sanity check against ``pybcv
 simulate``: other random draws, so equal within Monte Carlo error only).
 
-    .venv/bin/python benchmarks/numpy_sim.py [--reps 1000] [--n 300] [--eps 0.1] [--seed 0]
+    .venv/bin/python benchmarks/numpy_sim.py [--reps 1000] [--n 300] [--eps 0.1] [--seed 0] [--streams]
+
+``--streams``: the data of each repetition and the partitions of each
+(repetition, design) from their own Generator, the seeding a simulation needs
+to run in chunks, in parallel and to resume to identical results (pybcv's);
+without it one Generator draws everything (the fastest plain simulation).
 
 ``benchmarks/engine_anchor.py`` times this command against
 ``pybcv simulate --dataset epsilon --tests table5 --reps 1000``.
@@ -29,7 +34,12 @@ T5 = ("rho_t", "kfold_t", "t_5x2cv", "corrected_rho_t", "corrected_10x10cv_t",
 
 
 def perms(rng, rows, n):
-    """``rows`` independent permutations of range(n), one per row."""
+    """``rows`` independent permutations of range(n), one per row.  ``rng``: one
+    Generator, or (``--streams``) a list of R Generators, one per repetition,
+    each drawing its rows // R permutations in turn."""
+    if isinstance(rng, list):
+        k = rows // len(rng)
+        return np.stack([g.permutation(n) for g in rng for _ in range(k)])
     return rng.permuted(np.broadcast_to(np.arange(n), (rows, n)), axis=1)
 
 
@@ -57,22 +67,31 @@ def halves_tests(p_s, p_t):
     return out
 
 
-def draw(rng, R, n):
-    """Per design: (R, F, n2) test index arrays (n = 300: equal sizes per design)."""
+def draw(rng, R, n, seed=None):
+    """Per design: (R, F, n2) test index arrays (n = 300: equal sizes per design).
+    ``seed`` given: each design of each repetition draws from its own
+    Generator (SeedSequence(seed, spawn_key=(r, design number))), as a
+    simulation that can be cut into chunks and resumed must."""
     d = {}
+    if seed is not None:
+        streams = iter(range(1, 100))
+        rng_of = lambda: (lambda k: [np.random.Generator(np.random.PCG64(  # noqa: E731
+            np.random.SeedSequence(seed, spawn_key=(r, k)))) for r in range(R)])(next(streams))
+    else:
+        rng_of = lambda: rng  # noqa: E731
     n1 = round(2 * n / 3)
-    d["holdout"] = perms(rng, R, n)[:, None, n1:]
-    d["rho15_2of3"] = perms(rng, R * 15, n).reshape(R, 15, n)[:, :, n1:]
+    d["holdout"] = perms(rng_of(), R, n)[:, None, n1:]
+    d["rho15_2of3"] = perms(rng_of(), R * 15, n).reshape(R, 15, n)[:, :, n1:]
     n1 = round(0.9 * n)
-    d["rho15_9of10"] = perms(rng, R * 15, n).reshape(R, 15, n)[:, :, n1:]
-    d["cv10"] = perms(rng, R, n).reshape(R, 10, n // 10)
-    d["cv10x10"] = perms(rng, R * 10, n).reshape(R, 100, n // 10)
-    p = perms(rng, R * 5, n).reshape(R, 5, n)
+    d["rho15_9of10"] = perms(rng_of(), R * 15, n).reshape(R, 15, n)[:, :, n1:]
+    d["cv10"] = perms(rng_of(), R, n).reshape(R, 10, n // 10)
+    d["cv10x10"] = perms(rng_of(), R * 10, n).reshape(R, 100, n // 10)
+    p = perms(rng_of(), R * 5, n).reshape(R, 5, n)
     d["rcv5x2"] = halves_tests(p[:, :, : n // 2], p[:, :, n // 2:])
     for key, B, order, S in (("bcv3x2", 4, (1, 2, 3, 4), ((1, 2), (1, 3), (1, 4))),
                              ("bcv5x2", 8, (1, 7, 2, 8, 3, 5, 4, 6),
                               ((1, 2, 3, 4), (1, 3, 5, 7), (1, 2, 5, 6), (1, 4, 5, 8), (1, 3, 6, 8)))):
-        p = perms(rng, R, n)
+        p = perms(rng_of(), R, n)
         cut = blocks(n, B, order)
         blk = [p[:, cut[b]:cut[b + 1]] for b in range(B)]
         s = np.stack([np.concatenate([blk[b - 1] for b in sj], 1) for sj in S], 1)
@@ -93,14 +112,21 @@ def t_p(t, df):
     return 2 * stats.t.sf(np.abs(t), df)
 
 
-def simulate(R=1000, n=300, eps=0.1, seed=0):
+def simulate(R=1000, n=300, eps=0.1, seed=0, streams=False):
+    """{test: (statistic[R], p[R])}; ``streams``: a Generator per repetition
+    for its data and per (repetition, design) for its partitions, instead of
+    one Generator for everything."""
     rng = np.random.default_rng(seed)
     first = np.arange(n) < n // 2
     pa = np.where(first, eps / 2, 1.5 * eps)
     pb = np.where(first, 1.5 * eps, eps / 2)
-    u = rng.random((2, R, n))
+    if streams:
+        u = np.stack([np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+            seed, spawn_key=(r, 0)))).random((2, n)) for r in range(R)], 1)
+    else:
+        u = rng.random((2, R, n))
     codes = 2 * (u[0] < pa).astype(np.int64) + (u[1] < pb)
-    te = draw(rng, R, n)
+    te = draw(rng, R, n, seed if streams else None)
     c = {k: counts(codes, v) for k, v in te.items()}
     diff = {k: (a - b) / te[k].shape[2] for k, (a, b, _) in c.items()}   # p_j per fold
     out = {}
@@ -158,9 +184,11 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--eps", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--streams", action="store_true",
+                    help="a Generator per repetition and per (repetition, design), as pybcv draws")
     args = ap.parse_args(argv)
     c, t = time.process_time(), time.perf_counter()
-    res = simulate(args.reps, args.n, args.eps, args.seed)
+    res = simulate(args.reps, args.n, args.eps, args.seed, args.streams)
     cpu, wall = time.process_time() - c, time.perf_counter() - t
     print(f"# numpy anchor: epsilon, {args.reps} repetitions, n = {args.n}; compute "
           f"{wall:.3f} s wall, {cpu:.3f} s CPU")

@@ -56,7 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-PASSES = 3            # = WekaLoop.PASSES: timed passes, the fastest counts
+PASSES = 3            # timed passes (WekaLoop: -Dpybcv.passes), the fastest counts
 # label -> (registry name, Weka class and options | None for an R learner)
 LEARNERS = {
     "J48": ("J48", "weka.classifiers.trees.J48", []),
@@ -68,13 +68,15 @@ LEARNERS = {
     "tree": ("tree", None, None),
     "glm": ("glm", None, None),
 }
-# case -> (learners, timed repetitions, warm-up repetitions); a case's
-# learners are limited to those whose fits suit its classes
+# case -> (learners, timed repetitions, warm-up repetitions, timed passes); a
+# case's learners are limited to those whose fits suit its classes.  On the
+# UCI sets one repetition is 167 fits on 4,500-6,660 training rows, long
+# enough for the JIT to warm up inside it: no warm-up repetition, one pass.
 CASES = {
-    "exp6": (["J48", "J48 -U", "JRip", "SMO", "Logistic", "kknn", "tree"], 5, 5),
-    "simple300": (["glm"], 5, 5),
-    "wave": (["J48", "J48 -U", "JRip", "SMO", "Logistic", "kknn", "tree"], 1, 1),
-    "twonorm": (["glm"], 1, 1),
+    "exp6": (["J48", "J48 -U", "JRip", "SMO", "Logistic", "kknn", "tree"], 5, 5, PASSES),
+    "simple300": (["glm"], 5, 5, PASSES),
+    "wave": (["J48", "J48 -U", "JRip", "SMO", "Logistic", "kknn", "tree"], 1, 0, 1),
+    "twonorm": (["glm"], 1, 0, 1),
 }
 
 
@@ -158,7 +160,7 @@ def load_set(path):
 
 
 # ------------------------------------------------------------------ the bridge (worker)
-def worker(d, label, warmup, nsets):
+def worker(d, label, warmup, nsets, passes):
     """Runs in its own process: the engine's per-repetition call of one learner."""
     from pybcv.learners import make_learner
     from pybcv.pipeline import predict_designs
@@ -167,7 +169,7 @@ def worker(d, label, warmup, nsets):
     for _ in range(warmup):
         predict_designs(lrn, *sets[0])
     wall = cpu = float("inf")
-    for _ in range(PASSES):
+    for _ in range(passes):
         c, t = time.process_time(), time.perf_counter()
         preds = [predict_designs(lrn, *s) for s in sets[1:]]
         wall = min(wall, time.perf_counter() - t)
@@ -181,9 +183,10 @@ def worker(d, label, warmup, nsets):
     print(json.dumps({"wall": wall, "cpu": cpu, "jvm_runs": r_bridge.weka_jvm_runs()}))
 
 
-def run_bridge(d, label, warmup, nsets):
+def run_bridge(d, label, warmup, nsets, passes):
     res = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", d, label,
-                          str(warmup), str(nsets)], capture_output=True, text=True, cwd=ROOT)
+                          str(warmup), str(nsets), str(passes)], capture_output=True, text=True,
+                         cwd=ROOT)
     if res.returncode:
         raise RuntimeError(f"bridge worker {label}: {res.stderr[-2000:]}")
     out = json.loads(res.stdout.strip().splitlines()[-1])
@@ -205,10 +208,11 @@ def weka_jar():
     return _JAR["jar"]
 
 
-def run_java(d, label, warmup):
+def run_java(d, label, warmup, passes):
     _, cls, opts = LEARNERS[label]
     cp = weka_jar() + os.pathsep + os.path.join(ROOT, "R", "inst", "java", "pybcv-weka.jar")
-    res = subprocess.run(["java", "-cp", cp, "pybcv.WekaLoop", d, str(warmup), cls, *opts],
+    res = subprocess.run(["java", f"-Dpybcv.passes={passes}", "-cp", cp, "pybcv.WekaLoop", d,
+                          str(warmup), cls, *opts],
                          capture_output=True, text=True, check=True)
     out = res.stdout.split()
     tag = cls.rsplit(".", 1)[1] + "".join(opts)
@@ -263,11 +267,11 @@ cat("wall", wall, "cpu", cpu, "\n")
 """
 
 
-def run_rloop(d, label, warmup, nsets):
+def run_rloop(d, label, warmup, nsets, passes):
     script = os.path.join(d, "loop.R")
     with open(script, "w") as fh:
         fh.write(R_LOOP)
-    res = subprocess.run(["Rscript", script, d, label, str(warmup), str(nsets), str(PASSES)],
+    res = subprocess.run(["Rscript", script, d, label, str(warmup), str(nsets), str(passes)],
                          capture_output=True, text=True)
     if res.returncode:
         raise RuntimeError(f"R loop {label}: {res.stderr[-2000:]}")
@@ -297,22 +301,23 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as root:
         dirs = {}
         for case in args.cases.split(","):
-            labels, reps, warm = CASES[case]
-            reps, warm = args.reps or reps, args.warmup or warm
+            labels, reps, warm, passes = CASES[case]
+            reps = args.reps or reps
+            warm = warm if args.warmup is None else args.warmup
             sets = case_sets(case, reps + 1)
             dirs[case] = os.path.join(root, case)
             os.makedirs(dirs[case])
             write_sets(dirs[case], sets)
             results.update({(case, lb): {"bridge": [], "loop": [], "fits": reps * n_splits(sets),
-                                         "reps": reps, "warm": warm}
+                                         "reps": reps, "warm": warm, "passes": passes}
                             for lb in labels if lb in want})
         for run in range(args.runs):
             loads.append(os.getloadavg()[0])
             for (case, label), rec in results.items():
-                d, nsets = dirs[case], rec["reps"] + 1
-                ways = [("bridge", lambda: run_bridge(d, label, rec["warm"], nsets)),
-                        ("loop", (lambda: run_java(d, label, rec["warm"])) if LEARNERS[label][1]
-                         else (lambda: run_rloop(d, label, rec["warm"], nsets)))]
+                d, nsets, w, ps = dirs[case], rec["reps"] + 1, rec["warm"], rec["passes"]
+                ways = [("bridge", lambda: run_bridge(d, label, w, nsets, ps)),
+                        ("loop", (lambda: run_java(d, label, w, ps)) if LEARNERS[label][1]
+                         else (lambda: run_rloop(d, label, w, nsets, ps)))]
                 if run % 2:
                     ways.reverse()          # alternate which way goes first
                 preds = {}
@@ -352,7 +357,8 @@ def write_report(args, results, loads):
             + "\n".join(rows) + "\n\n"
             f"{args.runs} rounds; in each, every (case, learner) ran the bridge and its loop one "
             f"after the other (order alternating by round), each in a new process with the same "
-            f"warm-up repetitions and the fastest of {PASSES} timed passes.  Load average (1 min) "
+            f"warm-up repetitions and timed passes (the fastest counts): "
+            f"{'; '.join(f'{c}: {CASES[c][2]} warm-up, {CASES[c][1]} timed repetitions, {CASES[c][3]} passes' for c in args.cases.split(','))}.  Load average (1 min) "
             f"at each round's start and at the end: {', '.join(f'{x:.1f}' for x in loads)} "
             f"({os.cpu_count()} CPUs).  {platform.machine()}, Python "
             f"{platform.python_version()}, {rver}, {jver}.\n")
@@ -364,6 +370,7 @@ def write_report(args, results, loads):
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        worker(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        worker(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]),
+               int(sys.argv[6]) if len(sys.argv) > 6 else PASSES)
     else:
         main()
