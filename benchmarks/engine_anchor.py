@@ -25,12 +25,8 @@ Run from the repository root:
 """
 from __future__ import annotations
 
-import argparse
 import os
-import platform
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,14 +36,11 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
+from rounds import fmt3, machine, parser, report, stamp, timed_process  # noqa: E402
+
 
 def timed(cmd, cwd):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return timed_process(cmd, cwd)[:2]
 
 
 def compute_engine(reps):
@@ -66,14 +59,8 @@ def compute_anchor(reps, streams=False):
     return time.perf_counter() - t, time.process_time() - c
 
 
-def stats3(v):
-    v = sorted(v)
-    return v[0], v[len(v) // 2], v[-1]
-
-
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", type=int, default=3)
+    ap = parser(__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=1000)
     ap.add_argument("--out", default=os.path.join(HERE, "engine_results.md"))
     args = ap.parse_args(argv)
@@ -108,7 +95,7 @@ def main(argv=None):
         loads.append(os.getloadavg()[0])
     finally:
         shutil.rmtree(env_cwd, ignore_errors=True)
-    f3 = lambda v: "/".join(f"{x:.2f}" for x in stats3(v))  # noqa: E731
+    f3 = fmt3
     lines = ["| what | measure | engine s (min/med/max) | numpy anchor, one Generator s | ratio "
              "engine/anchor (min/med/max over rounds) | numpy anchor, pybcv's streams s | ratio "
              "engine/streams anchor |", "|---|---|---|---|---|---|---|"]
@@ -119,15 +106,10 @@ def main(argv=None):
             lines.append(f"| {what} | {m} | {f3(ev)} | {f3(av)} | "
                          f"{f3([x / y for x, y in zip(ev, av)])} | {f3(sv)} | "
                          f"{f3([x / y for x, y in zip(ev, sv)])} |")
-    text = (f"\n## The engine against a plain numpy simulation ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})\n\n"
-            f"Command: `.venv/bin/python benchmarks/engine_anchor.py --runs {args.runs} --reps {args.reps}` "
-            f"(epsilon, 14 Table-5 tests, {args.reps} repetitions).\n\n" + "\n".join(lines) +
-            f"\n\nLoad average (1 min) at each round's start and at the end: "
-            f"{', '.join(f'{x:.1f}' for x in loads)} ({os.cpu_count()} CPUs); {platform.machine()}, "
-            f"Python {platform.python_version()}.\n")
-    print(text)
-    with open(args.out, "a") as fh:
-        fh.write(text)
+    report(args.out, f"\n## The engine against a plain numpy simulation ({stamp()})\n\n"
+           f"Command: `.venv/bin/python benchmarks/engine_anchor.py --runs {args.runs} --reps "
+           f"{args.reps}` (epsilon, 14 Table-5 tests, {args.reps} repetitions).\n\n"
+           + "\n".join(lines) + f"\n\n{machine(loads)}\n")
 
 
 if __name__ == "__main__":

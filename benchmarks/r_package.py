@@ -25,18 +25,17 @@ Run:  .venv/bin/python benchmarks/r_package.py [--runs 3] [--out benchmarks/r_pa
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import platform
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from rounds import fmt3, machine, parser, report, stamp, timed_process  # noqa: E402
 PY = os.path.join(ROOT, ".venv", "bin", "python")
 
 JOBS = {"table5": ("table5", "seq_len(150)"),
@@ -63,7 +62,7 @@ cat(paste0('{"wall": ', t[["elapsed"]], ', "cpu": ',
 """
 
 PY_JOB = r"""
-import json, sys, time, resource
+import json, sys, time
 import pandas as pd
 from pybcv import compare
 d = pd.read_csv(sys.argv[1])
@@ -81,16 +80,9 @@ print(json.dumps({"wall": wall, "cpu": cpu, "wall2": wall2, "cpu2": cpu2, "p": p
 """
 
 
-def timed_process(cmd):
+def run_job(cmd):
     """(wall, CPU of the process and its children, its last stdout line as JSON)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    res = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if res.returncode:
-        raise RuntimeError(f"{cmd[:2]}: {res.stderr[-3000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    wall, cpu, res = timed_process(cmd, ROOT)
     return wall, cpu, json.loads(res.stdout.strip().splitlines()[-1])
 
 
@@ -101,14 +93,8 @@ def py_rows(r_expr):
     return "[" + ",".join(out) + "]"
 
 
-def stats3(v):
-    v = sorted(v)
-    return v[0], v[len(v) // 2], v[-1]
-
-
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", type=int, default=3)
+    ap = parser(__doc__.split("\n")[0])
     ap.add_argument("--jobs", default=",".join(JOBS))
     ap.add_argument("--out", default=os.path.join(HERE, "r_package_results.md"))
     args = ap.parse_args(argv)
@@ -140,7 +126,7 @@ def main(argv=None):
                     ways.reverse()
                 out = {}
                 for way, cmd in ways:
-                    w, c, o = timed_process(cmd)
+                    w, c, o = run_job(cmd)
                     out[way] = o
                     res[j][way].append((w, c, o["wall"], o["cpu"], o["wall2"], o["cpu2"]))
                 assert out["r"]["p"].keys() == out["py"]["p"].keys(), (out["r"]["p"], out["py"]["p"])
@@ -162,17 +148,11 @@ def main(argv=None):
         for i, nm in enumerate(names):
             rv = [x[i] for x in res[j]["r"]]
             pv = [x[i] for x in res[j]["py"]]
-            ratio = stats3([a / b for a, b in zip(rv, pv)])
-            f3 = lambda v: "/".join(f"{x:.2f}" for x in stats3(v))  # noqa: E731
-            lines.append(f"| {j} | {nm} | {f3(rv)} | {f3(pv)} | {'/'.join(f'{x:.2f}' for x in ratio)} |")
-    text = (f"\n## {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: `.venv/bin/python "
-            f"benchmarks/r_package.py --runs {args.runs} --jobs {args.jobs}`\n\n" + "\n".join(lines)
-            + f"\n\np-values of R and Python equal in every round (asserted).  Load average "
-            f"(1 min) at each round's start and at the end: {', '.join(f'{x:.1f}' for x in loads)} "
-            f"({os.cpu_count()} CPUs); {platform.machine()}, Python {platform.python_version()}.\n")
-    print(text)
-    with open(args.out, "a") as fh:
-        fh.write(text)
+            lines.append(f"| {j} | {nm} | {fmt3(rv)} | {fmt3(pv)} | "
+                         f"{fmt3([a / b for a, b in zip(rv, pv)])} |")
+    report(args.out, f"\n## {stamp()}: `.venv/bin/python benchmarks/r_package.py --runs {args.runs} "
+           f"--jobs {args.jobs}`\n\n" + "\n".join(lines) + "\n\np-values of R and Python equal in "
+           f"every round (asserted).  {machine(loads)}\n")
 
 
 if __name__ == "__main__":
