@@ -127,17 +127,6 @@ def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Datas
     return Dataset("epsilon", loss_a=la, loss_b=lb, params=params)
 
 
-def epsilon_losses_batch(seeds, n: int = 300, eps: float = 0.1):
-    """(R, n) loss arrays of A and B for many seeds (same draws as :func:`epsilon`)."""
-    R = len(seeds)
-    la = np.empty((R, n), np.int8)
-    lb = np.empty((R, n), np.int8)
-    for r, s in enumerate(seeds):
-        d = epsilon(s, n, eps)
-        la[r], lb[r] = d.loss_a, d.loss_b
-    return la, lb
-
-
 # ------------------------------------------------------------------ EXP6
 def _f1(x):
     return x * x - 4.0 * x + 6.0

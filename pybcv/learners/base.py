@@ -19,14 +19,15 @@ fallback, with a warning once per learner).
 """
 from __future__ import annotations
 
+import inspect
 import json
-import shlex
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
 import numpy as np
 
+from .._validate import keep_init_args
 from . import fallbacks as _py
 from ..experiments import BACKENDS
 from . import cnn as _cnn
@@ -37,7 +38,7 @@ from .timelimit import FitTimeout, one_fit
 from .noisy import NOISE_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
-from .spec import check_param
+from .spec import check_param, weka_options
 
 SETUP_COMMAND = "bash scripts/setup.sh"
 _warned = set()
@@ -51,9 +52,16 @@ class LearnerSpec:
     r_implementation: str
     python_fallback: type
     estimator: type                      # the named estimator class (has ``backend``)
-    params: dict = field(default_factory=dict)   # parameter defaults
     r_packages: tuple = ()
     init: dict = field(default_factory=dict)     # fixed constructor arguments
+
+    @property
+    def params(self) -> dict:
+        """The parameters and their defaults: the estimator's signature, less
+        ``backend`` and the fixed ``init`` arguments."""
+        sig = inspect.signature(self.estimator.__init__).parameters.values()
+        return {p.name: p.default for p in sig
+                if p.name not in ("self", "backend", *self.init) and p.default is not p.empty}
 
 
 def _check_backend(backend):
@@ -174,16 +182,6 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
 
 
 # --------------------------------------------------------------------- the named learners
-def weka_options(options):
-    """Weka options as a list of strings: a sequence, or one string split like a
-    shell command line (``"-C 0.1 -M 5"``)."""
-    if options is None:
-        return []
-    if isinstance(options, str):
-        return shlex.split(options)
-    return [str(o) for o in options]
-
-
 class _WekaLearner(NamedLearner):
     """A Weka classifier through RWeka; ``options``: Weka options."""
 
@@ -209,9 +207,7 @@ class J48(_WekaLearner):
     further Weka options, e.g. ``["-M", "5"]``, passed as a character vector."""
 
     def __init__(self, unpruned=False, options=None, backend="auto"):
-        self.unpruned = unpruned
-        self.options = options
-        self.backend = backend
+        keep_init_args(self, locals())
 
     _registry_name = "J48"
 
@@ -249,9 +245,7 @@ class KKNN(NamedLearner):
     _registry_name = "kknn"
 
     def __init__(self, k=5, kernel="triangular", backend="auto"):
-        self.k = k
-        self.kernel = kernel
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _checked_fallback(self):
         if self.kernel not in _py._KERNELS:
@@ -325,68 +319,57 @@ class _FNN(NamedLearner):
 class FNNWeighted(_FNN):
     """EXP6's FNN: 1-NN with d = ω(x1−x1')² + ω⁻¹(x2−x2')², ``omega`` > 0
     (ties → the first training row)."""
-    _registry_name = "fnn-weighted"
-    _param = "omega"
-    _python_class = "FNNWeightedFallback"
+    _registry_name, _param, _python_class = "fnn-weighted", "omega", "FNNWeightedFallback"
 
     def __init__(self, omega=1.0, backend="auto"):
-        self.omega = omega
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 class FNNDistorted(_FNN):
     """letter's FNN: 1-NN with the distorted distance of parameter
     ``upsilon`` > 0 (ties → the first training row)."""
-    _registry_name = "fnn-distorted"
-    _param = "upsilon"
-    _python_class = "FNNDistortedFallback"
+    _registry_name, _param, _python_class = "fnn-distorted", "upsilon", "FNNDistortedFallback"
 
     def __init__(self, upsilon=1.0, backend="auto"):
-        self.upsilon = upsilon
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 # --------------------------------------------------------------------- registry
 LEARNERS = {s.name: s for s in [
     LearnerSpec("J48", "C4.5 decision tree (Weka J48), default options",
-                "RWeka::J48(y ~ ., data)", _py.J48Fallback, J48, {"options": None},
-                ("RWeka",)),
+                "RWeka::J48(y ~ ., data)", _py.J48Fallback, J48, ("RWeka",),
+                {"unpruned": False}),
     LearnerSpec("J48-unpruned", "C4.5 without pruning, the EXP6 experiment's C4.5",
                 "RWeka::J48(y ~ ., data, control = c('-U'))", _py.J48Fallback, J48,
-                {"options": None}, ("RWeka",), {"unpruned": True}),
+                ("RWeka",), {"unpruned": True}),
     LearnerSpec("JRip", "RIPPER rule learner (Weka JRip), default options",
-                "RWeka::JRip(y ~ ., data)", _py.JRipFallback, JRip, {"options": None},
-                ("RWeka",)),
+                "RWeka::JRip(y ~ ., data)", _py.JRipFallback, JRip, ("RWeka",)),
     LearnerSpec("SMO", "support vector machine by SMO (Weka SMO), default options",
-                "RWeka::SMO(y ~ ., data)", _py.SMOFallback, SMO, {"options": None},
-                ("RWeka",)),
+                "RWeka::SMO(y ~ ., data)", _py.SMOFallback, SMO, ("RWeka",)),
     LearnerSpec("Logistic", "multinomial logistic regression (Weka Logistic)",
-                "RWeka::Logistic(y ~ ., data)", _py.LogisticFallback, Logistic,
-                {"options": None}, ("RWeka",)),
+                "RWeka::Logistic(y ~ ., data)", _py.LogisticFallback, Logistic, ("RWeka",)),
     LearnerSpec("kknn", "weighted k-nearest neighbours, k = 5, triangular kernel",
                 "kknn::kknn(y ~ ., train, test, k = 5, kernel = 'triangular')",
-                _py.KKNNFallback, KKNN, {"k": 5, "kernel": "triangular"}, ("kknn",)),
+                _py.KKNNFallback, KKNN, ("kknn",)),
     LearnerSpec("tree", "classification tree (R package tree), defaults; letter's TREE",
-                "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, {}, ("tree",)),
+                "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, ("tree",)),
     LearnerSpec("glm", "logistic regression, binomial logit, 0.5 threshold; "
                 "2 classes only; the simple experiment's LR",
                 "stats::glm.fit(model.matrix(~ ., X), y, family = binomial())",
-                _py.GLMFallback, GLM, {"threshold": 0.5}, ()),
+                _py.GLMFallback, GLM),
     LearnerSpec("majority", "MAJ: the most frequent training class",
-                "which.max(tabulate(y))", _py.MajorityFallback, Majority, {}, ()),
+                "which.max(tabulate(y))", _py.MajorityFallback, Majority),
     LearnerSpec("mean", "nearest class mean, Euclidean distance",
-                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanFallback, Mean, {}, ()),
+                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanFallback, Mean),
     LearnerSpec("fnn-weighted", "EXP6's FNN: 1-NN, d = w(x1-x1')^2 + (x2-x2')^2 / w",
-                "1-NN in base R (batch.R)", _py.FNNWeightedFallback, FNNWeighted, {"omega": 1.0}, ()),
+                "1-NN in base R (batch.R)", _py.FNNWeightedFallback, FNNWeighted),
     LearnerSpec("fnn-distorted", "letter's FNN: 1-NN with the distorted distance "
                 "sum_k u^(2-k) sum_{l in C_k} (x_l - x_l')^2",
-                "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted,
-                {"upsilon": 1.0}, ()),
+                "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted),
     LearnerSpec("cnn", "the MNIST CNN: conv32 5x5-pool-conv64 5x5-pool-dense500-softmax "
-                "(PyTorch)", "none: PyTorch only", _cnn.CNN, _cnn.CNN, _cnn.CNN_PARAMS, ()),
+                "(PyTorch)", "none: PyTorch only", _cnn.CNN, _cnn.CNN),
     LearnerSpec("cnn-dropout", "the MNIST CNN with dropout rate gamma before the dense layer "
-                "(PyTorch)", "none: PyTorch only", _cnn.CNNDropout, _cnn.CNNDropout,
-                _cnn.CNN_DROPOUT_PARAMS, ()),
+                "(PyTorch)", "none: PyTorch only", _cnn.CNNDropout, _cnn.CNNDropout),
 ]}
 
 
@@ -446,9 +429,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
     learner and the fold."""
 
     def __init__(self, estimator, random_state=None, name=None):
-        self.estimator = estimator
-        self.random_state = random_state
-        self.name = name
+        keep_init_args(self, locals())
 
     @property
     def label(self) -> str:
@@ -467,10 +448,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         self.backend_ = "python"
         return self
 
-    def predict(self, X):
-        if not hasattr(self, "estimator_"):
-            raise _not_fitted(self)
-        return self.estimator_.predict(X)
+    predict = NamedLearner.predict
 
     def predict_splits(self, X, y, splits):
         ya = np.asarray(y)

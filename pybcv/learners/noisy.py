@@ -30,6 +30,7 @@ import hashlib
 
 import numpy as np
 
+from .._validate import keep_init_args
 from .fallbacks import BaseEstimator, ClassifierMixin
 
 NOISE_PARAMS = ("noise", "noise_stream")
@@ -58,9 +59,7 @@ class NoisyLearner(ClassifierMixin, BaseEstimator):
     """``learner`` fitted and evaluated on a noisy copy of the predictors."""
 
     def __init__(self, learner=None, noise=0.0, noise_stream=0):
-        self.learner = learner
-        self.noise = noise
-        self.noise_stream = noise_stream
+        keep_init_args(self, locals())
 
     def _noisy(self, X, y):
         try:
