@@ -292,7 +292,12 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, help="timed repetitions (default: the case's)")
     ap.add_argument("--warmup", type=int, help="warm-up repetitions (default: the case's)")
     ap.add_argument("--out", default=os.path.join(HERE, "table5_rep_results.md"))
+    ap.add_argument("--collect", nargs="+", metavar="LOG",
+                    help="no runs: the report of the rounds printed in these logs (rounds run "
+                         "as separate processes, each with --runs 1)")
     args = ap.parse_args(argv)
+    if args.collect:
+        return collect(args)
     want = [s.strip() for s in args.learners.split(",")]
     results = {}      # (case, label) -> {"bridge": [(wall, cpu)], "loop": [...]}
     loads = []
@@ -339,7 +344,39 @@ def main(argv=None):
     write_report(args, results, loads)
 
 
-def write_report(args, results, loads):
+def collect(args):
+    """The report of the per-round lines ("run 1 exp6 J48: bridge wall ... cpu ...;
+    loop wall ... cpu ...; ...; load L") of several logs of this script."""
+    import re
+    pat = re.compile(r"^run \d+ (\S+) (.+?): bridge wall ([\d.]+) cpu ([\d.]+); loop wall ([\d.]+) "
+                     r"cpu ([\d.]+);.*load ([\d.]+)$")
+    from pybcv.partitions import DESIGNS
+    per_rep = sum(DESIGNS[d].get_n_splits() for d in table5_units()[1].values())
+    results, loads = {}, []
+    for log in args.collect:
+        with open(log) as fh:
+            for line in fh:
+                m = pat.match(line.strip())
+                if not m:
+                    continue
+                case, label = m.group(1), m.group(2)
+                reps = HEAVY.get((case, label), CASES[case][1:])[0]
+                rec = results.setdefault((case, label), {"bridge": [], "loop": [], "fits": None})
+                rec["fits"] = reps * per_rep
+                rec["bridge"].append((float(m.group(3)), float(m.group(4))))
+                rec["loop"].append((float(m.group(5)), float(m.group(6))))
+                loads.append(float(m.group(7)))
+    cases = []
+    for c, _ in results:
+        if c not in cases:
+            cases.append(c)
+    args.cases = ",".join(cases)
+    args.runs = min(len(r["bridge"]) for r in results.values())
+    args.learners = ",".join(dict.fromkeys(lb for _, lb in results))
+    write_report(args, results, loads, collected=args.collect)
+
+
+def write_report(args, results, loads, collected=None):
     rows = ["| case | learner | fits timed | loop | bridge ms/fit, CPU | loop ms/fit, CPU | ratio "
             "loop/bridge, CPU | bridge ms/fit, wall | loop ms/fit, wall | ratio loop/bridge, wall | "
             "predictions identical |", "|" + "---|" * 11]
@@ -362,11 +399,18 @@ def write_report(args, results, loads):
                 for c in args.cases.split(",")]
     settings += [f"{c} {lb}: {v[1]} warm-up, {v[0]} timed, {v[2]} passes"
                  for (c, lb), v in HEAVY.items() if (c, lb) in results]
+    if collected:
+        how = (f"the rounds of {len(collected)} runs of the script ({', '.join(collected)}), "
+               f"collected with `--collect`; every (case, learner) ran the bridge and its loop one "
+               f"after the other in each round")
+        load = f"Load average (1 min) seen after each pair: {', '.join(f'{x:.1f}' for x in loads)}."
+    else:
+        how = (f"{args.runs} rounds; in each, every (case, learner) ran the bridge and its loop one "
+               f"after the other (order alternating by round)")
+        load = machine(loads)
     report(args.out, f"\n## {stamp()}: `.venv/bin/python {cmd}`\n\n" + "\n".join(rows) + "\n\n"
-           f"{args.runs} rounds; in each, every (case, learner) ran the bridge and its loop one "
-           f"after the other (order alternating by round), each in a new process with the same "
-           f"warm-up repetitions and timed passes (the fastest counts): {'; '.join(settings)}.  "
-           f"{machine(loads)}  {rver}, {jver}.\n")
+           f"{how}, each in a new process with the same warm-up repetitions and timed passes (the "
+           f"fastest counts): {'; '.join(settings)}.  {load}  {rver}, {jver}.\n")
 
 
 if __name__ == "__main__":
