@@ -1,11 +1,14 @@
 """A plain numpy simulation of the epsilon column of Table 5: the anchor of
 issue 23, item 3 (the engine at the numpy limit).
 
-Written from /work/shared/TESTS_SPEC.md alone -- no pybcv import: Dietterich's
+Written with numpy and scipy alone -- no pybcv import -- from the published
+formulas of the tests (docs/conventions.md gives the project's conventions:
+"Contingency tables", "Fold order", "Extra records of the BCV", "Zero-variance
+rule", "The BCV's t"): Dietterich's
 epsilon data (per-record losses, H0 true), the eight partition designs of the
 paper's Table-5 tests (hold-out 2/3, 15 RHO 2/3, 15 RHO 9/10, 10-fold, 10x10-fold,
-random 5x2, 3x2 BCV, 5x2 BCV; P1-P8 of the spec), every fold's 2x2 counts, and
-the 14 test statistics with their p-values (T1-T4, T7-T12, T14-T17), all
+random 5x2, 3x2 BCV, 5x2 BCV), every fold's 2x2 counts, and
+the 14 test statistics with their p-values, all
 vectorised over the repetitions with one ``numpy.random.Generator``.  It
 prints the type-I error of each test (a sanity check against ``pybcv
 simulate``: other random draws, so equal within Monte Carlo error only).
@@ -101,7 +104,8 @@ def draw(rng, R, n, seed=None):
 
 
 def rule_d(num, scale):
-    """Statistic num / scale with rule D (zero scale: 0 when num is 0, else +-inf)."""
+    """num / scale with the zero-variance rule (docs/conventions.md, "Zero-variance
+    rule"): a zero scale gives 0 when num is 0, else +-inf."""
     zero = scale <= 1e-12
     with np.errstate(divide="ignore", invalid="ignore"):
         s = num / np.where(zero, 1.0, scale)
