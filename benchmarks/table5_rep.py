@@ -377,14 +377,14 @@ def collect(args):
 
 
 def write_report(args, results, loads, collected=None):
-    rows = ["| case | learner | fits timed | loop | bridge ms/fit, CPU | loop ms/fit, CPU | ratio "
+    rows = ["| case | learner | rounds | fits timed | loop | bridge ms/fit, CPU | loop ms/fit, CPU | ratio "
             "loop/bridge, CPU | bridge ms/fit, wall | loop ms/fit, wall | ratio loop/bridge, wall | "
-            "predictions identical |", "|" + "---|" * 11]
+            "predictions identical |", "|" + "---|" * 12]
     for (case, label), rec in results.items():
         f = rec["fits"]
         ms = lambda v: fmt3([1000 * x / f for x in v], 3)  # noqa: E731
         b, lp = rec["bridge"], rec["loop"]
-        rows.append(f"| {case} | {label} | {f} | {'Java' if LEARNERS[label][1] else 'Rscript'} "
+        rows.append(f"| {case} | {label} | {len(b)} | {f} | {'Java' if LEARNERS[label][1] else 'Rscript'} "
                     f"| {ms([x[1] for x in b])} | {ms([x[1] for x in lp])} "
                     f"| {fmt3([y[1] / x[1] for x, y in zip(b, lp)])} "
                     f"| {ms([x[0] for x in b])} | {ms([x[0] for x in lp])} "
@@ -394,7 +394,8 @@ def write_report(args, results, loads, collected=None):
     jver = subprocess.run(["java", "-version"], capture_output=True,
                           text=True).stderr.splitlines()[0]
     cmd = " ".join(["benchmarks/table5_rep.py", f"--runs {args.runs}", f"--cases {args.cases}",
-                    f"--learners '{args.learners}'"])
+                    f"--learners '{args.learners}'"] if not collected else
+                   ["benchmarks/table5_rep.py --collect", *collected])
     settings = [f"{c}: {CASES[c][2]} warm-up, {CASES[c][1]} timed repetitions, {CASES[c][3]} passes"
                 for c in args.cases.split(",")]
     settings += [f"{c} {lb}: {v[1]} warm-up, {v[0]} timed, {v[2]} passes"
