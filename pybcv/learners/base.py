@@ -9,7 +9,10 @@ returning, for each ``(train_idx, test_idx)`` pair of integer index arrays,
 the labels predicted for ``X[test_idx]`` by a model fitted on
 ``X[train_idx], y[train_idx]`` (same label values and dtype as ``y``).
 After ``fit`` or ``predict_splits`` it exposes ``backend_`` ("r" or "python"),
-the backend that actually ran.
+the backend that actually ran.  A learner that can predict probabilities
+(a scikit-learn classifier with ``predict_proba``) also has
+``predict_proba_splits(X, y, splits)``: per split an array (test records x
+the sorted labels of y), read by the log loss (docs/guide/losses.md).
 
 The named learners of the paper (:data:`LEARNERS`) each take a ``backend``:
 "r" (the paper's R implementation through :mod:`r_bridge`; an error naming
@@ -35,7 +38,7 @@ from ..errors import FitError, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
 from .timelimit import FitTimeout, one_fit
-from .noisy import NOISE_PARAMS, NoisyLearner
+from .noisy import VIEW_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
 from .spec import check_param, weka_options
@@ -384,12 +387,14 @@ def make_learner(name, backend="auto", **params):
     if is_import_path(name):          # any scikit-learn classifier; runs in Python
         return SklearnLearner(estimator_from_path(name, params), name=name)
     params = check_params(name, params)
-    noise = {k: params.pop(k) for k in NOISE_PARAMS if k in params}
+    view = {k: params.pop(k) for k in VIEW_PARAMS if k in params}
     spec = LEARNERS[name]
     est = spec.estimator(backend=backend, **spec.init, **params)
     est._validate()
-    if noise:        # the learner sees the data through noise (pybcv.learners.noisy)
-        est = NoisyLearner(est, noise.get("noise", 0.0), noise.get("noise_stream", 0))
+    if view:         # the learner sees the data through a view (pybcv.learners.noisy)
+        noisy = "noise" in view or "noise_stream" in view
+        est = NoisyLearner(est, view.get("noise", 0.0) if noisy else None,
+                           view.get("noise_stream", 0), bool(view.get("one_hot", False)))
     return est
 
 
@@ -416,6 +421,22 @@ def check_learner(name, backend="auto", **params):
             return est
         raise ValueError(f"{e}; R, which would run it with backend='auto', is unavailable "
                          f"({problem})") from None
+
+
+def _text_columns_hint(X, error) -> str:
+    """A scikit-learn estimator that met a text (categorical) predictor: the
+    columns named and what to do, appended to its error."""
+    if "could not convert string to float" not in str(error):
+        return ""
+    if not hasattr(X, "dtypes"):
+        return ""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+    cols = [str(c) for c, t in X.dtypes.items() if not (is_numeric_dtype(t) or is_bool_dtype(t))]
+    if not cols:
+        return ""
+    return (f" (predictor column(s) {', '.join(repr(c) for c in cols[:5])} hold text; scikit-learn "
+            f"estimators take numbers only: encode them (e.g. one-hot) or drop them, or use a "
+            f"learner that takes categories such as J48)")
 
 
 class SklearnLearner(ClassifierMixin, BaseEstimator):
@@ -450,26 +471,49 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
 
     predict = NamedLearner.predict
 
-    def predict_splits(self, X, y, splits):
-        ya = np.asarray(y)
-        splits = _py._check_splits(splits, len(ya))
+    def _per_split(self, X, ya, splits, method):
+        """[(fitted clone, its ``method`` on the test rows)] per split; a fit
+        or prediction that raises is a :class:`FitError` naming the learner
+        and the fold."""
         out = []
         for f, (tr, te) in enumerate(splits, start=1):
             try:
                 with one_fit(f):
                     est = self._fresh().fit(take_rows(X, tr), ya[tr])
-                    out.append(np.asarray(est.predict(take_rows(X, te))))
+                    out.append((est, getattr(est, method)(take_rows(X, te))))
             except (KeyboardInterrupt, MemoryError):
                 raise
             except FitTimeout as e:
                 raise FitError(self.label, f, len(splits), str(e)) from None
             except Exception as e:
                 raise FitError(self.label, f, len(splits),
-                               f"{type(e).__name__}: {e}".strip()) from e
+                               f"{type(e).__name__}: {e}".strip() + _text_columns_hint(X, e)) from e
         self.backend_ = "python"
+        return out
+
+    def predict_splits(self, X, y, splits):
+        ya = np.asarray(y)
+        splits = _py._check_splits(splits, len(ya))
+        out = [np.asarray(p) for _, p in self._per_split(X, ya, splits, "predict")]
         # checked before any conversion to y's dtype (which would turn a
         # regressor's 0.2 into the label 0)
         return check_predictions(out, ya, splits, learner=self.label, numeric=self.is_regressor)
+
+    def predict_proba_splits(self, X, y, splits):
+        """Per split, the class probabilities of the test records, an array
+        (records, k) whose columns are the sorted labels of y (a class that
+        a training fold lacks gets probability 0): the log loss reads them
+        (docs/guide/losses.md).  A fit or predict_proba that raises is a
+        :class:`FitError` naming the learner and the fold."""
+        ya = np.asarray(y)
+        classes = np.unique(ya)
+        splits = _py._check_splits(splits, len(ya))
+        out = []
+        for est, P in self._per_split(X, ya, splits, "predict_proba"):
+            full = np.zeros((len(P), classes.size))
+            full[:, np.searchsorted(classes, np.asarray(est.classes_))] = np.asarray(P, dtype=float)
+            out.append(full)
+        return out
 
     @property
     def is_regressor(self) -> bool:
@@ -552,12 +596,12 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
-    allowed = set(LEARNERS[name].params) | set(NOISE_PARAMS)
+    allowed = set(LEARNERS[name].params) | set(VIEW_PARAMS)
     unknown = sorted(set(params) - allowed)
     if unknown:
         raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
                          f"its parameters: {sorted(LEARNERS[name].params) or 'none'} "
-                         f"(and {', '.join(NOISE_PARAMS)}, which every learner takes)")
+                         f"(and {', '.join(VIEW_PARAMS)}, which every learner takes)")
     return {k: check_param(name, k, v) for k, v in params.items()}
 
 

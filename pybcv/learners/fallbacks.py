@@ -15,7 +15,6 @@ and records ``backend_ = "python"``.
 from __future__ import annotations
 
 import threading
-import warnings
 
 import numpy as np
 

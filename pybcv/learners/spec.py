@@ -105,6 +105,7 @@ PARAM_CHECKS = {
     # generic: every learner takes them (pybcv.learners.noisy)
     "noise": _positive_number,
     "noise_stream": lambda learner, name, v: _integer_at_least_0(learner, name, v),
+    "one_hot": _flag,
 }
 
 

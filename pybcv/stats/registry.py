@@ -459,15 +459,11 @@ def _cvci_loss_moments(S, ntr, nte):
     return n, R, var, var <= ZERO_SQ
 
 
-def _cvci_on_losses(n, R, var, degenerate, alternative="two-sided"):
-    return _z.cvci_on_moments(n, R, var, degenerate, alternative)
-
-
 def _loss_route(key, inputs):
     """(loss_inputs, on_losses) of a test: tests on differences read the mean
     loss differences; the CV-CI z the pooled moments; the rest need 0/1."""
     if key == "cvci_z":
-        return _cvci_loss_moments, _cvci_on_losses
+        return _cvci_loss_moments, _z.cvci_on_moments
     on_d = getattr(inputs, "on_differences", None)
     return (None if on_d is None else _loss_differences(on_d)), None
 
