@@ -192,3 +192,37 @@ def test_ctrl_c_stops_a_weka_design_inside_the_jvm(tmp_path):
     done, total = map(int, stop.split("/"))
     assert total >= 10 and done < total, out
     assert "Exception ignored" not in err
+
+
+def test_java_loop_anchor_trains_without_absent_classes(tmp_path):
+    """benchmarks/table5_rep.py asserts that the bridge predicts what the plain
+    Java loop (pybcv.WekaLoop) predicts.  On a fold whose training rows lack a
+    class (EXP6 repetition 3, fold 3 of its random 5x2 design: no class 2) the
+    loop must train as RWeka does after droplevels(), else JRip's rules differ."""
+    import subprocess
+    from pathlib import Path
+    import r_bridge
+    from pybcv.engine import RunConfig
+    from pybcv.pipeline import draw_splits
+    cfg = RunConfig("exp6", "table5")
+    d = cfg.dataset_for(3)
+    X, y = np.asarray(d.X, float), np.asarray(d.y)
+    tr, te = draw_splits(len(y), {"rcv5x2": "rcv5x2"}, {"rcv5x2": cfg.unit_rng(3, "rcv5x2")})["rcv5x2"][2]
+    assert len(np.unique(y[tr])) < len(np.unique(y))
+    lev = [str(v) for v in np.unique(y)]
+    for i in range(2):          # set 0: the loop's warm-up set (run 0 times), set 1: timed
+        with open(tmp_path / f"set_{i:04d}.arff", "w") as fh:
+            fh.write("@relation R_data_frame\n@attribute y {" + ",".join(lev) + "}\n")
+            fh.write("".join(f"@attribute x{j + 1} numeric\n" for j in range(X.shape[1])) + "@data\n")
+            fh.writelines(f"{yi}," + ",".join(f"{v:.17g}" for v in row) + "\n"
+                          for yi, row in zip(y, X))
+        with open(tmp_path / f"set_{i:04d}.splits", "w") as fh:
+            fh.write(" ".join(map(str, tr)) + "\n" + " ".join(map(str, te)) + "\n")
+    weka_jar = subprocess.run(["Rscript", "-e", 'cat(system.file("java", "weka.jar", package = '
+                               '"RWekajars"))'], capture_output=True, text=True).stdout.strip()
+    jar = Path(__file__).resolve().parents[1] / "R" / "inst" / "java" / "pybcv-weka.jar"
+    subprocess.run(["java", "-cp", f"{weka_jar}:{jar}", "pybcv.WekaLoop", str(tmp_path), "0",
+                    "weka.classifiers.rules.JRip"], check=True, capture_output=True)
+    loop = np.array((tmp_path / "pred_JRip.txt").read_text().split(), dtype=int)
+    bridge = r_bridge.predict_splits("JRip", X, y, [(tr, te)], {"options": []}, ("RWeka",))[0]
+    np.testing.assert_array_equal(np.asarray(lev)[loop], bridge.astype(str))
