@@ -24,7 +24,7 @@ import warnings
 from typing import List, Optional, Sequence
 from urllib.parse import urlparse
 
-from . import __version__, mnist, rq1
+from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
@@ -46,7 +46,7 @@ from . import validity as V
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = interrupts.EXIT_INTERRUPTED
 EXIT_BROKEN_PIPE = 141
 SCHEDULER_TIMEOUT_S = 5.0
 
@@ -1163,6 +1163,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     developer = bool(os.environ.get("PYBCV_TRACEBACK"))
     try:
+        interrupts.end_quiet_start()     # from here Ctrl-C is a KeyboardInterrupt, handled below
         rc = args.fn(args)
         sys.stdout.flush()
         return rc

@@ -88,6 +88,7 @@ from ._validate import csv_safe
 from .engine.archive import ArchiveError, read_npz
 from .engine.store import FolderLock
 from .errors import StoreError
+from .interrupts import stop_pool
 from .learners import make_learner
 from .outcomes import tables_from_predictions
 from .partitions import DESIGNS
@@ -870,23 +871,12 @@ def run(data_dir: str, out: str, reps: int = 1000, seed: int = 0, datasets=DATAS
                 # Ctrl-C or an error: drop the queued chunks and stop the workers
                 # now (finished chunks are stored; shutdown(wait=True) would run
                 # every queued chunk first)
-                _stop_pool(ex)
+                stop_pool(ex)
                 raise
             ex.shutdown()
     finally:
         store.close()
     return {d: len(store.read(d)) for d in datasets}
-
-
-def _stop_pool(ex):
-    """Cancel a ProcessPoolExecutor's queued work and terminate its workers."""
-    procs = list((getattr(ex, "_processes", None) or {}).values())
-    ex.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
-    for p in procs:
-        p.join(timeout=5)
 
 
 # ----------------------------------------------------------------- estimator
