@@ -57,16 +57,26 @@ def end_quiet_start() -> None:
 
 def _start_resource_trackers():
     """The helper processes that multiprocessing and joblib's loky start with
-    their first pool: started before the block, because starting one lifts
-    SIGINT's block in the calling thread (they block it around their own
-    start, then unblock it)."""
+    their first pool, started first: starting one lifts SIGINT's block in
+    the calling thread (each blocks it around its own start, then unblocks
+    it), so it is blocked again after each."""
     from multiprocessing import resource_tracker
-    resource_tracker.ensure_running()
+    trackers = [resource_tracker]
     try:
         from joblib.externals.loky.backend import resource_tracker as loky_tracker
+        trackers.append(loky_tracker)
     except ImportError:          # pragma: no cover - joblib is a dependency
-        return
-    loky_tracker.ensure_running()
+        pass
+    for tracker in trackers:
+        tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        _checkpoint()
+
+
+def _checkpoint():
+    """A Python call: Python runs a signal handler made due (a Ctrl-C that
+    arrived before the block, or let through while a tracker started) here,
+    before the next fork, not inside it."""
 
 
 @contextmanager
@@ -78,9 +88,14 @@ def workers_deaf():
             or threading.current_thread() is not threading.main_thread():
         yield
         return
-    _start_resource_trackers()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        # a Ctrl-C that came just before the block raises here, not halfway
+        # through starting a worker (which would then find no task to read)
+        _checkpoint()
+        # blocked before their fork too: a Ctrl-C during a fork would raise
+        # KeyboardInterrupt inside an at-fork callback, where it is lost
+        _start_resource_trackers()
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)

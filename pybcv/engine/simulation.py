@@ -288,12 +288,20 @@ def _run_joblib(cfg_dict, chunks, keep, jobs, timeout=None):
     from joblib import Parallel, delayed
     wave = jobs * 2
     with ExitStack() as stack:
-        with workers_deaf():        # the workers and their helpers, started here, ignore Ctrl-C
-            par = stack.enter_context(Parallel(n_jobs=jobs, backend="loky"))
-            par(delayed(_started)() for _ in range(jobs))
-        for i in range(0, len(chunks), wave):
-            for records in par(delayed(run_chunk)(cfg_dict, c, timeout) for c in chunks[i:i + wave]):
-                keep(records)
+        par = None
+        try:
+            with workers_deaf():    # the workers and their helpers, started here, ignore Ctrl-C
+                par = stack.enter_context(Parallel(n_jobs=jobs, backend="loky"))
+                par(delayed(_started)() for _ in range(jobs))
+            for i in range(0, len(chunks), wave):
+                for records in par(delayed(run_chunk)(cfg_dict, c, timeout)
+                                   for c in chunks[i:i + wave]):
+                    keep(records)
+        except BaseException:
+            backend = getattr(par, "_backend", None)     # the deaf workers: stopped now
+            if backend is not None and getattr(backend, "_workers", None) is not None:
+                backend.abort_everything(ensure_ready=False)
+            raise
 
 
 def _run_dask(cfg_dict, chunks, keep, scheduler, timeout=None):
