@@ -751,6 +751,9 @@ def cmd_validity(a) -> int:
         lf = {"all": None, "learner-free": True, "learners": False}[a.kind]
         V.run(a.runs, names, a.until, lf, a.jobs, say)
     elif a.action == "score":
+        if not os.path.isdir(a.runs):
+            raise UsageError(f"--runs: no folder {a.runs!r} (the stores that `pybcv validity run "
+                             f"--runs FOLDER` writes)")
         V.score(a.runs, a.out, say)
         V.candidates(a.runs, a.out, say)
         V.rq1_coverage(V.RQ1_ARCHIVE, a.out, say)
@@ -1063,7 +1066,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "docs/validity/README.md)")
     v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"))
     v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
-    v.add_argument("--jobs", type=int, default=1)
+    v.add_argument("--jobs", type=_positive, default=1)
     v.add_argument("--quiet", action="store_true")
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")

@@ -93,9 +93,12 @@ public final class WekaJob implements Runnable {
         return ABANDONED.get();
     }
 
-    /** The time limit as the message gives it: 0.5, 2, 0.01. */
+    /** The time limit as the message gives it: 0.5, 2, 0.01, 1.0E-9 (no run of zeros). */
     static String seconds(double s) {
-        return BigDecimal.valueOf(s).stripTrailingZeros().toPlainString();
+        if (s >= 1e-4 && s < 1e9) {
+            return BigDecimal.valueOf(s).stripTrailingZeros().toPlainString();
+        }
+        return Double.toString(s);
     }
 
     /** The message of a fit that outlasted the time limit. */
