@@ -1,10 +1,18 @@
 """Input checks shared by the Python learners, the R bridge and the command
-lines (numpy only)."""
+lines (numpy only), and the parameter store of the estimators and splitters."""
 from __future__ import annotations
 
 import argparse
 
 import numpy as np
+
+
+def keep_init_args(obj, args: dict) -> None:
+    """Store ``__init__``'s arguments (its ``locals()``) as attributes of the
+    same names: scikit-learn's convention, which ``get_params`` reads back."""
+    for k, v in args.items():
+        if k not in ("self", "__class__"):
+            setattr(obj, k, v)
 
 
 def int_at_least(minimum: int, what: str = ""):

@@ -33,11 +33,12 @@ from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine import archive
 from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
-from .experiments import BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, SIMULATE_DEFAULTS
+from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, RQ1_DATASETS,
+                          SIMULATE_DEFAULTS)
 from .learners import LEARNERS, check_learner
-from .learners.importpath import is_import_path
+from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import check_timeout
-from .learners.noisy import NOISE_PARAMS
+from .learners.noisy import VIEW_PARAMS
 from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
 from .report import build_report
@@ -187,7 +188,7 @@ def _learner(arg: Optional[str], option: str, backend: str = "python"):
         return spec
     if name not in LEARNERS:
         raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
-    extra = set(spec) - {"name"} - set(LEARNERS[name].params) - set(NOISE_PARAMS)
+    extra = set(spec) - {"name"} - set(LEARNERS[name].params) - set(VIEW_PARAMS)
     if extra:
         raise UsageError(f"{option}: learner {name!r} has no parameter(s) {sorted(extra)}; "
                          f"its parameters: {sorted(LEARNERS[name].params) or 'none'}")
@@ -205,12 +206,17 @@ def _learner(arg: Optional[str], option: str, backend: str = "python"):
 
 
 def _learner_list(arg: str, backend: str = "python") -> List[dict]:
-    """``a,b:k=1,c`` -> specs; a piece with '=' and no ':' continues the previous spec."""
+    """``a,b:k=1,c`` -> specs; a piece ``param=value`` (no ':' before its '=')
+    continues the previous spec, and commas inside brackets, parentheses or
+    quotes separate nothing (``MLPClassifier:hidden_layer_sizes=(10,5),b``)."""
+    try:
+        parts = split_params(arg)
+    except ValueError as e:
+        raise UsageError(f"--learners: {e}; commas inside (), [], {{}} or quotes do not separate "
+                         f"learners, so every bracket and quote must be closed") from None
     pieces: List[str] = []
-    for p in (x.strip() for x in arg.split(",")):
-        if not p:
-            continue
-        if "=" in p and ":" not in p and pieces:
+    for p in parts:
+        if "=" in p and ":" not in p.partition("=")[0] and pieces:
             pieces[-1] += "," + p
         else:
             pieces.append(p)
@@ -567,6 +573,12 @@ def cmd_test(a) -> int:
         if wrong:
             raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
     options = _options(a, tests if tests is not None else _tests(design))
+    if a.loss in ("log", "log_loss"):
+        raise UsageError("--loss log: a predictions file holds one label (or number) per record "
+                         "in pred_a and pred_b, not class probabilities, which the log loss "
+                         "reads; give Python's compare_predictions(..., loss='log') each fold's "
+                         "probabilities (records x classes), or let pybcv compare fit the "
+                         "learners (pybcv compare --loss log)")
     try:
         y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
     except ValueError as e:
@@ -576,7 +588,8 @@ def cmd_test(a) -> int:
                                   profile=a.profile, alpha=a.alpha, alternative=a.alternative,
                                   options=options, loss=a.loss or "zero_one")
     except ValueError as e:
-        raise UsageError(f"--predictions: {e}") from None
+        where = "--loss" if str(e).startswith("loss") else "--predictions"
+        raise UsageError(f"{where}: {e}") from None
     for w in res.warnings:
         print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:
@@ -684,11 +697,29 @@ def _rq1_report(a) -> int:
 
 @_file_errors
 def cmd_rq1_run(a) -> int:
-    """Run or resume the experiment, then write the report."""
-    done = rq1.run(a.data, a.out, reps=a.reps, seed=a.seed,
-                   datasets=[d for d in a.datasets.split(",") if d], n_sample=a.n_sample,
-                   backend=a.backend, jobs=a.jobs, scheduler=a.scheduler, chunk=a.chunk,
-                   max_reps_this_call=a.max_reps_this_call, progress=a.progress)
+    """Run or resume the experiment record ``rq1`` on each data set (one
+    engine run each, ``--out/runs/<dataset>``), then write the report."""
+    names = [D.check_name(d, "--datasets") for d in a.datasets.split(",") if d]
+    files = a.data or D.uci_dir()
+    for d in names:
+        if not os.path.exists(os.path.join(files, d + ".csv.gz")):
+            raise UsageError(f"data set {d!r}: no file {d}.csv.gz in {files}")
+    record = EXPERIMENTS["rq1"]
+    configs = {d: RunConfig("rq1", record.tests, seed=a.seed, n=a.n_sample,
+                            data_params={"file": d}, backend=a.backend, data_dir=a.data)
+               for d in names}
+    done = {}
+    for d, cfg in configs.items():
+        folder = rq1.run_folder(a.out, d)
+        if archive.is_run(folder) and not os.path.exists(os.path.join(folder, archive.SQLITE_NAME)):
+            print(f"[rq1] {d}: unpacking {folder}/{archive.FILE_NAME} to resume from it",
+                  file=sys.stderr, flush=True)
+            archive.to_sqlite(folder)
+        if a.progress:
+            print(f"[rq1] {d}", file=sys.stderr, flush=True)
+        res = simulate(cfg, a.reps, jobs=a.jobs, out=folder, resume=True, progress=a.progress,
+                       scheduler=a.scheduler, chunk=a.chunk, stop_after=a.stop_after)
+        done[d] = int(len(res.reps))
     print(json.dumps(done))
     return _rq1_report(a)
 
@@ -697,17 +728,6 @@ def cmd_rq1_run(a) -> int:
 def cmd_rq1_report(a) -> int:
     return _rq1_report(a)
 
-
-@_file_errors
-def cmd_rq1_pack(a) -> int:
-    print(json.dumps(rq1.pack(a.out), indent=1))
-    return 0
-
-
-@_file_errors
-def cmd_rq1_unpack(a) -> int:
-    print(json.dumps({"lines_added": rq1.unpack(a.out)}, indent=1))
-    return 0
 
 
 # ------------------------------------------------------------------ report
@@ -756,7 +776,7 @@ def cmd_validity(a) -> int:
                              f"--runs FOLDER` writes)")
         V.score(a.runs, a.out, say)
         V.candidates(a.runs, a.out, say)
-        V.rq1_coverage(V.RQ1_ARCHIVE, a.out, say)
+        V.rq1_coverage(V.RQ1_RUNS, a.out, say)
     else:
         V.report(a.out)
         say(f"wrote {os.path.join(a.out, 'README.md')}")
@@ -958,7 +978,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
                    "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
     loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
-                 "default), absolute, or a cost matrix such as 0,1;5,0 (rows the true class, "
+                 "default), absolute, log (the log loss of scikit-learn classifiers with "
+                 "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
                  "labels sorted); under any loss but zero_one the McNemar tests and the "
                  "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
     c.add_argument("--loss", type=_loss, help=loss_help)
@@ -999,7 +1020,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
     t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
-                                                                "for numeric predictions"))
+                                                                "for numeric predictions")
+                   .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
+                            ""))
     t.add_argument("--profile", default=cd["profile"], help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
@@ -1009,7 +1032,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd = SIMULATE_DEFAULTS
     s = sub.add_parser("simulate", help="type-I error / power simulation, stored durably")
     s.add_argument("--dataset", required=True, help=", ".join(EXPERIMENTS))
-    s.add_argument("--param", help="; ".join(f"{k}: {e.varied}" for k, e in EXPERIMENTS.items())
+    s.add_argument("--param", help="; ".join(f"{k}: {e.varied}" for k, e in EXPERIMENTS.items()
+                                             if e.varied)
                    + ". Several values (comma separated) give a power curve in --out/param=<v>/")
     s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
     s.add_argument("--tests", default=sd["tests"], help="all, table5 (default), a design or k1,k2,...")
@@ -1088,41 +1112,36 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("folders", nargs="+", metavar="FOLDER")
     x.set_defaults(fn=cmd_archive_unpack)
 
-    q = sub.add_parser("rq1", help="the paper's RQ1 on the UCI data sets (run|report|pack|unpack)",
+    q = sub.add_parser("rq1", help="the paper's RQ1 on the UCI data sets (run|report)",
                        description="The paper's RQ1: the distribution of rho1 and rho2 on UCI "
-                       "data sets (pybcv.rq1).")
+                       "data sets (the engine's experiment record rq1; report: pybcv.rq1).")
     qsub = q.add_subparsers(dest="rq1_cmd", required=True, parser_class=_Parser)
     x = qsub.add_parser("run", help="run or resume the experiment, then write the report")
-    x.add_argument("--data", default=os.path.join(D.data_dir(), "uci"),
+    x.add_argument("--data", default=None,
                    help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
                    "$PYBCV_DATA/uci)")
-    x.add_argument("--out", required=True, help="output folder (store/ inside; resumable)")
+    x.add_argument("--out", required=True, help="output folder (one engine run per data set "
+                   "in runs/<dataset>; resumable, also from their run.npz archives)")
     x.add_argument("--reps", type=_positive, default=1000)
     x.add_argument("--seed", type=_seed, default=0)
-    x.add_argument("--datasets", default=",".join(rq1.DATASETS),
-                   help=f"comma-separated data set names (default: all {len(rq1.DATASETS)})")
-    x.add_argument("--n-sample", type=int_at_least(4), default=rq1.N_SAMPLE)
+    x.add_argument("--datasets", default=",".join(RQ1_DATASETS),
+                   help=f"comma-separated data set names (default: all {len(RQ1_DATASETS)})")
+    x.add_argument("--n-sample", type=int_at_least(4), default=EXPERIMENTS["rq1"].n)
     x.add_argument("--backend", default="r", choices=["r", "auto", "python"])
     x.add_argument("--jobs", type=_positive, default=1)
     x.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
     x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
-    x.add_argument("--max-reps-this-call", type=_positive, default=None)
+    x.add_argument("--stop-after", type=_positive, default=None,
+                   help="run at most this many repetitions of each data set in this call")
     x.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
                    "(default: --out)")
     x.add_argument("--progress", action="store_true")
     x.set_defaults(fn=cmd_rq1_run)
     x = qsub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
-                        "store of --out, or from its archive rq1.npz where it has no store")
+                        "runs under --out/runs (stores or run.npz archives)")
     x.add_argument("--out", required=True)
     x.add_argument("--report", default=None)
     x.set_defaults(fn=cmd_rq1_report)
-    x = qsub.add_parser("pack", help="pack the store of --out into --out/rq1.npz (verified)")
-    x.add_argument("--out", required=True, help="folder holding store/")
-    x.set_defaults(fn=cmd_rq1_pack)
-    x = qsub.add_parser("unpack", help="rebuild the store of --out from --out/rq1.npz (adds "
-                        "only the missing lines to an existing store that the archive covers)")
-    x.add_argument("--out", required=True, help="folder holding rq1.npz")
-    x.set_defaults(fn=cmd_rq1_unpack)
     return p
 
 

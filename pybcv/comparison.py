@@ -24,11 +24,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import seeds
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
-from .losses import Loss, is_regressor, resolve_loss
+from .losses import Loss, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, learner_free_tables, learner_label,
                        loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
@@ -48,10 +47,6 @@ def _paper_first(keys):
 
 def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
     return design_folds(n, design=design, seed=seed)
-
-
-def _check_design(test_sets, n: int, design: str) -> List[str]:
-    return check_design(test_sets, n, design)
 
 
 def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:
@@ -180,6 +175,7 @@ class Comparison:
                                "n": int(self.n), "seed": self.seed, "profile": self.profile,
                                "backends": list(self.backends),
                                "error_design": self.error_design,
+                               "loss": self.loss,
                                "error_a": _num(self.error_a), "error_b": _num(self.error_b),
                                "fits": list(self.fits), "warnings": list(self.warnings)},
                 "tests": results_as_json(self.results, self.alpha, level)}
@@ -224,14 +220,17 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         df = self.to_frame()
+        words = "error rates" if self.loss == "zero_one" else f"mean {self.loss} losses"
         cap = html.escape(f"A = {self.learner_a} vs B = {self.learner_b} (n = {self.n}); "
-                          f"error rates A {self.error_a:.4f}, B {self.error_b:.4f}")
+                          f"{words} A {self.error_a:.4f}, B {self.error_b:.4f}")
         return f"<p><b>{cap}</b></p>" + df.to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
 
 #: The version of the JSON objects of ``compare``, ``compare --learners``,
 #: ``test`` and ``simulate`` (``--json``) and of the ``to_json()`` methods
-#: (docs/guide/json.md); a change of their fields changes it.
+#: (docs/guide/json.md): removing, renaming or changing the meaning or type
+#: of a field changes it; a new field does not (readers ignore fields they
+#: do not know).
 JSON_SCHEMA = "pybcv/1"
 
 
@@ -315,11 +314,22 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
 def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     """The resolved loss of a comparison of ``learners`` (regressors: squared
     by default, zero_one refused; no stratified folds of a numeric target)."""
-    reg = [learner_label(x) for x in learners if is_regressor(as_learner(x, backend))]
+    made = [as_learner(x, backend) for x in learners]
+    reg = [learner_label(x) for x, m in zip(learners, made) if is_regressor(m)]
     if reg and len(reg) < len(learners):
         raise ValueError(f"learners: {', '.join(reg)} is a regressor and the others are "
                          f"classifiers; compare regressors with regressors")
     out = resolve_loss(loss, y, regressor=bool(reg))
+    if out.proba:                        # the log loss: probabilities, checked before any fit
+        for x, m in zip(learners, made):
+            if not has_proba(m):
+                raise ValueError(no_proba_message(learner_label(x), m))
+    if not reg and out.name in ("squared", "absolute"):
+        # classifiers predict labels: read as numbers only where they are quantities
+        out = Loss(out.name, False, out.per_record, note=(
+            f"loss {out.name!r} on classifiers reads the class labels of y as numbers (an "
+            f"error of 1 -> 3 costs {'4' if out.name == 'squared' else '2'}); meaningful only "
+            f"for ordered numeric classes; for labels use zero_one, a cost matrix or log"))
     if stratify is True and (reg or out.name in ("squared", "absolute")):
         raise ValueError(f"stratify=True forms the blocks within the classes of y, but under "
                          f"loss {out.name!r} y is a numeric target with no classes; leave "
@@ -327,15 +337,11 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     return out
 
 
-def _outcomes(y, pa, pb, splits, loss: Loss):
+def _outcomes(y, pa, pb, splits, loss: Loss, names=("A", "B")):
     """{design: fold tables} (0/1 loss) or {design: loss sums} (other losses)."""
     if loss.zero_one:
         return tables_from_design_predictions(y, pa, pb, splits)
-    return loss_sums_from_design_predictions(y, pa, pb, splits, loss)
-
-
-def _data(X, y):
-    return from_arrays(X, y)
+    return loss_sums_from_design_predictions(y, pa, pb, splits, loss, names)
 
 
 def _draw_splits(data, keys, seed, stratify=False, groups=None):
@@ -379,8 +385,9 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     (:mod:`pybcv.learners.timelimit`).
 
     ``loss``: "zero_one" (classifiers' default), "squared" (regressors'
-    default), "absolute", a cost matrix or a callable (y_true, y_pred) ->
-    per-record losses (:mod:`pybcv.losses`, docs/guide/losses.md); under a
+    default), "absolute", "log" (classifiers with ``predict_proba``; the
+    probability of the true class clipped below at 1e-15), a cost matrix or
+    a callable (y_true, y_pred) -> per-record losses (:mod:`pybcv.losses`, docs/guide/losses.md); under a
     real-valued loss the tests that need 0/1 outcomes are dropped from a
     selection (a note in ``warnings``) or refused when named.
 
@@ -393,14 +400,17 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     """
     learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
     learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
-    data = _data(X, y)
+    data = from_arrays(X, y)
     lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
+    notes += [lossobj.note] if lossobj.note else []
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress, seed, check_timeout(timeout))
-    tables = _outcomes(data.y, pa, pb, splits, lossobj)
+                                           n_jobs, progress, seed, check_timeout(timeout),
+                                           lossobj.proba)
+    tables = _outcomes(data.y, pa, pb, splits, lossobj,
+                       (learner_label(learner_a), learner_label(learner_b)))
     fits = sum(len(s) for s in splits.values())
     return Comparison(_score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables,
                       data.n, learner_label(learner_a), learner_label(learner_b), tuple(backends),
@@ -493,7 +503,9 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     (ValueError with the reason, else the checker's warnings are kept in
     ``warnings``); every test of the design runs unless ``tests`` says.
     ``loss``: as in :func:`compare` (under "squared" or "absolute" the
-    predictions are numbers, not labels: a regression).
+    predictions are numbers, not labels: a regression; under "log" each
+    fold's predictions are class probabilities, an array (records, k) with
+    columns the sorted labels of y).
 
     >>> import numpy as np
     >>> from pybcv.partitions import DESIGNS
@@ -521,15 +533,23 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         if len(preds) != len(test_sets):
             raise ValueError(f"{name} has {len(preds)} folds, the folds are {len(test_sets)}")
     try:
-        warns = list(_check_design(test_sets, n, design))
+        warns = list(check_design(test_sets, n, design))
     except ValueError as e:
         raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
     named = isinstance(loss, str)
+    if named and loss in ("squared", "absolute"):
+        bad = _not_finite(y)
+        if bad is not None:
+            raise ValueError(f"y: row {bad} is {y[bad]!r}; under loss {loss!r} the target must "
+                             f"be finite numbers")
     lossobj = resolve_loss(loss, y, regressor=named and loss in ("squared", "absolute"))
     # labels of y (0/1 loss, cost matrix), numbers (squared, absolute), anything (a callable)
     labels = None if named and loss in ("squared", "absolute") else set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
+            if lossobj.proba:
+                _check_fold_probabilities(np.asarray(p), name, f, len(test_sets[f]), y)
+                continue
             _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]),
                                     False if callable(loss) else labels)
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
@@ -542,7 +562,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         T = tables_from_predictions(y, list(pred_a), list(pred_b), folds)
     else:
         T = loss_sums_from_design_predictions(y, {design: list(pred_a)}, {design: list(pred_b)},
-                                              {design: folds}, lossobj)[design]
+                                              {design: folds}, lossobj, (learner_a, learner_b))[design]
     tables = {design: T}
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
                                     lossobj.zero_one),
@@ -575,6 +595,31 @@ def _own_splits(splits, n: int, design: str):
     return pairs
 
 
+def _not_finite(v: np.ndarray) -> Optional[int]:
+    """The first position of ``v`` that is not a finite number (text, NaN,
+    infinity), or None."""
+    for i, x in enumerate(v.tolist()):
+        try:
+            ok = not isinstance(x, (bool, np.bool_)) and math.isfinite(float(x))
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        if not ok:
+            return i
+    return None
+
+
+def _check_fold_probabilities(p: np.ndarray, name: str, f: int, size: int, y):
+    """One fold's own class probabilities under the log loss: an array
+    (records, k), columns the sorted labels of y (the values are checked
+    by the loss itself)."""
+    labels = np.unique(y)
+    if p.ndim != 2 or p.shape != (size, labels.size):
+        raise ValueError(f"{name}, fold {f}: loss 'log' needs predicted probabilities, an array "
+                         f"of shape ({size}, {labels.size}) (the fold's test records x the classes "
+                         f"of y in the order {labels.tolist()[:8]}); got shape {p.shape}"
+                         + (" -- labels are not probabilities" if p.ndim == 1 else ""))
+
+
 def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels):
     """One fold's own predictions: one label of y per test record (``labels``
     None: one number per record; False: anything, a callable loss reads
@@ -588,13 +633,11 @@ def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels)
     if labels is False:                  # a callable loss reads them
         return
     if labels is None:                   # a regression: finite numbers
-        try:
-            ok = p.dtype.kind not in "USb" and np.all(np.isfinite(p.astype(float)))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(f"{name}, fold {f}: predictions must be finite numbers under a "
-                             f"squared or absolute loss")
+        bad = _not_finite(p)
+        if bad is not None:
+            raise ValueError(f"{name}, fold {f}: prediction {bad} ({p[bad]!r}, position {bad} of "
+                             f"the fold) is not a finite number; predictions must be finite "
+                             f"numbers under a squared or absolute loss")
         return
     extra = sorted(str(v) for v in set(p.tolist()) - labels)
     if extra:
@@ -689,7 +732,7 @@ class LearnerComparison:
     def to_json(self) -> dict:
         """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
         return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
-                "adjust": self.adjust,
+                "adjust": self.adjust, "loss": self._loss(),
                 "errors": {k: _num(v) for k, v in self.errors.items()},
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}
@@ -709,8 +752,9 @@ class LearnerComparison:
         lines += [f"warning: {msg}" for msg in notes] + [""]
         w = max(len(a) + len(b) for a, b in self.comparisons) + 6
         wt = max(len(p["test"]) for p in self.pairs) + 2
+        lower = "error" if self._loss() == "zero_one" else "loss"
         lines.append(f"  {'pair':<{w}}{'test':<{wt}}{'p':>10}{'holm':>10}{'shaffer':>10}  "
-                     f"differ (lower error)")
+                     f"differ (lower {lower})")
         col = f"pvalue_{self.adjust}"
         for p in self.pairs:
             mark = "*" if p["test"] == PAPER_TEST else " "
@@ -721,8 +765,11 @@ class LearnerComparison:
                          + (f"yes ({lower})" if differ else "no"))
         return "\n".join(lines)
 
+    def _loss(self) -> str:
+        return next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
+
     def _loss_words(self) -> str:
-        loss = next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
+        loss = self._loss()
         return "error rates" if loss == "zero_one" else f"mean {loss} losses"
 
     def __repr__(self) -> str:
@@ -813,17 +860,18 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for x in learners:
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
-    data = _data(X, y)
+    data = from_arrays(X, y)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
+    notes += [lossobj.note] if lossobj.note else []
     keys = _paper_first(keys)
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed, check_timeout(timeout))
+                                       seed, check_timeout(timeout), lossobj.proba)
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
-        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj)
+        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))
         comparisons[(names[i], names[j])] = Comparison(
             _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),

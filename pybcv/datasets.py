@@ -11,6 +11,8 @@ epsilon    300    learner-free: per-record 0-1 losses of A and B drawn
 exp6       300    6 classes on the 0.1 grid over [0, 15]^2 (22,801 points)
 simple     1000   y ~ B(1, 0.5); x | y=0 ~ N(0, 1), x | y=1 ~ N(delta, 1)
 letter     300    UCI letter, records drawn with replacement
+uci-sample 300    RQ1: records of the UCI file ``file`` drawn without
+                  replacement (:func:`uci_sample`)
 =========  =====  ==========================================================
 
 The same seed gives the same data from Python, the command line and R (R
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, Optional
@@ -125,17 +128,6 @@ def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Datas
     lb = (u[1] < pb).astype(np.int8)
     params = {"n": n, "eps": eps, **({"shift": shift} if shift else {})}
     return Dataset("epsilon", loss_a=la, loss_b=lb, params=params)
-
-
-def epsilon_losses_batch(seeds, n: int = 300, eps: float = 0.1):
-    """(R, n) loss arrays of A and B for many seeds (same draws as :func:`epsilon`)."""
-    R = len(seeds)
-    la = np.empty((R, n), np.int8)
-    lb = np.empty((R, n), np.int8)
-    for r, s in enumerate(seeds):
-        d = epsilon(s, n, eps)
-        la[r], lb[r] = d.loss_a, d.loss_b
-    return la, lb
 
 
 # ------------------------------------------------------------------ EXP6
@@ -315,7 +307,7 @@ UCI_RESAMPLED = ("magic", "pima", "twonorm")
 @lru_cache(maxsize=4)
 def uci_population(name: str):
     """All records of ``<data_dir()>/uci/<name>.csv.gz``: X (float), y (str)."""
-    path = os.path.join(data_dir(), "uci", f"{name}.csv.gz")
+    path = os.path.join(uci_dir(), f"{name}.csv.gz")
     d = load_csv(path)
     if not isinstance(d.X, np.ndarray):
         raise DataError(f"{path}: the validity battery needs numeric predictors only")
@@ -333,8 +325,90 @@ def _uci_generator(name):
     return draw
 
 
+#: What a UCI file's name may look like: it becomes a file and folder name
+#: (``<name>.csv.gz``, ``runs/<name>``), so no path separator, no leading dot or sign.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]{0,63}")
+
+
+def check_name(name, where: str = "data set") -> str:
+    """``name`` when it is a safe data-set name (:data:`NAME_PATTERN`), else
+    ValueError naming it and ``where`` it came from.
+
+    >>> check_name("tic_tac_toe")
+    'tic_tac_toe'
+    >>> check_name("../x", "--datasets")
+    Traceback (most recent call last):
+    ...
+    ValueError: --datasets: data-set name '../x' is not a plain name (letters, digits and _, at most 64)
+    """
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"{where}: data-set name {name!r} is not a plain name (letters, "
+                         f"digits and _, at most 64)")
+    return name
+
+
+def uci_dir() -> str:
+    """The folder of the UCI files: ``uci/`` under :func:`data_dir`."""
+    return os.path.join(data_dir(), "uci")
+
+
+@lru_cache(maxsize=8)
+def read_uci(path: str):
+    """(X, y, n_dropped) of one UCI file as RQ1 reads it: predictors (float
+    ndarray when all numeric, else a DataFrame with string factor columns and
+    float numeric ones), labels as strings, records with a missing value
+    (empty or ``?``) dropped and counted ("the record that contains missing
+    values is omitted", [YWSL])."""
+    import pandas as pd
+    if not os.path.exists(path):
+        raise ValueError(f"data file not found: {path}")
+    with open(path, "rb") as fh:            # a handle: a path like file:x is no URL
+        df = pd.read_csv(fh, na_values=["?"], keep_default_na=True,
+                         compression="gzip" if path.endswith(".gz") else None)
+    if "class" not in df.columns:
+        raise ValueError(f"{path}: no 'class' column; columns are {', '.join(df.columns)}")
+    n0 = len(df)
+    df = df.dropna(axis=0, how="any").reset_index(drop=True)
+    y = df["class"].astype(str).to_numpy()
+    X = df.drop(columns=["class"])
+    if all(pd.api.types.is_numeric_dtype(t) for t in X.dtypes):
+        X = X.to_numpy(float)
+    else:
+        for c in X.columns:
+            X[c] = X[c].astype(float if pd.api.types.is_numeric_dtype(X[c].dtype) else str)
+    return X, y, n0 - len(df)
+
+
+def drop_single_level(X):
+    """The sample without its factor columns that hold a single level (no
+    information for any learner; kknn's contrasts refuse them).
+
+    >>> import pandas as pd
+    >>> list(drop_single_level(pd.DataFrame({"a": ["x", "x"], "b": ["u", "v"], "c": [1.0, 1.0]})).columns)
+    ['b', 'c']
+    """
+    keep = [c for c in X.columns if X[c].dtype.kind in "fiub" or X[c].nunique() >= 2]
+    return X[keep].reset_index(drop=True)
+
+
+def uci_sample(seed=0, n: int = 300, file: Optional[str] = None,
+               folder: Optional[str] = None) -> Dataset:
+    """RQ1's data: n records drawn without replacement from the UCI file
+    ``<folder>/<file>.csv.gz`` (default folder :func:`uci_dir`; :func:`read_uci`),
+    factor columns with a single level in the sample dropped
+    (:func:`drop_single_level`)."""
+    n = _check_n(n)
+    name = check_name(file, "uci-sample: parameter file")
+    X, y, _ = read_uci(os.path.join(folder or uci_dir(), name + ".csv.gz"))
+    if n > len(y):
+        raise ValueError(f"data set {name!r}: n={n} exceeds its {len(y)} records")
+    idx = as_rng(seed).choice(len(y), size=n, replace=False)
+    Xs = X[idx] if isinstance(X, np.ndarray) else drop_single_level(X.iloc[idx])
+    return Dataset(name, X=Xs, y=y[idx], params={"n": n, "file": name})
+
+
 GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": letter, "mnist": mnist,
-              **{k: _uci_generator(k) for k in UCI_RESAMPLED}}
+              **{k: _uci_generator(k) for k in UCI_RESAMPLED}, "uci-sample": uci_sample}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)
 DEFAULT_N: Dict[str, int] = {}

@@ -8,6 +8,10 @@ errors), and the grids of the power curve.  The CLI (``pybcv simulate``,
 fills in missing learners from here), the report (the varied parameter of a
 power curve) and the R package read these records.
 
+A record compares learners A and B, or k ``learners`` pairwise (RQ1: each
+fitted once per repetition, every pair counted and scored; the data set's
+file a data parameter, one engine run per file, ``pybcv rq1 run``).
+
 Sources: [YWSL] (the paper), section "Experiments" -- the simulated data sets
 (epsilon, simple, EXP6), the UCI letter data and their learners; the H0 values
 omega = 0.29 (EXP6) and upsilon = 30.09 (letter) are quoted in the text of
@@ -29,8 +33,9 @@ BCV design; :data:`DEMO_LEARNERS` the learners of ``pybcv compare`` without
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 LAMBDAS: Tuple[float, ...] = tuple(round(0.1 * i, 1) for i in range(11))
 
@@ -68,6 +73,16 @@ class Experiment:
     #: repetitions per unit of work (None: the engine's default, 1 for learner
     #: runs, ~reps/jobs up to 500 for learner-free ones)
     chunk: Optional[int] = None
+    #: k learners compared pairwise (in place of A and B): each fitted once per
+    #: repetition, every pair (:func:`pair_keys`) counted and scored
+    learners: Tuple[dict, ...] = ()
+    #: the tests the record is scored with, where it fixes them (RQ1)
+    tests: str = ""
+    #: the record's own random streams: repetition r draws its data from
+    #: ``(r, 0, stable_id(key))`` and its one design's partition from
+    #: ``(r, 1, stable_id(key))``, key = ``stream_key.format(**data_params)``
+    #: (:func:`pybcv.seeds.keyed_seq`; RQ1's streams since its first run)
+    stream_key: str = ""
 
     def __post_init__(self):
         if self.name is None:
@@ -76,7 +91,7 @@ class Experiment:
     @property
     def learner_free(self) -> bool:
         """True for epsilon: fixed per-record losses, no learner."""
-        return self.learner_a is None
+        return self.learner_a is None and not self.learners
 
     def learner_b_at(self, value: float) -> dict:
         """B's spec with the varied parameter set to ``value`` (learner experiments).
@@ -127,7 +142,39 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
                  f"data through noise vs its twin with other noise; equal noise is H0",
                  power_grid=(0.5, 1.0, 2.0))
       for k in ("magic", "pima", "twonorm")],
+    # RQ1 ([YWSL] "Experiments for RQ1"): 300 records drawn without replacement from one
+    # UCI file (data parameter ``file``, one of RQ1_DATASETS), a 5x2 BCV, the seven
+    # learners fitted once per repetition and all 21 pairs scored (pybcv.rq1: rho1, rho2).
+    # majority and mean run in Python (exact twins of the R learners); mean sees the
+    # factors one-hot coded (it needs numbers)
+    Experiment("uci-sample", 300, None, None, "", "none", float("nan"),
+               "RQ1: the paper's seven learners compared pairwise on UCI data sets",
+               name="rq1", tests="mcnemar_5x2bcv",
+               stream_key="rq1:{file}",
+               learners=({"name": "majority", "backend": "python"},
+                         {"name": "mean", "backend": "python", "one_hot": True},
+                         {"name": "Logistic"}, {"name": "SMO"}, {"name": "JRip"}, {"name": "J48"},
+                         {"name": "kknn", "k": 5, "kernel": "triangular"})),
 ]}
+
+#: RQ1's data sets: the 21 UCI sets of the paper that this project holds (29 in the paper)
+RQ1_DATASETS = ("balance", "cmc", "donors", "german", "krvskp", "letter", "magic",
+                "mammographic", "optdigits", "pendigits", "pima", "ringnorm", "satellite",
+                "spambase", "splice", "tic_tac_toe", "titanic", "transfusion", "twonorm",
+                "wave", "yeast")
+
+def pair_keys(learners) -> List[Tuple[int, int, str]]:
+    """(i, j, key) of every pair i < j of ``learners`` (spec dicts), key
+    ``"<name i>~<name j>"``: the results of pair (i, j) are stored under
+    ``"<test>@<key>"``, its fold tables under ``"<design>@<key>"``.
+
+    >>> pair_keys([{"name": "J48"}, {"name": "kknn"}, {"name": "mean"}])[2]
+    (1, 2, 'kknn~mean')
+    """
+    names = [spec["name"] for spec in learners]
+    return [(i, j, f"{names[i]}~{names[j]}")
+            for i, j in itertools.combinations(range(len(names)), 2)]
+
 
 #: The data set of ``pybcv compare`` without ``--csv`` (a demonstration) and
 #: its learners: the EXP6 experiment's pair at H0 (fnn-weighted needs exactly

@@ -69,10 +69,12 @@ _LEARNERS_OF_PROCESS: Dict[str, Any] = {}
 
 
 def learner_from_spec(spec: dict, backend: str = "auto"):
-    """The learner of a spec dict, built once per process and backend."""
+    """The learner of a spec dict, built once per process and backend; a
+    spec's own ``backend`` (RQ1's Python majority and mean) overrides the run's."""
+    backend = spec.get("backend", backend)
     key = json.dumps([spec, backend], sort_keys=True)
     if key not in _LEARNERS_OF_PROCESS:
-        params = {k: v for k, v in spec.items() if k != "name"}
+        params = {k: v for k, v in spec.items() if k not in ("name", "backend")}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             _LEARNERS_OF_PROCESS[key] = make_learner(spec["name"], backend=backend, **params)
@@ -97,16 +99,21 @@ def learner_label(x) -> str:
 
 
 class CountingLearner:
-    """Wraps a learner and counts its fits (one per split)."""
+    """Wraps a learner and counts its fits (one per split); with ``proba``
+    its ``predict_splits`` gives the learner's class probabilities
+    (``predict_proba_splits``: the log loss) instead of labels."""
 
-    def __init__(self, learner):
+    def __init__(self, learner, proba: bool = False):
         self.learner = learner
         self.fits = 0
+        self.proba = proba
 
     def predict_splits(self, X, y, splits):
         self.fits += len(splits)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
+            if self.proba:
+                return self.learner.predict_proba_splits(X, y, splits)
             return self.learner.predict_splits(X, y, splits)
 
     @property
@@ -209,34 +216,37 @@ def _seeded_learner(learner, backend, seed):
     return seeded(as_learner(learner, backend), seed)
 
 
-def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None):
+def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None, proba=False):
     with fit_timeout(timeout):
-        return _predict_task_timed(learner, backend, X, y, design_splits, seed)
+        return _predict_task_timed(learner, backend, X, y, design_splits, seed, proba)
 
 
-def _predict_task_timed(learner, backend, X, y, design_splits, seed):
-    lrn = CountingLearner(_seeded_learner(learner, backend, seed))
+def _predict_task_timed(learner, backend, X, y, design_splits, seed, proba=False):
+    lrn = CountingLearner(_seeded_learner(learner, backend, seed), proba)
     pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
     return pred, lrn.backend_
 
 
-def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None, timeout=None):
+def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None, timeout=None,
+                     proba=False):
     """[{design: predictions}] and [backend] per learner: one batch per learner
     when sequential and quiet; else one task per (learner, design), on
     ``n_jobs`` processes, with a tqdm bar.  ``seed``: the ``random_state`` of
     scikit-learn fits that have none; ``timeout``: seconds a fit may take
-    (:mod:`pybcv.learners.timelimit`)."""
+    (:mod:`pybcv.learners.timelimit`); ``proba``: class probabilities
+    instead of labels (the log loss)."""
     with fit_timeout(timeout):
-        return _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout)
+        return _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout,
+                                 proba)
 
 
-def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout):
+def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout, proba):
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
         raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     if n_jobs == 1 and not progress:
         preds, backends = [], []
         for lrn in learners:
-            c = CountingLearner(_seeded_learner(lrn, backend, seed))
+            c = CountingLearner(_seeded_learner(lrn, backend, seed), proba)
             preds.append(predict_designs(c, X, y, splits))
             backends.append(c.backend_)
         return preds, backends
@@ -250,7 +260,8 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, t
     try:
         if n_jobs == 1:
             for i, d in tasks:
-                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed, timeout)
+                pred, be = _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed, timeout,
+                                         proba)
                 preds[i].update(pred)
                 backends[i] = be
                 bar.update(len(splits[d]))
@@ -261,7 +272,7 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, t
             try:
                 with workers_deaf():
                     futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]},
-                                           seed, timeout):
+                                           seed, timeout, proba):
                                (i, d) for i, d in tasks}
                 for fut in as_completed(futures):
                     i, d = futures[fut]
@@ -279,20 +290,26 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, t
 
 
 def loss_sums_from_design_predictions(y, pred_a: Mapping[str, list], pred_b: Mapping[str, list],
-                                      splits: Mapping[str, list], loss) -> Dict[str, np.ndarray]:
+                                      splits: Mapping[str, list], loss,
+                                      names: Sequence[str] = ("A", "B")) -> Dict[str, np.ndarray]:
     """``{design: (F, 4)}`` per-fold loss sums (:func:`pybcv.outcomes.loss_sums`)
     of both learners' predictions under a real-valued ``loss``
-    (:class:`pybcv.losses.Loss`), in place of the 2x2 tables."""
+    (:class:`pybcv.losses.Loss`), in place of the 2x2 tables; a loss that
+    fails names the learner (``names``), the design and the fold."""
     y = np.asarray(y)
     out = {}
     for u in splits:
         rows = []
         for f, ((_, te), pa, pb) in enumerate(zip(splits[u], pred_a[u], pred_b[u])):
             te = np.asarray(te, dtype=np.int64)
-            try:
-                la, lb = loss(y[te], pa), loss(y[te], pb)
-            except ValueError as e:
-                raise ValueError(f"design {u!r}, fold {f + 1}: {e}") from None
+            ls = []
+            for name, p in zip(names, (pa, pb)):
+                try:
+                    ls.append(loss(y[te], p))
+                except ValueError as e:
+                    raise ValueError(f"learner {name!r}, fold {f + 1} of {len(splits[u])}, "
+                                     f"design {u!r}: {e}") from None
+            la, lb = ls
             rows.append(loss_sums(la, lb, [np.arange(te.size)])[0])
         out[u] = np.array(rows).reshape(-1, 4)
     return out

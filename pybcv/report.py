@@ -49,13 +49,8 @@ def _text(s: str) -> str:
     return html.escape(str(s), quote=False)
 
 
-def _is_run(d):
-    """A stored run: a results.sqlite folder or a compact archive folder."""
-    return is_stored_run(d)
-
-
 def _is_power(d):
-    return any(_is_run(sub) for sub in glob.glob(os.path.join(d, "param=*")))
+    return any(is_stored_run(sub) for sub in glob.glob(os.path.join(d, "param=*")))
 
 
 def _fmt_param(cfg, varied: Optional[str] = None) -> str:
@@ -84,6 +79,10 @@ def _failure_lines(failures, shown: int = 5) -> List[str]:
 def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     res = load_result(d, profile=profile)
     cfg = res.config
+    if cfg.learners:
+        raise ValueError(f"{d}: a run of {len(cfg.learners)} learners compared pairwise "
+                         f"(experiment {cfg.dataset!r}); its report is `pybcv rq1 "
+                         f"report --out <the folder above runs/>`")
     R = len(res.reps)
     col = cfg.dataset if cfg.dataset in paper.COLUMNS else None
     ref = paper.table5(col) if col else {}
@@ -129,7 +128,7 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
 def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str:
     runs = []
     for sub in sorted(glob.glob(os.path.join(d, "param=*"))):
-        if not _is_run(sub):
+        if not is_stored_run(sub):
             continue
         v = float(os.path.basename(sub).split("=", 1)[1])
         runs.append((v, load_result(sub, profile=profile)))
@@ -206,7 +205,7 @@ def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[s
              "with p the pooled rate; **>3SE** marks |z| > 3.", ""]
     summary = []
     for d in dirs:
-        if _is_run(d):
+        if is_stored_run(d):
             text, info = type1_section(d, profile)
             parts.append(text)
             summary.append(info)

@@ -8,6 +8,10 @@ below it (spawn keys extend the repetition's):
 * ``(r, 2, test_id)``        a test's own partition when designs are not shared,
 * ``(r, 3, learner_id)``     reserved for learners that draw random numbers.
 
+An experiment record with its own ``stream_key`` (RQ1's, since its first
+runs) draws from ``(r, 0, key_id)`` (data) and ``(r, 1, key_id)`` (its one
+design's partition) instead (:func:`keyed_seq`).
+
 Ids are CRC-32 checksums of the design/test keys, so a stream does not depend
 on which designs or tests are selected, on the number of processes, or on
 the order of execution.
@@ -44,3 +48,9 @@ def test_seq(seed, r: int, test: str) -> np.random.SeedSequence:
 
 def rng(seq: np.random.SeedSequence) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seq))
+
+
+def keyed_seq(seed, r: int, part: int, key: str) -> np.random.SeedSequence:
+    """``(r, part, stable_id(key))``: the streams of an experiment record with
+    its own ``stream_key`` (part 0 its data, part 1 its design's partition)."""
+    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), int(part), stable_id(key)))

@@ -7,9 +7,8 @@ Families (:data:`FAMILIES`, the one list) run through the engine
 (:class:`pybcv.engine.RunConfig`, :func:`pybcv.engine.simulate` and its
 store), with the engine's random streams (``pybcv.seeds``):
 
-* learner-free families (epsilon) draw their fold tables from the run's
-  seed exactly as the engine does (``RunConfig.dataset_for``,
-  ``RunConfig.unit_rng``, :func:`pybcv.fold_tables.tables_batch`) and score
+* learner-free families (epsilon) draw their fold tables with the engine
+  (:func:`pybcv.engine.repetition.learner_free_batch`) and score
   every option variant at once, chunk by chunk; each chunk's counts and the
   fold tables of the designs with at most :data:`KEEP_FOLDS` folds are kept
   under the run folder, so a new option of those tests is re-scored
@@ -51,7 +50,7 @@ import numpy as np
 from . import rq1
 from .datasets import simple
 from .engine import RunConfig, Store, simulate
-from .fold_tables import tables_batch
+from .engine.repetition import learner_free_batch
 from .learners import make_learner
 from .outcomes import differences
 from .partitions import DESIGNS
@@ -351,7 +350,6 @@ def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
     _write_identity(out, fam, cfg)
     truth = truths(fam, root)
     size = _chunk_size(fam.n)
-    units = dict(cfg.units())
     done = 0
     for a in range(0, fam.reps, size):
         b = min(fam.reps, a + size)
@@ -362,13 +360,7 @@ def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
         if deadline is not None and time.time() > deadline:
             break
         t0 = time.perf_counter()
-        reps = range(a, b)
-        codes = np.empty((b - a, cfg.n), np.int64)
-        for i, r in enumerate(reps):
-            d = cfg.dataset_for(r)
-            codes[i] = 2 * d.loss_a.astype(np.int64) + d.loss_b
-        tables = {u: tables_batch(dsg, codes, [cfg.unit_rng(r, u) for r in reps])
-                  for u, dsg in units.items()}
+        tables = learner_free_batch(cfg, range(a, b))      # the engine's draw
         counts = count(cfg, tables, truth)
         sec = time.perf_counter() - t0
         keep = {u: T.astype(np.uint16) for u, T in tables.items() if T.shape[1] <= KEEP_FOLDS}
@@ -554,10 +546,21 @@ def score(root: str = RUNS, dest: str = DOCS, progress=print):
 
 
 # --------------------------------------------------------------------------- RQ1 coverage
-RQ1_ARCHIVE = os.path.join("docs", "replication", "rq1", "rq1.npz")
+RQ1_RUNS = os.path.join("docs", "replication", "rq1")     # runs/<dataset>/run.npz below it
 
 
-def rq1_coverage(path: str = RQ1_ARCHIVE, dest: str = DOCS, progress=print):
+def _rq1_experiments(out: str):
+    """(data set, learner A, learner B, (R, F, 2, 2) tables, train and test
+    sizes, design) of every RQ1 experiment stored under ``out``."""
+    for ds, run in rq1.pair_tables(out).items():
+        cfg = run["config"]
+        design = cfg.units()[0][1]
+        ntr, nte = DESIGNS[design].sizes(cfg.n)
+        for p, (a, b) in enumerate(run["pairs"]):
+            yield ds, a, b, run["tables"][:, p], ntr, nte, design
+
+
+def rq1_coverage(path: str = RQ1_RUNS, dest: str = DOCS, progress=print):
     """Coverage of the 5x2 BCV tests' intervals (every variant) in each of
     RQ1's 441 experiments (21 UCI sets x 21 learner pairs, 300 records, the
     committed archive), at the experiment's own true difference, estimated
@@ -565,25 +568,18 @@ def rq1_coverage(path: str = RQ1_ARCHIVE, dest: str = DOCS, progress=print):
     differences) over the experiment's repetitions.  Writes
     ``rq1_coverage.csv`` (one row per experiment, test and variant)."""
     import pandas as pd
-    _, data = rq1.read_archive(path)
-    tests = [k for k, s in TESTS.items() if s.design == rq1.DESIGN]
-    ntr, nte = DESIGNS[rq1.DESIGN].sizes(rq1.N_SAMPLE)
     rows = []
-    for ds, reps in data.items():
-        T = np.stack([row["tables"] for row in reps.values() if row.get("tables") is not None])
-        T = T.astype(np.int64)                      # (R, pairs, 10, 2, 2)
-        for p, (a, b) in enumerate(rq1.PAIRS):
-            Tp = T[:, p]
-            truth = float(differences(Tp).mean())
-            for k in tests:
-                for label, opts in variants(k):
-                    lo, hi = TESTS[k].batch_interval(Tp, ntr, nte, level=LEVEL, **opts)
-                    has = ~(np.isnan(lo) | np.isnan(hi))
-                    rows.append({"dataset": ds, "A": rq1.LEARNERS[a], "B": rq1.LEARNERS[b],
-                                 "test": k, "variant": label, "truth": truth,
-                                 "reps": int(len(Tp)), "intervals": int(has.sum()),
-                                 "covered": int(np.sum(has & (lo <= truth) & (truth <= hi)))})
-        progress(f"rq1 coverage: {ds}")
+    for ds, a, b, Tp, ntr, nte, design in _rq1_experiments(path):
+        truth = float(differences(Tp).mean())
+        for k in [k for k, s in TESTS.items() if s.design == design]:
+            for label, opts in variants(k):
+                lo, hi = TESTS[k].batch_interval(Tp, ntr, nte, level=LEVEL, **opts)
+                has = ~(np.isnan(lo) | np.isnan(hi))
+                rows.append({"dataset": ds, "A": a, "B": b,
+                             "test": k, "variant": label, "truth": truth,
+                             "reps": int(len(Tp)), "intervals": int(has.sum()),
+                             "covered": int(np.sum(has & (lo <= truth) & (truth <= hi)))})
+        progress(f"rq1 coverage: {ds} {a}-{b}")
     df = pd.DataFrame(rows)
     os.makedirs(dest, exist_ok=True)
     df.to_csv(os.path.join(dest, "rq1_coverage.csv"), index=False, float_format="%.6g")
@@ -625,29 +621,23 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
     return df
 
 
-def rq1_candidates(path: str = RQ1_ARCHIVE, dest: str = DOCS):
+def rq1_candidates(path: str = RQ1_RUNS, dest: str = DOCS):
     """Coverage of the 5x2 BCV McNemar interval at each candidate t in RQ1's
     441 experiments (truth as in :func:`rq1_coverage`); writes
     ``candidates_rq1.csv``: per t, the experiments, how many have a
     coverage interval entirely below LEVEL, how many a coverage below it,
     the worst and the median coverage."""
     import pandas as pd
-    _, data = rq1.read_archive(path)
-    ntr, nte = DESIGNS[rq1.DESIGN].sizes(rq1.N_SAMPLE)
     spec = TESTS["mcnemar_5x2bcv"]
     cov = {t: [] for t in T_CANDIDATES}
     hi = {t: [] for t in cov}
-    for ds, reps in data.items():
-        T = np.stack([row["tables"] for row in reps.values() if row.get("tables") is not None])
-        T = T.astype(np.int64)
-        for p in range(len(rq1.PAIRS)):
-            Tp = T[:, p]
-            truth = float(differences(Tp).mean())
-            for t in cov:
-                lo_, hi_ = spec.batch_interval(Tp, ntr, nte, level=LEVEL, t=t)
-                k = int(np.sum((lo_ <= truth) & (truth <= hi_)))
-                cov[t].append(k / len(Tp))
-                hi[t].append(clopper_pearson(k, len(Tp))[1])
+    for _, _, _, Tp, ntr, nte, _ in _rq1_experiments(path):
+        truth = float(differences(Tp).mean())
+        for t in cov:
+            lo_, hi_ = spec.batch_interval(Tp, ntr, nte, level=LEVEL, t=t)
+            k = int(np.sum((lo_ <= truth) & (truth <= hi_)))
+            cov[t].append(k / len(Tp))
+            hi[t].append(clopper_pearson(k, len(Tp))[1])
     rows = [{"t": f"{t:.4g}", "experiments": len(cov[t]),
              "undercover": int(np.sum(np.array(hi[t]) < LEVEL)),
              "below_level": int(np.sum(np.array(cov[t]) < LEVEL)),
@@ -928,7 +918,7 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
         q["cov"] = q.covered / q.intervals
         q["hi"] = [clopper_pearson(c, m)[1] for c, m in zip(q.covered, q.intervals)]
         L.append("## RQ1's 441 experiments at their own true difference\n")
-        L.append("The committed RQ1 archive (`docs/replication/rq1/rq1.npz`: 21 UCI sets x 21 "
+        L.append("The committed RQ1 archive (`docs/replication/rq1/runs/*/run.npz`: 21 UCI sets x 21 "
                  f"learner pairs, {int(q.reps.min())}-{int(q.reps.max())} repetitions of a "
                  "5x2 BCV on 300 records each) gives the intervals of the 5x2 BCV tests. "
                  "True difference used: each experiment's mean of the 5x2 BCV estimate (the "

@@ -73,3 +73,22 @@ def r_session():
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long simulation (--runslow)")
     config.addinivalue_line("markers", "r: needs embedded R")
+
+
+def wait_for_stored_reps(proc, out: str, n: int, limit: float = 120) -> int:
+    """Poll the store of the run folder ``out`` while ``proc`` runs, until it
+    holds ``n`` repetitions (or ``limit`` seconds pass); the count seen last."""
+    import sqlite3
+    import time
+    db = os.path.join(out, "results.sqlite")
+    deadline, done = time.time() + limit, 0
+    while time.time() < deadline and proc.poll() is None and done < n:
+        time.sleep(0.2)
+        if os.path.exists(db):
+            try:
+                con = sqlite3.connect(db, timeout=5)
+                done = con.execute("SELECT COUNT(*) FROM reps").fetchone()[0]
+                con.close()
+            except sqlite3.Error:
+                pass
+    return done

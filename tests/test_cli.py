@@ -3,10 +3,8 @@ exits with code 2 before any work, naming the argument; no tracebacks."""
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pandas as pd
@@ -15,6 +13,7 @@ import pytest
 from pybcv.stats import TESTS
 
 from pybcv.cli import main
+from conftest import wait_for_stored_reps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -44,36 +43,33 @@ def _csv(tmp_path, n=80, target="class", sep=","):
 
 
 # ------------------------------------------------------------------ bad input -> exit 2, before any work
+def _sim(*args, dataset="epsilon"):
+    return ["simulate", "--dataset", dataset, *args, "--out", "{tmp}/o"]
+
+
 @pytest.mark.parametrize("argv,msg", [
-    (["simulate", "--dataset", "iris", "--out", "{tmp}/o"], "unknown data set"),
-    (["simulate", "--dataset", "epsilon", "--tests", "nope", "--out", "{tmp}/o"], "unknown test"),
-    (["simulate", "--dataset", "simple", "--b", "svm9", "--out", "{tmp}/o"], "--b: unknown learner"),
-    (["simulate", "--dataset", "exp6", "--b", "fnn-weighted:gamma=2", "--out", "{tmp}/o"], "no parameter"),
-    (["simulate", "--dataset", "epsilon", "--reps", "0", "--out", "{tmp}/o"], "argument --reps"),
-    (["simulate", "--dataset", "epsilon", "--reps", "-3", "--out", "{tmp}/o"], "argument --reps"),
-    (["simulate", "--dataset", "epsilon", "--reps", "many", "--out", "{tmp}/o"], "argument --reps"),
+    (_sim(dataset="iris"), "unknown data set"),
+    (_sim("--tests", "nope"), "unknown test"),
+    (_sim("--b", "svm9", dataset="simple"), "--b: unknown learner"),
+    (_sim("--b", "fnn-weighted:gamma=2", dataset="exp6"), "no parameter"),
+    *[(_sim(option, value), f"argument {option}")
+      for option, value in [("--reps", "0"), ("--reps", "-3"), ("--reps", "many"), ("--jobs", "0"),
+                            ("--seed", "-1"), ("--n", "1"), ("--n", "0")]],
     (["simulate", "--dataset", "epsilon", "--out", "{tmp}/afile/sub"], "not writable"),
-    (["simulate", "--dataset", "epsilon", "--profile", "weird", "--out", "{tmp}/o"], "unknown profile"),
-    (["simulate", "--dataset", "epsilon", "--jobs", "0", "--out", "{tmp}/o"], "argument --jobs"),
-    (["simulate", "--dataset", "epsilon", "--seed", "-1", "--out", "{tmp}/o"], "argument --seed"),
-    (["simulate", "--dataset", "epsilon", "--n", "1", "--out", "{tmp}/o"], "argument --n"),
-    (["simulate", "--dataset", "epsilon", "--n", "0", "--out", "{tmp}/o"], "argument --n"),
-    (["simulate", "--dataset", "epsilon", "--n", "9", "--out", "{tmp}/o"], "--n: the design(s)"),
-    (["simulate", "--dataset", "epsilon", "--param", "abc", "--out", "{tmp}/o"], "--param"),
-    (["simulate", "--dataset", "epsilon", "--scheduler", "tcp://127.0.0.1:1", "--out", "{tmp}/o"],
-     "--scheduler: cannot reach"),
-    (["simulate", "--dataset", "epsilon", "--scheduler", "nonsense", "--out", "{tmp}/o"], "--scheduler"),
+    (_sim("--profile", "weird"), "unknown profile"),
+    (_sim("--n", "9"), "--n: the design(s)"),
+    (_sim("--param", "abc"), "--param"),
+    (_sim("--scheduler", "tcp://127.0.0.1:1"), "--scheduler: cannot reach"),
+    (_sim("--scheduler", "nonsense"), "--scheduler"),
     (["simulate", "--dataset", "epsilon"], "--out"),
     (["compare", "--csv", "{csv}", "--target", "label", "--backend", "python"], "no target column 'label'"),
     (["compare", "--csv", "{tmp}/missing.csv", "--backend", "python"], "not found"),
     (["compare", "--a", "nosuch", "--backend", "python"], "--a: unknown learner"),
     (["compare", "--a", "kknn:k=abc", "--backend", "python"], "--a"),
     (["compare", "--tests", "mcnemar_ho,bogus", "--backend", "python"], "unknown test"),
-    (["compare", "--alpha", "1.5"], "argument --alpha"),
-    (["compare", "--alpha", "0"], "argument --alpha"),
-    (["compare", "--seed", "-1"], "argument --seed"),
-    (["compare", "--n", "1"], "argument --n"),
-    (["compare", "--n", "0"], "argument --n"),
+    *[(["compare", option, value], f"argument {option}")
+      for option, value in [("--alpha", "1.5"), ("--alpha", "0"), ("--seed", "-1"), ("--n", "1"),
+                            ("--n", "0")]],
     (["compare", "--n", "5"], "--n: the design(s) bcv5x2 need at least"),
     (["compare", "--learners", "glm"], "--learners: give at least 2"),
     (["compare", "--learners", "glm,majority", "--a", "glm"], "--learners replaces"),
@@ -196,17 +192,7 @@ def test_ctrl_c_exits_130_with_finished_repetitions_stored(tmp_path):
                              "2000", "--n", "200", "--backend", "python", "--seed", "1", "--quiet",
                              "--out", out], env=ENV, cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    db = os.path.join(out, "results.sqlite")
-    deadline, done = time.time() + 120, 0
-    while time.time() < deadline and proc.poll() is None and done < 8:
-        time.sleep(0.2)
-        if os.path.exists(db):
-            try:
-                con = sqlite3.connect(db, timeout=5)
-                done = con.execute("SELECT COUNT(*) FROM reps").fetchone()[0]
-                con.close()
-            except sqlite3.Error:
-                pass
+    done = wait_for_stored_reps(proc, out, 8)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)

@@ -3,15 +3,13 @@ store and resume, parallel determinism, compare()."""
 import math
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
 
-from conftest import requires_r
+from conftest import requires_r, wait_for_stored_reps
 from pybcv import paper
 from pybcv import seeds
 from pybcv.comparison import compare, compare_losses, fit_counts
@@ -187,20 +185,7 @@ def test_killed_process_resumes_to_identical_results(tmp_path):
     killed = str(tmp_path / "killed")
     proc = subprocess.Popen([sys.executable, "-m", "pybcv", "simulate", *args, "--out", killed],
                             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    db = os.path.join(killed, "results.sqlite")
-    deadline = time.time() + 120
-    n_done = 0
-    while time.time() < deadline and proc.poll() is None:
-        time.sleep(0.2)
-        if os.path.exists(db):
-            try:
-                con = sqlite3.connect(db, timeout=5)
-                n_done = con.execute("SELECT COUNT(*) FROM reps").fetchone()[0]
-                con.close()
-            except sqlite3.Error:
-                continue
-            if n_done >= 8:
-                break
+    wait_for_stored_reps(proc, killed, 8)
     was_running = proc.poll() is None
     proc.send_signal(signal.SIGKILL)
     proc.wait()

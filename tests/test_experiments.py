@@ -45,6 +45,13 @@ def test_demo_learners_are_the_exp6_learners_at_h0_and_data_defaults_take_any_da
 @pytest.mark.parametrize("name", sorted(EXPERIMENTS))
 def test_run_config_and_truth_read_the_record(name):
     e = EXPERIMENTS[name]
+    if e.learners:                # k learners compared pairwise (rq1): no H0, no power curve
+        cfg = RunConfig(name, e.tests, data_params={"file": "balance"})
+        assert cfg.n == e.n == D.DEFAULT_N[e.dataset] and cfg.learners == list(e.learners)
+        assert cfg.learner_a is None and cfg.true_difference() is None and name not in TUNING
+        with pytest.raises(ValueError, match="no power curve"):
+            cfg.at(1.0)
+        return
     cfg = RunConfig(name, "mcnemar_5x2bcv")
     assert cfg.n == e.n == D.DEFAULT_N[name]
     assert cfg.learner_a == e.learner_a and cfg.learner_b == e.learner_b

@@ -5,7 +5,6 @@ folder; reading a run keeps memory bounded in its repetitions; one writer
 per run folder."""
 import json
 import os
-import zipfile
 
 import numpy as np
 import pandas as pd
@@ -16,7 +15,7 @@ from pybcv.cli import main
 from pybcv.engine import archive, load_result, simulate
 from pybcv.engine import simulation as simulation_module
 from pybcv.engine import store as S
-from test_rq1 import CONFIG, synthetic_store, write_sets
+from test_rq1 import write_sets
 
 
 # ------------------------------------------------------------------ engine archives
@@ -175,29 +174,45 @@ def test_report_title_and_folder_html_is_shown_not_rendered(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ RQ1
-def _rq1_arrays(path):
-    with np.load(path, allow_pickle=False) as z:
-        return {k: z[k] for k in z.files}
+def rq1_run(out, dataset="alpha", reps=3, seed=0):
+    """A small RQ1 run archived under ``out/runs/<dataset>`` (tables that
+    seven learners' predictions give; the 21 pairs scored)."""
+    from pybcv.engine import RunConfig
+    from pybcv.engine.config import score
+    cfg = RunConfig("rq1", "mcnemar_5x2bcv", data_params={"file": dataset})
+    rng = np.random.default_rng(seed)
+    wrong = rng.random((7, reps, 10, 30)) < rng.uniform(0.1, 0.5, size=(7, 1, 1, 1))
+    tables = {}
+    for i, j, p in cfg.pairs():
+        a, b = wrong[i], wrong[j]
+        tables[f"bcv5x2@{p}"] = np.stack([np.stack([(a & b).sum(-1), (a & ~b).sum(-1)], -1),
+                                          np.stack([(~a & b).sum(-1), (~a & ~b).sum(-1)], -1)], -2)
+    res, _ = score(cfg, tables)
+    archive.write_run(os.path.join(str(out), "runs", dataset), cfg.identity(), list(range(reps)),
+                      res, tables, [(r, 1.0, 70, 0, "python") for r in range(reps)])
+    return str(out)
 
 
-def _rq1_meta(arrays):
-    return json.loads(arrays["meta"].tobytes().decode())
+def _rq1_arrays(out, dataset="alpha"):
+    return archive.read_npz(os.path.join(out, "runs", dataset, archive.FILE_NAME))
 
 
-def test_an_rq1_archive_cannot_name_a_path(tmp_path):
-    src = synthetic_store(tmp_path / "src")
-    rq1.pack(src)
-    arrays = _rq1_arrays(rq1.archive_path(src))
-    meta = _rq1_meta(arrays)
-    meta["datasets"][0] = "../../escaped"
+def _rq1_rewrite(out, arrays, dataset="alpha"):
+    archive._write_npz(os.path.join(out, "runs", dataset, archive.FILE_NAME), arrays)
+
+
+def test_an_rq1_archive_cannot_name_a_path(tmp_path, capsys):
+    out = rq1_run(tmp_path / "src")
+    arrays = _rq1_arrays(out)
+    meta = json.loads(arrays["meta"].tobytes().decode())
+    meta["config"]["data_params"]["file"] = "../../escaped"
     arrays["meta"] = _meta_array(meta)
-    dst = tmp_path / "dst"
-    os.makedirs(dst)
-    rq1.write_archive(rq1.archive_path(str(dst)), arrays)
+    _rq1_rewrite(out, arrays)
     with pytest.raises(ValueError, match="data-set name '../../escaped' is not a plain name"):
-        rq1.unpack(str(dst))
-    assert not os.path.exists(tmp_path / "escaped.tsv")
-    assert main(["rq1", "unpack", "--out", str(dst)]) == 2
+        rq1.report(out, str(tmp_path / "rep"))
+    assert main(["rq1", "report", "--out", out]) == 2
+    assert "escaped" in capsys.readouterr().err
+    assert not os.path.exists(tmp_path / "rep" / "rho.csv")
 
 
 def test_rq1_datasets_option_cannot_name_a_path(tmp_path, capsys):
@@ -207,68 +222,64 @@ def test_rq1_datasets_option_cannot_name_a_path(tmp_path, capsys):
     assert main(["rq1", "run", "--data", data, "--out", str(out), "--datasets", "../x",
                  "--reps", "1", "--n-sample", "40", "--backend", "python"]) == 2
     assert "--datasets: data-set name '../x'" in capsys.readouterr().err
-    assert not os.path.exists(out / "x.tsv")
+    assert not os.path.exists(out)
 
 
 def test_rq1_report_refuses_negative_counts(tmp_path):
-    src = synthetic_store(tmp_path / "src")
-    rq1.pack(src)
-    arrays = _rq1_arrays(rq1.archive_path(src))
-    gap = arrays["gap"].astype(np.int64)
+    out = rq1_run(tmp_path / "src")
+    arrays = _rq1_arrays(out)
+    gap = arrays["pairs/bcv5x2/gap"].astype(np.int64)
     gap[0, 0, 0] += 200                    # n00 = min(errA, errB) - gap < 0
-    arrays["gap"] = gap.astype(np.uint16)
-    dst = tmp_path / "dst"
-    os.makedirs(dst)
-    rq1.write_archive(rq1.archive_path(str(dst)), arrays)
+    arrays["pairs/bcv5x2/gap"] = gap.astype(np.uint16)
+    _rq1_rewrite(out, arrays)
     with pytest.raises(ValueError, match="negative table cell"):
-        rq1.rho_table(str(dst))
-    assert main(["rq1", "report", "--out", str(dst)]) == 2
-    assert not os.path.exists(dst / "rho.csv")
+        rq1.rho_table(out)
+    assert main(["rq1", "report", "--out", out]) == 2
+    assert not os.path.exists(os.path.join(out, "rho.csv"))
 
 
-@pytest.mark.parametrize("member, value, says", [
-    ("counts", [4, 8], "counts"),
-    ("datasets", ["alpha", "alpha", "gamma"], "listed twice"),
+@pytest.mark.parametrize("change, says", [
+    (lambda m: m["pair_tables"]["bcv5x2"].update(fold_sizes=[30] * 9), "pairs/bcv5x2/wrong"),
+    (lambda m: m["config"].pop("learners"), "needs the config's learners"),
+    (lambda m: m.pop("pair_tables"), "'scored' without 'pair_tables'"),
 ])
-def test_rq1_archive_meta_must_agree_with_the_arrays(tmp_path, member, value, says):
-    src = synthetic_store(tmp_path / "src")
-    rq1.pack(src)
-    arrays = _rq1_arrays(rq1.archive_path(src))
-    meta = _rq1_meta(arrays)
-    meta[member] = value
+def test_rq1_archive_meta_must_agree_with_the_arrays(tmp_path, change, says):
+    out = rq1_run(tmp_path / "src")
+    arrays = _rq1_arrays(out)
+    meta = json.loads(arrays["meta"].tobytes().decode())
+    change(meta)
     arrays["meta"] = _meta_array(meta)
-    rq1.write_archive(rq1.archive_path(src), arrays)
-    with pytest.raises(ValueError, match=says):
-        rq1.read_archive(rq1.archive_path(src))
+    _rq1_rewrite(out, arrays)
+    with pytest.raises(archive.ArchiveError, match=says):
+        rq1.pair_tables(out)
 
 
-def test_rq1_report_of_an_empty_store_is_a_message(tmp_path, capsys):
-    store = rq1.Store(str(tmp_path))
-    store.init_config(CONFIG)
-    open(os.path.join(store.dir, "cmc.tsv"), "w").close()
+def test_rq1_report_of_an_empty_run_is_a_message(tmp_path, capsys):
+    from pybcv.engine import RunConfig
+    folder = tmp_path / "runs" / "cmc"
+    os.makedirs(folder)
+    st = S.Store(str(folder))
+    st.init_config(RunConfig("rq1", "mcnemar_5x2bcv", data_params={"file": "cmc"}).identity(),
+                   False, 10)
+    st.close()
     assert main(["rq1", "report", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "nothing to report" in err and "Traceback" not in err
 
 
-def test_rq1_store_file_named_as_a_formula_never_reaches_rho_csv(tmp_path):
-    src = synthetic_store(tmp_path / "src", datasets=("alpha",))
-    folder = os.path.join(src, "store")
-    os.replace(os.path.join(folder, "alpha.tsv"), os.path.join(folder, "=1+2.tsv"))
+def test_rq1_run_folder_named_as_a_formula_never_reaches_rho_csv(tmp_path):
+    out = rq1_run(tmp_path / "src")
+    runs = os.path.join(out, "runs")
+    os.replace(os.path.join(runs, "alpha"), os.path.join(runs, "=1+2"))
     with pytest.raises(ValueError, match=r"data-set name '=1\+2'"):
-        rq1.report(src, str(tmp_path / "rep"))
+        rq1.report(out, str(tmp_path / "rep"))
     assert not os.path.exists(tmp_path / "rep" / "rho.csv")
     safe = rq1.csv_safe(pd.DataFrame({"dataset": ["=1+2", "@x", "ok"], "rho1": [-0.5, 0.1, 0.2]}))
     assert safe["dataset"].tolist() == ["'=1+2", "'@x", "ok"] and safe["rho1"].tolist()[0] == -0.5
 
 
-def test_two_rq1_writers_are_refused(tmp_path):
-    a = rq1.Store(str(tmp_path))
-    a.lock()
-    b = rq1.Store(str(tmp_path))
-    with pytest.raises(S.StoreError, match="RQ1 store .* being written by another"):
-        b.write([{"dataset": "alpha", "rep": 0, "seconds": 1.0, "backend": "", "error": "x",
-                  "tables": None}])
-    a.close()
-    assert not zipfile.is_zipfile(os.path.join(a.dir, "alpha.tsv")) if os.path.exists(
-        os.path.join(a.dir, "alpha.tsv")) else True
+def test_an_rq1_run_of_another_data_set_is_refused(tmp_path):
+    out = rq1_run(tmp_path / "src")
+    os.replace(os.path.join(out, "runs", "alpha"), os.path.join(out, "runs", "beta"))
+    with pytest.raises(ValueError, match="not the RQ1 run of data set 'beta'"):
+        rq1.pair_tables(out)

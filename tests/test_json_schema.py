@@ -55,3 +55,37 @@ def test_python_objects_carry_the_schema(method):
     folds = DESIGNS["bcv5x2"].test_sets(40, np.random.default_rng(0))
     cmp = compare_predictions(y, [y[t] for t in folds], [1 - y[t] for t in folds], test_sets=folds)
     assert getattr(cmp, method)()["schema"] == JSON_SCHEMA
+
+
+def test_json_names_the_loss_in_compare_learners_and_test(tmp_path, capsys):
+    # the loss compared is in every two-learner and k-learner object (an
+    # additive field of pybcv/1): error_a/error_b are mean losses under it
+    import numpy as np
+    import pandas as pd
+    from pybcv.cli import main
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    csv = tmp_path / "r.csv"
+    pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "v": X[:, 0] + rng.normal(size=60)}).to_csv(
+        csv, index=False)
+    base = ["--csv", str(csv), "--target", "v", "--quiet", "--json", "--tests", "kfold_t"]
+    assert main(["compare", *base, "--loss", "absolute", "--a", "sklearn.linear_model.Ridge",
+                 "--b", "sklearn.dummy.DummyRegressor"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["schema"] == JSON_SCHEMA and obj["comparison"]["loss"] == "absolute"
+    assert main(["compare", *base, "--learners", "sklearn.linear_model.Ridge,"
+                 "sklearn.dummy.DummyRegressor,sklearn.tree.DecisionTreeRegressor:max_depth=2"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["loss"] == "squared" and list(obj).index("loss") < list(obj).index("errors")
+    n = 40
+    y = np.linspace(0.0, 3.0, n)
+    folds = DESIGNS["bcv5x2"].test_sets(n, np.random.default_rng(0))
+    rows = [(f, r, y[r], y[r] + 0.1, y[r] + np.sin(r)) for f, t in enumerate(folds) for r in t]
+    p = tmp_path / "p.csv"
+    pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b"]).to_csv(p, index=False)
+    assert main(["test", "--predictions", str(p), "--loss", "squared", "--json",
+                 "--tests", "calibrated_f_5x2bcv"]) == 0
+    assert json.loads(capsys.readouterr().out)["comparison"]["loss"] == "squared"
+    assert main(["test", "--predictions", str(p),
+                 "--json", "--tests", "calibrated_f_5x2bcv", "--loss", "absolute"]) == 0
+    assert json.loads(capsys.readouterr().out)["comparison"]["loss"] == "absolute"

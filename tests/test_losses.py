@@ -75,7 +75,8 @@ def test_regressor_loss_choices_are_checked():
     X, y = _regression(60)
     with pytest.raises(ValueError, match="a learner is a regressor"):
         pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), loss="zero_one", backend="python")
-    with pytest.raises(ValueError, match="log_loss' needs predicted probabilities"):
+    with pytest.raises(ValueError, match="'log' needs predicted class probabilities, but a "
+                                         "learner is a regressor"):
         pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), loss="log_loss", backend="python")
     with pytest.raises(ValueError, match="regressor and the others are classifiers"):
         pybcv.compare(X, (y > 0).astype(int), Ridge(), "majority", backend="python")
@@ -163,3 +164,228 @@ def test_cli_test_reads_numeric_predictions_under_squared_loss(tmp_path, capsys)
     assert f"{own['calibrated_f_5x2bcv'].statistic:.4f}" in out
     rc = main(["test", "--predictions", str(path)])
     assert rc == 2 and "loss='squared'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- log loss
+def _two_classes(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + rng.normal(size=n) > 0, "pos", "neg")
+    return X, y
+
+
+def test_log_loss_of_predict_proba_matches_a_hand_computation():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    X, y = _two_classes()
+    a, b = LogisticRegression(), GaussianNB()
+    cmp = pybcv.compare(X, y, a, b, tests="kfold_t", loss="log", seed=2, backend="python")
+    d = []
+    for tr, te in DESIGNS["cv10"].splits(120, design_generator(2, "cv10")):
+        la = -np.log(a.fit(X[tr], y[tr]).predict_proba(X[te])[np.arange(te.size),
+                                                                 (y[te] == "pos").astype(int)])
+        lb = -np.log(b.fit(X[tr], y[tr]).predict_proba(X[te])[np.arange(te.size),
+                                                                 (y[te] == "pos").astype(int)])
+        d.append(la.mean() - lb.mean())
+    t, _ = _paired_t(np.array(d))
+    assert cmp.loss == "log" and cmp["kfold_t"].statistic == pytest.approx(t, rel=1e-9)
+    # "log_loss" is the same loss; the default selection drops the McNemar test with a note
+    c2 = pybcv.compare(X, y, a, b, loss="log_loss", backend="python")
+    assert list(c2.results) == ["calibrated_f_5x2bcv"] and "not run under loss 'log'" in c2.warnings[0]
+    with pytest.raises(ValueError, match="mcnemar_5x2bcv need 0/1 outcomes"):
+        pybcv.compare(X, y, a, b, loss="log", tests="mcnemar_5x2bcv", backend="python")
+
+
+def test_log_loss_columns_follow_the_labels_of_y_when_a_fold_lacks_a_class():
+    # a class missing from a training fold gets probability 0 (clipped):
+    # the columns are the labels of y, not those of the fold's model
+    from pybcv.learners import SklearnLearner
+    from sklearn.dummy import DummyClassifier
+    y = np.array(["a"] * 9 + ["b", "c", "c"])
+    X = np.zeros((12, 1))
+    P = SklearnLearner(DummyClassifier(strategy="prior")).predict_proba_splits(
+        X, y, [(np.arange(9), np.arange(9, 12))])[0]
+    assert P.shape == (3, 3) and np.allclose(P, [[1, 0, 0]] * 3)
+    loss = pybcv.losses.resolve_loss("log", y)
+    assert np.allclose(loss(y[9:], P), -np.log(pybcv.losses.LOG_CLIP))      # 34.54 each
+
+
+def test_log_loss_refuses_learners_without_predict_proba_naming_them():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.svm import SVC
+    X, y = _two_classes()
+    with pytest.raises(ValueError, match="learner SVC has no predict_proba .*probability=True"):
+        pybcv.compare(X, y, LogisticRegression(), SVC(), loss="log", backend="python")
+    with pytest.raises(ValueError, match="learner majority has no predict_proba"):
+        pybcv.compare(X, y, "majority", LogisticRegression(), loss="log", backend="python")
+    c = pybcv.compare(X, y, LogisticRegression(), SVC(probability=True), loss="log",
+                      tests="kfold_t", backend="python")
+    assert np.isfinite(c["kfold_t"].statistic)
+
+
+def test_own_predictions_under_log_loss_need_probabilities():
+    y = np.array(["neg", "pos"] * 20)
+    folds = DESIGNS["cv10"].test_sets(40, design_generator(0, "cv10"))
+    with pytest.raises(ValueError, match=r"pred_a, fold 0: loss 'log' needs predicted "
+                                         r"probabilities.*labels are not probabilities"):
+        compare_predictions(y, [y[t] for t in folds], [y[t] for t in folds], test_sets=folds,
+                            design="cv10", loss="log")
+    pa = [np.column_stack([np.full(t.size, 0.3), np.full(t.size, 0.7)]) for t in folds]
+    pb = [np.column_stack([(y[t] == "neg") * 1.0, (y[t] == "pos") * 1.0]) for t in folds]
+    cmp = compare_predictions(y, pa, pb, test_sets=folds, design="cv10", loss="log")
+    assert cmp.error_a == pytest.approx(-(np.log(0.3) + np.log(0.7)) / 2)
+    assert cmp.error_b == pytest.approx(0.0, abs=1e-12)      # -log(1)
+    bad = [p.copy() for p in pa]
+    bad[3][1] = [0.6, 0.6]
+    with pytest.raises(ValueError, match=r"learner 'A', fold 4 of 10, design 'cv10': loss 'log': "
+                                         r"record 1 "
+                                         r"of the fold has class probabilities \[0.6, 0.6\]"):
+        compare_predictions(y, bad, pb, test_sets=folds, design="cv10", loss="log")
+
+
+def test_cli_log_loss(tmp_path, capsys):
+    X, y = _two_classes(80)
+    path = tmp_path / "c.csv"
+    import pandas as pd
+    pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "cls": y}).to_csv(path, index=False)
+    base = ["compare", "--csv", str(path), "--target", "cls", "--quiet", "--loss", "log"]
+    rc = main([*base, "--a", "sklearn.linear_model.LogisticRegression",
+               "--b", "sklearn.naive_bayes.GaussianNB"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    assert "mean log losses over the 10 folds of bcv5x2" in out and "not run under loss 'log'" in out
+    rc = main([*base, "--learners", "sklearn.linear_model.LogisticRegression,"
+               "sklearn.naive_bayes.GaussianNB", "--tests", "kfold_t"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "mean log losses: " in out and "differ (lower loss)" in out
+    rc = main([*base, "--learners", "sklearn.linear_model.LogisticRegression,sklearn.svm.SVC"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--loss: loss 'log' needs predicted probabilities, but learner " \
+                       "sklearn.svm.SVC has no predict_proba" in err and "Traceback" not in err
+    rc = main([*base, "--a", "kknn", "--b", "sklearn.naive_bayes.GaussianNB"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "learner kknn has no predict_proba" in err
+    pred = tmp_path / "p.csv"
+    pred.write_text("fold,row,y,pred_a,pred_b\n0,0,a,a,b\n")
+    rc = main(["test", "--predictions", str(pred), "--loss", "log"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--loss log: a predictions file holds one label" in err
+
+
+# ---------------------------------------------------------------- hostile losses
+@pytest.mark.parametrize("loss,msg", [
+    (lambda a, b: a + 1, r"loss '<lambda>' failed: UFuncTypeError"),
+    (lambda a, b: a, r"loss '<lambda>' returned ndarray that is not numbers \(e.g. \['(neg|pos)'\]\)"),
+    ([[0, 1], [1]], r"cost matrix must be 2 x 2 .*got rows of \[2, 1\] entries"),
+    ([["0", "a"], ["1", "0"]], r"cost matrix must be 2 x 2 .*got entries that are not numbers"),
+    ([[0, np.nan], [1, 0]], r"cost matrix must be 2 x 2 .*entry \[0, 1\] is nan"),
+])
+def test_bad_losses_are_named_never_a_numpy_error(loss, msg):
+    from sklearn.linear_model import LogisticRegression
+    X, y = _two_classes(60)
+    with pytest.raises(ValueError, match=msg):
+        pybcv.compare(X, y, LogisticRegression(), "majority", loss=loss, tests="kfold_t",
+                      backend="python")
+
+
+def test_cli_ragged_cost_matrix_is_a_usage_error(capsys):
+    rc = main(["compare", "--quiet", "--backend", "python", "--n", "60", "--tests", "kfold_t",
+               "--a", "majority", "--b", "mean", "--loss", "0,1;1"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--loss: loss: a cost matrix must be" in err and "rows of [2, 1]" in err
+
+
+def test_cost_matrix_on_a_numeric_target_says_regression_in_few_words():
+    from sklearn.linear_model import LogisticRegression
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    y = np.arange(60) % 20
+    with pytest.raises(ValueError) as e:
+        pybcv.compare(X, y, LogisticRegression(), "majority", loss=[[0, 1], [1, 0]],
+                      backend="python")
+    msg = str(e.value)
+    assert "[0, 1, 2, 3, 4, 5, 6, 7, ...]" in msg and "use loss='squared' or 'absolute'" in msg
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "abc", "1e400"])
+def test_cli_test_names_a_bad_numeric_prediction_or_target(tmp_path, capsys, bad):
+    folds = DESIGNS["bcv5x2"].test_sets(40, design_generator(0, "bcv5x2"))
+    y = np.linspace(0.0, 3.0, 40)
+    rows = ["fold,row,y,pred_a,pred_b"]
+    for f, te in enumerate(folds):
+        rows += [f"{f},{r},{y[r]!r},{bad if (f, i) == (2, 1) else y[r] + 0.1},{y[r]}"
+                 for i, r in enumerate(te)]
+    path = tmp_path / "p.csv"
+    path.write_text("\n".join(rows) + "\n")
+    rc = main(["test", "--predictions", str(path), "--loss", "squared"])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"pred_a, fold 2: prediction 1 ('{bad}', position 1 of the fold) is not " \
+                       f"a finite number" in err
+    # a target that is not a number: the row named, not a loss of NaN
+    rows = ["fold,row,y,pred_a,pred_b"]
+    for f, te in enumerate(folds):
+        rows += [f"{f},{r},{bad if r == 3 else repr(y[r])},{y[r] + 0.1},{y[r]}" for r in te]
+    path.write_text("\n".join(rows) + "\n")
+    rc = main(["test", "--predictions", str(path), "--loss", "absolute"])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"y: row 3 is '{bad}'; under loss 'absolute' the target must be finite" in err
+
+
+def test_squared_loss_on_classifiers_warns_that_labels_are_read_as_numbers():
+    from pybcv.datasets import exp6
+    d = exp6(0, n=60)
+    cmp = pybcv.compare(d.X, d.y, "majority", "mean", loss="squared", tests="kfold_t",
+                        backend="python")
+    assert any("reads the class labels of y as numbers" in w for w in cmp.warnings)
+    X, y = _regression(60)
+    from sklearn.linear_model import Ridge
+    cmp = pybcv.compare(X, y, Ridge(), Ridge(alpha=5.0), loss="squared", tests="kfold_t",
+                        backend="python")
+    assert not cmp.warnings
+
+
+def test_log_loss_with_a_learner_of_your_own():
+    # predict_proba_splits gives the probabilities; without it the message says so
+    class Half:
+        def predict_splits(self, X, y, splits):
+            return [np.full(len(te), y[0]) for _, te in splits]
+
+    class HalfP(Half):
+        def predict_proba_splits(self, X, y, splits):
+            return [np.tile([0.5, 0.5], (len(te), 1)) for _, te in splits]
+
+    X, y = _two_classes(60)
+    from sklearn.naive_bayes import GaussianNB
+    with pytest.raises(ValueError, match="learner Half has no predict_proba \\(a learner of your "
+                                         "own gives probabilities through a method "
+                                         "predict_proba_splits"):
+        pybcv.compare(X, y, Half(), GaussianNB(), loss="log", backend="python")
+    cmp = pybcv.compare(X, y, HalfP(), GaussianNB(), loss="log", tests="kfold_t", backend="python")
+    assert cmp.error_a == pytest.approx(np.log(2))
+    with pytest.raises(ValueError, match="learner majority:noise=0.1 has no predict_proba \\(pybcv's named"):
+        pybcv.compare(X, y, "majority:noise=0.1", GaussianNB(), loss="log", backend="python")
+
+
+def test_html_view_names_the_loss():
+    rng = np.random.default_rng(1)
+    cmp = compare_losses(rng.gamma(2.0, 1.5, 60), rng.gamma(2.0, 1.2, 60), tests="kfold_t",
+                         loss="squared")
+    assert "mean squared losses A" in cmp._repr_html_() and "error rates" not in cmp._repr_html_()
+
+
+def test_cli_test_cost_matrix_of_the_wrong_size_blames_loss(tmp_path, capsys):
+    folds = DESIGNS["bcv5x2"].test_sets(40, design_generator(0, "bcv5x2"))
+    y = np.where(np.arange(40) % 3 == 0, "yes", "no")
+    rows = ["fold,row,y,pred_a,pred_b"]
+    for f, te in enumerate(folds):
+        rows += [f"{f},{r},{y[r]},{y[r]},no" for r in te]
+    path = tmp_path / "p.csv"
+    path.write_text("\n".join(rows) + "\n")
+    rc = main(["test", "--predictions", str(path), "--loss", "0,1,2;1,0,1;2,1,0"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.startswith("pybcv: error: --loss: loss: a cost matrix must be 2 x 2")
+    rc = main(["test", "--predictions", str(path), "--loss", "0,1;5,0", "--tests", "kfold_t",
+               "--design", "bcv5x2"])
+    assert rc == 2      # kfold_t is not a test of bcv5x2: named as before
+    assert main(["test", "--predictions", str(path), "--loss", "0,1;5,0"]) == 0
+    out = capsys.readouterr().out
+    assert "mean cost_matrix losses" in out

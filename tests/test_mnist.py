@@ -73,14 +73,25 @@ def test_dropout_zero_is_cnn_and_default_streams_differ(digits, splits, base_pre
     assert any(not np.array_equal(a, b) for a, b in zip(base_predictions, dropped))
 
 
-def test_stacked_folds_equal_one_fold_at_a_time(digits, splits):
+def test_folds_trained_together_equal_one_at_a_time_bit_for_bit(digits, splits):
+    """``batch_folds``: the folds of one training size trained as one stacked
+    network give, on CPU, the same parameters (every bit) and the same
+    predictions as training them one at a time with the same seeds, dropout
+    masks included, over more than one epoch."""
+    from pybcv.learners.cnn import label_codes
     X, y = digits
-    one = CNNDropout(rate=0.3, epochs=1).predict_splits(X, y, splits)
-    stacked = CNNDropout(rate=0.3, epochs=1, batch_folds=3).predict_splits(X, y, splits)
-    # the same draws and arithmetic up to the summation order of grouped
-    # convolutions: labels agree (exactly, on the machines measured)
-    agree = np.mean(np.concatenate([a == b for a, b in zip(one, stacked)]))
-    assert agree >= 0.99
+    one = CNNDropout(rate=0.3, epochs=2)
+    together = CNNDropout(rate=0.3, epochs=2, batch_folds=3)
+    for a, b in zip(one.predict_splits(X, y, splits), together.predict_splits(X, y, splits)):
+        np.testing.assert_array_equal(a, b)
+    images, codes = as_images(X), label_codes(y)[1]
+    with one._settings() as t:
+        dev = t.device("cpu")
+        stacked = together._train(t, dev, images, codes, 10, [tr for tr, _ in splits])
+        for (tr, _), P in zip(splits, stacked):
+            (alone,) = one._train(t, dev, images, codes, 10, [tr])
+            for p, q in zip(alone, P):
+                assert torch.equal(p, q)
 
 
 def test_fit_predict_equals_a_split_on_all_rows(digits):
@@ -186,6 +197,43 @@ def test_one_repetition_through_the_engine_and_its_table(tmp_path):
     assert "(R = 1)" in table and "`mcnemar_ho`" in table and "`proportion_z`" in table
 
 
+def test_the_gpu_form_of_the_stacked_network_is_the_same_network():
+    """``split_first_conv=False`` (the CUDA path: one grouped first
+    convolution) computes the same logits and gradients as one network at
+    a time, up to the rounding of the summation order."""
+    from pybcv.learners.cnn import forward, forward_stacked, init_params
+    g = torch.Generator().manual_seed(0)
+    nets = [init_params(torch, g, 10) for _ in range(3)]
+    x = torch.rand((3, 16, 1, 28, 28), generator=g)
+    t = torch.randint(0, 10, (3, 16), generator=g)
+    S = [torch.stack(ps).requires_grad_() for ps in zip(*nets)]
+    logits = forward_stacked(torch, S, x[:, :, 0].transpose(0, 1), split_first_conv=False)
+    torch.nn.functional.cross_entropy(logits.reshape(48, -1), t.reshape(-1), reduction="sum").div(16).backward()
+    for i, ps in enumerate(nets):
+        P = [p.clone().requires_grad_() for p in ps]
+        out = forward(torch, P, x[i])
+        torch.nn.functional.cross_entropy(out, t[i]).backward()
+        assert torch.allclose(out, logits[i], rtol=1e-5, atol=1e-6)
+        for p, s in zip(P, S):
+            assert torch.allclose(p.grad, s.grad[i], rtol=1e-4, atol=1e-7)
+
+
+@needs_mnist
+def test_the_engine_trains_folds_together_with_the_same_results():
+    """``--a cnn:batch_folds=10``: the engine's MNIST experiment with the 10
+    folds of the 5x2 BCV design trained together scores what one at a time
+    scores (same tables, statistics and p-values)."""
+    from pybcv.engine import simulate
+    run = dict(n=60, reps=1, tests=["mcnemar_5x2bcv", "mcnemar_ho"])
+    data = {}
+    for bf in (1, 10):
+        res = simulate("mnist", learner_a={"name": "cnn", "epochs": 1, "batch_folds": bf},
+                       learner_b={"name": "cnn-dropout", "rate": 0.2, "epochs": 1,
+                                  "batch_folds": bf}, **run)
+        data[bf] = {k: (res.statistic[k][0], res.pvalue[k][0]) for k in run["tests"]}
+    assert data[1] == data[10]
+
+
 def test_the_committed_run_is_the_readme_table():
     """The committed MNIST run (an engine archive) gives the README's column."""
     from pybcv import mnist
@@ -195,11 +243,12 @@ def test_the_committed_run_is_the_readme_table():
     assert table in readme
 
 
-def test_registry_parameter_dicts_match_the_constructors():
-    from pybcv.learners.cnn import CNN_DROPOUT_PARAMS, CNN_PARAMS
-    assert CNN(**CNN_PARAMS).get_params() == {**CNN_PARAMS, "backend": "auto"}
-    assert CNNDropout(**CNN_DROPOUT_PARAMS).get_params() == {**CNN_DROPOUT_PARAMS,
-                                                            "backend": "auto"}
+def test_registry_parameters_are_the_constructors_defaults():
+    from pybcv.learners import LEARNERS
+    assert LEARNERS["cnn"].params == {k: v for k, v in CNN().get_params().items() if k != "backend"}
+    assert LEARNERS["cnn-dropout"].params["stream"] == "cnn-dropout"
+    assert LEARNERS["cnn-dropout"].params == {k: v for k, v in CNNDropout().get_params().items()
+                                              if k != "backend"}
 
 
 def test_the_engine_runs_the_mnist_experiment_from_its_record():
@@ -213,21 +262,38 @@ def test_the_engine_runs_the_mnist_experiment_from_its_record():
     assert cfg.true_difference() == 0.0
 
 
+#: records whose fold-table cell may differ from the committed run's in one
+#: fold, and in all the folds of repetition 0 together, when the fits are
+#: rounded by another CPU's kernels (docs/replication/mnist/README.md,
+#: "Reproducing the committed run"); another data set, partition or seed
+#: moves at least 247 records in all (any two of the committed repetitions)
+ROUNDING_MOVES_PER_FOLD, ROUNDING_MOVES_IN_ALL = 3, 11
+
+
 @pytest.mark.slow
 def test_simulate_reproduces_the_committed_repetition_0(tmp_path):
-    """``pybcv simulate`` gives the committed run's repetition 0 bit for bit,
-    under the configuration stored with it (~80 CPU seconds per repetition)."""
+    """``pybcv simulate`` redraws the committed run's repetition 0 (the same
+    configuration, data set, partitions and fold streams) and fits it again:
+    its fold tables equal the committed ones up to the few records that
+    another CPU's floating-point rounding moves (~80 CPU seconds).  The
+    statistics are equal bit for bit only on a CPU whose oneDNN kernels
+    round as the recording machine's did (the README says why)."""
     from pybcv.cli import main
-    from pybcv.engine import archive, load_result
+    from pybcv.engine import archive
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ref = archive.read_run(os.path.join(root, "docs/replication/mnist/runs/h0_n1000_e5"))
     out = str(tmp_path / "m")
     assert main(["simulate", "--dataset", "mnist", "--a", "cnn:epochs=5", "--b", "cnn-dropout:rate=0,epochs=5",
                  "--tests", ",".join(ref["results"]), "--reps", "1", "--out", out, "--quiet"]) == 0
-    res = load_result(out)
-    assert res.config.identity() == ref["config"]
-    for k, (s, p) in ref["results"].items():
-        assert (res.statistic[k][0], res.pvalue[k][0]) == (s[0], p[0]), k
+    run = archive.read_sqlite(out)
+    assert run["config"] == ref["config"]
+    assert set(run["tables"]) == set(ref["tables"])
+    moved = []
+    for d, T in ref["tables"].items():
+        here = run["tables"][d][0].astype(np.int64)
+        np.testing.assert_array_equal(here.sum(axis=(1, 2)), T[0].sum(axis=(1, 2)))  # fold sizes
+        moved += list(np.abs(here - T[0]).sum(axis=(1, 2)) // 2)
+    assert max(moved) <= ROUNDING_MOVES_PER_FOLD and sum(moved) <= ROUNDING_MOVES_IN_ALL, moved
 
 
 def test_pybcv_truth_mnist_routes_to_the_true_error_procedure(monkeypatch, capsys):

@@ -98,3 +98,31 @@ def test_importpath_examples():
     import pybcv.learners.importpath as m
     res = doctest.testmod(m, optionflags=doctest.ELLIPSIS)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_learners_list_keeps_commas_inside_brackets_and_quotes(capsys):
+    # a tuple value inside --learners a,b: the comma of (10,5) separates no learner
+    mlp = "sklearn.neural_network.MLPClassifier:hidden_layer_sizes=(10,5),max_iter=30"
+    rc, out, err = _run(capsys, "--learners", f"{mlp},majority,{RF}:n_estimators=5",
+                        "--tests", "kfold_t", "--json")
+    assert rc == 0, err
+    got = json.loads(out)["learners"]
+    assert got == ["sklearn.neural_network.MLPClassifier hidden_layer_sizes=(10, 5) max_iter=30",
+                   "majority", f"{RF} n_estimators=5"]
+    rc, out, err = _run(capsys, "--learners", "sklearn.neural_network.MLPClassifier:"
+                        "hidden_layer_sizes=(10,5,majority")
+    assert rc == 2 and "--learners: unbalanced brackets" in err and "Traceback" not in err
+
+
+def test_a_text_column_given_to_a_sklearn_model_is_named(tmp_path, capsys):
+    # a CSV with a categorical (text) predictor and a scikit-learn model from
+    # the command line: the error names the column and what to do
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=40)
+    path = tmp_path / "d.csv"
+    path.write_text("x,colour,v\n" + "".join(f"{a},{'red' if a > 0 else 'blue'},{2 * a}\n"
+                                               for a in x))
+    rc = main(["compare", "--csv", str(path), "--target", "v", "--quiet", "--tests", "kfold_t",
+               "--a", "sklearn.linear_model.Ridge", "--b", "sklearn.dummy.DummyRegressor"])
+    err = capsys.readouterr().err
+    assert rc == 1 and "predictor column(s) 'colour' hold text" in err and "Traceback" not in err

@@ -61,7 +61,7 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   # levels), as the named learners do
   chr <- vapply(data, is.character, TRUE)
   data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
-  lz <- loss_setup(loss, tests, data[[target]], ld, stratify)
+  lz <- loss_setup(loss, tests, data[[target]], ld, stratify, learners)
   sel <- resolve_tests(lz$tests, profile, options, alternative)
   keys <- sel$keys
   opts <- sel$options
@@ -72,6 +72,14 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   st <- list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, loss = lz)
   if (lz$zero_one) {
     st$correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
+  } else if (lz$proba) {             # loss = "log": class probabilities, rows = test rows
+    st$pred <- lapply(learners, function(l) learner_probabilities(l, ld, sp, data))
+  } else if (!is.null(lz$fun)) {     # an R function loss: per-record losses, computed here
+    st$losses <- lapply(learners, function(l) {
+      p <- learner_codes(l, ld, sp, data, numeric = lz$numeric)
+      if (!(lz$numeric && identical(l$kind, "function"))) p <- lz$values[p]
+      r_function_losses(lz, l, p, data[[target]], rows, sp)
+    })
   } else {
     st$pred <- lapply(learners, function(l) {     # values of the target, or numbers
       p <- learner_codes(l, ld, sp, data, numeric = lz$numeric)
@@ -86,28 +94,100 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
 ## loss_tests: those that need 0/1 outcomes dropped from a selection with a
 ## warning, refused when named).  `values`: the target's distinct values in
 ## code order (numbers stay numbers), what the predictions become.
-loss_setup <- function(loss, tests, ycol, ld, stratify) {
-  if (identical(loss, "zero_one")) return(list(zero_one = TRUE, tests = tests, name = "zero_one"))
-  if (is.function(loss))
-    stop("loss: an R function is not taken by compare_learners(); give \"squared\", ",
-         "\"absolute\" or a cost matrix, or compute per-fold predictions and use ",
-         "pybcv_test_predictions()", call. = FALSE)
-  ok <- (is.character(loss) && length(loss) == 1L && !is.na(loss)) ||
-    (is.matrix(loss) && is.numeric(loss))
-  if (!ok)
-    stop("loss must be \"zero_one\", \"squared\", \"absolute\" or a numeric k x k cost matrix ",
-         "(rows the true class, columns the predicted class, classes in sorted order)", call. = FALSE)
+loss_setup <- function(loss, tests, ycol, ld, stratify, learners = list()) {
+  if (identical(loss, "zero_one"))
+    return(list(zero_one = TRUE, proba = FALSE, tests = tests, name = "zero_one"))
+  fun <- NULL
+  if (is.function(loss)) {
+    f <- names(formals(args(loss)) %||% formals(loss))
+    if (!("..." %in% f) && length(f) < 2L)
+      stop("loss: an R function loss takes two arguments, function(truth, pred), and returns ",
+           "one loss per record; this one takes ", length(f), call. = FALSE)
+    fun <- loss
+    loss <- attr(loss, "pybcv_name") %||% "R function"
+  } else {
+    ok <- (is.character(loss) && length(loss) == 1L && !is.na(loss)) ||
+      (is.matrix(loss) && is.numeric(loss))
+    if (!ok)
+      stop("loss must be \"zero_one\", \"squared\", \"absolute\", \"log\", a numeric k x k ",
+           "cost matrix (rows the true class, columns the predicted class, classes in sorted ",
+           "order) or an R function(truth, pred) returning one loss per record", call. = FALSE)
+  }
   if (is.factor(ycol)) ycol <- as.character(ycol)
   num_y <- is.numeric(ycol) || is.logical(ycol)
+  if (!is.null(fun) && num_y && isTRUE(stratify))
+    stop("stratify = TRUE forms the blocks within the classes of the target, but under an R ",
+         "function loss a numeric target is read as numbers (a regression); leave stratify ",
+         "FALSE, or give the target as a factor if its values are classes", call. = FALSE)
   values <- if (num_y) sort(unique(as.double(ycol))) else ld$ylevels
   y <- if (num_y) as.double(ycol) else ld$ylevels[ld$y]
   pyloss <- if (is.matrix(loss)) np_float(loss, "loss") else loss
-  v <- py_call("loss_selection", if (length(tests) == 1L) tests else as.list(tests), pyloss,
-               np_target(y), isTRUE(stratify))
+  v <- py_call("loss_selection", if (length(tests) == 1L) tests else as.list(tests),
+               if (is.null(fun)) pyloss else NULL, np_target(y), isTRUE(stratify),
+               if (is.null(fun)) NULL else loss)
+  if (isTRUE(v$proba))              # the log loss: every learner must give probabilities
+    for (l in learners)
+      if (is.null(l$proba))
+        stop("loss = \"log\" needs predicted probabilities, but learner ", l$name,
+             " is one of pybcv's named learners, which predict labels only; give a ",
+             "model-fitting function whose predict() gives probabilities (rpart::rpart, ",
+             "nnet::multinom, MASS::lda), a parsnip model specification, or a ",
+             "function(train, test) returning a matrix of class probabilities", call. = FALSE)
   for (w in as.character(unlist(v$notes))) warning(w, call. = FALSE)
-  if (isTRUE(v$zero_one)) return(list(zero_one = TRUE, tests = tests, name = "zero_one"))
-  list(zero_one = FALSE, tests = as.character(unlist(v$keys)), name = v$loss, py = pyloss,
-       numeric = v$loss %in% c("squared", "absolute"), values = values, y = y)
+  named <- vapply(learners, function(l) identical(l$kind, "batch"), TRUE)
+  if (v$loss %in% c("squared", "absolute") && any(named))
+    warning("loss '", v$loss, "' on ", paste(vapply(learners[named], `[[`, "", "name"),
+                                            collapse = ", "),
+            " (classifiers, which predict class labels) reads the labels of the target as ",
+            "numbers; meaningful only for ordered numeric classes (as Python's compare())",
+            call. = FALSE)
+  if (isTRUE(v$zero_one))
+    return(list(zero_one = TRUE, proba = FALSE, tests = tests, name = "zero_one"))
+  list(zero_one = FALSE, proba = isTRUE(v$proba), tests = as.character(unlist(v$keys)),
+       name = v$loss, py = pyloss, fun = fun,
+       numeric = if (is.null(fun)) v$loss %in% c("squared", "absolute") else num_y,
+       values = values, y = y)
+}
+
+## Per-record losses of one learner under an R function loss: the loss is
+## called once per fold with the fold's truth (the target column's values,
+## a factor stays a factor) and predictions (of the same type), and must
+## return one finite number per record; anything else is an error naming the
+## learner, the fold and the problem.
+r_function_losses <- function(lz, l, pred, ycol, rows, sp) {
+  fold <- rep.int(seq_along(sp$nte), sp$nte)
+  out <- numeric(length(rows))
+  for (f in seq_along(sp$nte)) {
+    i <- which(fold == f)
+    truth <- ycol[rows[i]]
+    p <- pred[i]
+    if (is.factor(truth) && !is.numeric(p)) p <- factor(p, levels = levels(truth))
+    where <- paste0("learner ", l$name, ", ", fold_label(sp, f))
+    v <- tryCatch(lz$fun(truth, p), error = function(e)
+      stop("loss (an R function) failed on ", where, ": ", conditionMessage(e), call. = FALSE))
+    if (is.logical(v) && !anyNA(v)) v <- as.double(v)
+    if (!is.numeric(v) || is.matrix(v) || is.data.frame(v))
+      stop("loss (an R function) returned ", class(v)[1L], " on ", where, "; it must return ",
+           "one number per record", call. = FALSE)
+    if (length(v) != length(i))
+      stop("loss (an R function) returned ", length(v), " value(s) for the ", length(i),
+           " records of ", where, "; it must return one loss per record", call. = FALSE)
+    bad <- which(!is.finite(v))
+    if (length(bad))
+      stop("loss (an R function) returned ", format(v[bad[1L]]), " for record ", rows[i][bad[1L]],
+           " (", where, "); losses must be finite numbers (", length(bad), " are not)",
+           call. = FALSE)
+    out[i] <- as.double(v)
+  }
+  out
+}
+
+## An R function loss labelled by the name it was given under (for the
+## report, as Python names a callable by its __name__).
+named_loss <- function(loss, expr) {
+  if (is.function(loss))
+    attr(loss, "pybcv_name") <- if (is.name(expr)) as.character(expr) else "R function"
+  loss
 }
 
 ## The target for Python: numbers as float64, labels as strings.
@@ -136,7 +216,8 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
   sp <- st$sp
   zero_one <- st$loss$zero_one
   tab_all <- if (zero_one) fold_tables_from_correct(st$correct[[ia]], st$correct[[ib]], sp$nte) else
-    pair_loss_sums(st, ia, ib)
+    if (!is.null(st$losses)) fold_loss_sums(st$losses[[ia]], st$losses[[ib]], sp$nte) else
+      pair_loss_sums(st, ia, ib, c(la$name, lb$name))
   tables <- list()
   for (d in st$designs) {
     f <- sp$design == d
@@ -165,20 +246,29 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
 ## Per-fold loss sums (n, sum_a, sum_b, sum_sq_diff) of learners ia and ib
 ## for every fold of every design, from Python (pybcv.pipeline's
 ## loss_sums_from_design_predictions, as compare(loss = )).
-pair_loss_sums <- function(st, ia, ib) {
+pair_loss_sums <- function(st, ia, ib, names = c("A", "B")) {
   sp <- st$sp
   fold <- rep.int(seq_along(sp$nte), sp$nte)
   rows <- test_rows(sp)
   by_design <- function(v, zero_based = FALSE) {
     out <- lapply(st$designs, function(d) unname(lapply(which(sp$design == d), function(f) {
-      x <- v[fold == f]
+      x <- if (is.matrix(v)) v[fold == f, , drop = FALSE] else v[fold == f]
       if (zero_based) as.integer(x - 1L) else if (is.numeric(x)) np_float(x, "predictions") else as.list(x)
     })))
     stats::setNames(out, st$designs)
   }
   v <- py_call("design_loss_sums", np_target(st$loss$y), by_design(st$pred[[ia]]),
-               by_design(st$pred[[ib]]), by_design(rows, TRUE), st$loss$py)
+               by_design(st$pred[[ib]]), by_design(rows, TRUE), st$loss$py, as.list(names))
   out <- do.call(rbind, lapply(st$designs, function(d) as.matrix(v[[d]])))
+  colnames(out) <- c("n", "sum_a", "sum_b", "sum_sq_diff")
+  out
+}
+
+## Per-fold loss sums (n, sum_a, sum_b, sum_sq_diff) of per-record losses
+## already computed (an R function loss), from Python (pybcv.outcomes.loss_sums).
+fold_loss_sums <- function(la, lb, nte) {
+  out <- as.matrix(py_call("fold_loss_sums", np_float(la, "losses"), np_float(lb, "losses"),
+                           as.integer(nte)))
   colnames(out) <- c("n", "sum_a", "sum_b", "sum_sq_diff")
   out
 }
@@ -275,9 +365,21 @@ results_frame <- function(htests, alpha) {
 #' @param loss `"zero_one"` (the default: labels, right or wrong, every
 #'   test), `"squared"` or `"absolute"` (a numeric target; an R
 #'   `function(train, test)` may then be a regressor returning numbers, e.g.
-#'   `function(train, test) predict(lm(y ~ ., train), test)`), or a numeric
+#'   `function(train, test) predict(lm(y ~ ., train), test)`), a numeric
 #'   k x k cost matrix (rows the true class, columns the predicted class,
-#'   classes in sorted order, as Python's `numpy.unique`).  As Python's
+#'   classes in sorted order, as Python's `numpy.unique`), `"log"` (the log
+#'   loss -log p(true class), p clipped below at 1e-15: the learners give
+#'   class probabilities -- a model-fitting function through
+#'   `predict(type = "prob")`, `type = "probs"` or `$posterior`, a parsnip
+#'   specification through `type = "prob"`, a `function(train, test)` by
+#'   returning a matrix with one column per class, named by class or in
+#'   sorted order; the named learners, which give labels only, are refused),
+#'   or an R `function(truth, pred)` returning one finite loss per record
+#'   of a fold (`truth` the fold's target values, a factor staying a factor;
+#'   `pred` the learner's predictions of the same type; called once per
+#'   learner and fold; a wrong length, a missing or infinite value or a
+#'   non-number is an error naming the learner and the fold; negative values
+#'   are allowed, the tests read differences).  As Python's
 #'   `compare(loss = )`: the per-fold loss sums come from Python
 #'   (`pybcv.pipeline.loss_sums_from_design_predictions`), the t, F and z
 #'   tests read the per-fold mean loss differences, and the tests that need
@@ -313,6 +415,7 @@ compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alp
   data_name <- dname(substitute(data))
   la <- as_learner(a, dname(substitute(a)))
   lb <- as_learner(b, dname(substitute(b)))
+  loss <- named_loss(loss, substitute(loss))
   t0 <- proc.time()[["elapsed"]]
   st <- comparison_setup(list(la, lb), data, target, tests, seed, alpha, profile, options, conf.level,
                          alternative, stratify, groups, timeout, loss)
@@ -362,6 +465,7 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
   profile <- choice(profile, profile_choices, "profile")
   adjust <- choice(adjust, adjustments, "adjust")
   data_name <- dname(substitute(data))
+  loss <- named_loss(loss, substitute(loss))
   if (!(is.character(learners) || is.list(learners)) || length(learners) < 2L)
     stop("learners must hold at least two learners", call. = FALSE)
   labels <- names(learners)
@@ -494,6 +598,9 @@ print.pybcv_comparison <- function(x, digits = 4L, ...) {
         paste0(" on ", x$data.name, " (n = ", x$n, ", target ", show_name(x$target), "), seed ",
                format(x$seed, scientific = FALSE)),
       ", profile ", x$profile, ", alpha = ", x$alpha, "\n", sep = "")
+  if (!is.null(x$loss) && !identical(x$loss, "zero_one"))
+    cat("loss: ", x$loss, " (estimate = mean loss(A) - mean loss(B); tables hold loss sums)\n",
+        sep = "")
   r <- x$results[, c("test", "statistic", "df", "df2", "p.value", "reject", "estimate",
                      "conf.low", "conf.high")]
   if (all(is.na(r$df2))) r$df2 <- NULL
@@ -513,6 +620,10 @@ print.pybcv_comparisons <- function(x, digits = 4L, ...) {
       " pairs\n", sep = "")
   cat("p-values adjusted over the pairs of each test by ", x$adjust, " (reject: p.", x$adjust,
       " < ", x$alpha, ")\n", sep = "")
+  loss <- if (length(x$comparisons)) x$comparisons[[1L]]$loss else NULL
+  if (!is.null(loss) && !identical(loss, "zero_one"))
+    cat("loss: ", loss, "; mean losses: ", paste(names(x$errors), signif(x$errors, digits),
+                                                collapse = ", "), "\n", sep = "")
   r <- x$results[, c("a", "b", "test", "statistic", "p.value", "p.holm", "p.shaffer", "reject",
                      "estimate")]
   print(r, digits = digits, row.names = FALSE, ...)

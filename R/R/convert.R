@@ -88,18 +88,8 @@ as_one_table <- function(x, name = "table") {
 }
 
 ## ------------------------------------------------------------------ results
-alt_to_py <- function(alternative) {
-  choices <- c("two.sided", "less", "greater")
-  if (identical(alternative, choices)) return("two-sided")
-  if (!is.character(alternative) || length(alternative) != 1L || is.na(alternative))
-    stop("alternative must be one of \"two.sided\", \"less\", \"greater\"", call. = FALSE)
-  if (alternative == "two-sided") return("two-sided")
-  a <- pmatch(alternative, choices)
-  if (is.na(a))
-    stop("alternative must be one of \"two.sided\", \"less\", \"greater\", got \"",
-         alternative, "\"", call. = FALSE)
-  if (a == 1L) "two-sided" else choices[a]
-}
+alt_to_py <- function(alternative)
+  py_choice(alternative, "alternative", c("two.sided", "less", "greater"))
 
 alt_to_r <- function(a) if (identical(a, "two-sided")) "two.sided" else a
 

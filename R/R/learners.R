@@ -119,15 +119,22 @@ named_learner <- function(spec) {
   list(name = spec, kind = "batch", learner = v$learner, params = params)
 }
 
+## `proba`: the learner's class probabilities (loss = "log"): for a
+## model-fitting function or a parsnip specification from predict(); a
+## function(train, test) must then itself return them (a matrix, one column
+## per class); the named learners have none.
 as_learner <- function(x, label) {
   if (is.character(x) && length(x) == 1L && !is.na(x)) return(named_learner(x))
-  if (inherits(x, "model_spec")) return(list(name = label, kind = "function", fun = parsnip_learner(x)))
+  if (inherits(x, "model_spec"))
+    return(list(name = label, kind = "function", fun = parsnip_learner(x),
+                proba = parsnip_learner(x, proba = TRUE)))
   if (is.function(x)) {
     f <- names(formals(args(x)) %||% formals(x))
     generic <- !is.primitive(x) && any(grepl("UseMethod(", deparse(body(x)), fixed = TRUE))
     if ((any(c("formula", "form") %in% f) && "data" %in% f) || generic)   # rpart::rpart, MASS::lda
-      return(list(name = label, kind = "function", fun = fit_function_learner(x)))
-    return(list(name = label, kind = "function", fun = x))
+      return(list(name = label, kind = "function", fun = fit_function_learner(x),
+                  proba = fit_function_learner(x, proba = TRUE)))
+    return(list(name = label, kind = "function", fun = x, proba = x))
   }
   hint <- if (is.object(x) && !is.null(utils::getS3method("predict", class(x)[1], optional = TRUE)))
     paste0(" (", class(x)[1], " is a fitted model: give the function that fits it, e.g. ",
@@ -166,16 +173,84 @@ predict_labels <- function(model, test) {
 ## A model-fitting function f(formula, data, ...) (or an S3 generic with a
 ## formula method, as MASS::lda) as a learner: fit on the training half,
 ## predict the labels of the test half.
-fit_function_learner <- function(f) function(train, test) {
-  model <- f(fold_formula(fold_target(train, test)), data = train)
-  predict_labels(model, test)
+fit_function_learner <- function(f, proba = FALSE) function(train, test) {
+  target <- fold_target(train, test)
+  model <- f(fold_formula(target), data = train)
+  if (!proba) return(predict_labels(model, test))
+  if (is.numeric(train[[target]]) || is.logical(train[[target]]))
+    stop("loss = \"log\" needs class probabilities, but the target ", show_name(target),
+         " is numeric, so the model is fitted as a regression; make the target a factor ",
+         "(e.g. data$", target, " <- factor(data$", target, "))", call. = FALSE)
+  predict_probabilities(model, test, levels(train[[target]]))
 }
 
-## A parsnip model specification as a learner (parsnip::fit, then class predictions).
+## Class probabilities from predict(model, test): type = "prob" (rpart,
+## randomForest), type = "probs" (nnet::multinom), the $posterior of a list
+## (MASS::lda); a matrix with one column per class.  For a two-class factor
+## target (`lev`) a vector from type = "probs" or "response" (nnet::multinom,
+## a binomial glm) is the probability of the second level, as R's binomial
+## models define it.
+predict_probabilities <- function(model, test, lev = NULL) {
+  for (type in c("prob", "probs", "response")) {
+    p <- tryCatch(suppressWarnings(stats::predict(model, newdata = test, type = type)),
+                  error = function(e) NULL)
+    if (is.matrix(p) || is.data.frame(p)) return(p)
+    if (type != "prob" && is.numeric(p) && length(p) == nrow(test) && length(lev) == 2L)
+      return(matrix(c(1 - p, p), ncol = 2L, dimnames = list(NULL, lev)))
+  }
+  p <- tryCatch(stats::predict(model, newdata = test), error = function(e) NULL)
+  if (is.list(p) && !is.data.frame(p) && is.matrix(p$posterior)) return(p$posterior)
+  stop("predict() of the fitted ", class(model)[1], " model gives no class probabilities ",
+       "(tried type = \"prob\", \"probs\", \"response\" and $posterior); wrap the model in a ",
+       "function(train, test) that returns a matrix of probabilities, one column per class",
+       call. = FALSE)
+}
+
+## One fold's class probabilities as a matrix (records x the target's
+## classes, columns in ld$ylevels order): columns named by class are matched
+## by name (a class the model lacks gets 0), unnamed ones must be one per
+## class in sorted order.  Python's log loss checks the values.
+probability_matrix <- function(p, n, ld, where) {
+  if (is.data.frame(p)) {
+    names(p) <- sub("^\\.pred_", "", names(p))       # parsnip's .pred_<class>
+    p <- as.matrix(p)
+  }
+  k <- length(ld$ylevels)
+  if (!is.matrix(p) || !is.numeric(p) || nrow(p) != n)
+    stop(where, " gave ", if (is.matrix(p)) paste(dim(p), collapse = " x ") else
+      paste(length(p), class(p)[1L]), " predictions for ", n, " validation records; ",
+      "loss = \"log\" needs a matrix of class probabilities, ", n, " x ", k,
+      " (one column per class: ", paste(utils::head(ld$ylevels, 8L), collapse = ", "),
+      if (k > 8L) ", ...", ")", call. = FALSE)
+  cn <- colnames(p)
+  if (!is.null(cn)) {
+    extra <- setdiff(cn, ld$ylevels)
+    if (length(extra))
+      stop(where, " gave probabilities of class ", show_name(extra[1L]), ", which is not a class ",
+           "of the target (classes: ", paste(ld$ylevels, collapse = ", "), ")", call. = FALSE)
+    out <- matrix(0, n, k)
+    out[, match(cn, ld$ylevels)] <- p
+    return(out)
+  }
+  if (ncol(p) != k)
+    stop(where, " gave ", ncol(p), " unnamed probability columns for ", k, " classes; name the ",
+         "columns by class or give one per class in sorted order", call. = FALSE)
+  unname(p)
+}
+
+## Class probabilities of learner l for every test row of every fold in sp
+## (loss = "log"): a matrix, rows as test_rows(sp), columns ld$ylevels.
+learner_probabilities <- function(l, ld, sp, data) {
+  do.call(rbind, per_fold(l$proba, l, ld, sp, data, function(p, te, f)
+    probability_matrix(p, length(te), ld, paste0("learner ", l$name, " on ", fold_label(sp, f)))))
+}
+
+## A parsnip model specification as a learner (parsnip::fit, then class
+## predictions, or with `proba` the class probabilities of type = "prob").
 ## parsnip is looked up by name, not declared: an optional integration for
 ## users who have it (a model_spec cannot exist without it), which R CMD
 ## check cannot resolve offline when it is not installed.
-parsnip_learner <- function(spec) {
+parsnip_learner <- function(spec, proba = FALSE) {
   pkg <- "parsnip"
   if (!requireNamespace(pkg, quietly = TRUE))
     stop("a parsnip model specification needs the R package parsnip, which is not installed",
@@ -183,6 +258,7 @@ parsnip_learner <- function(spec) {
   fit <- getExportedValue(pkg, "fit")
   function(train, test) {
     model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
+    if (proba) return(as.data.frame(stats::predict(model, new_data = test, type = "prob")))
     as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
   }
 }
@@ -233,25 +309,13 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
     return(res$codes)
   }
   ## an R function(train, test): called once per fold with the user's data
-  end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
-  out <- vector("list", length(sp$ntr))
-  for (f in seq_along(sp$ntr)) {
-    tr <- sp$idx[end_tr[f] - sp$ntr[f] + seq_len(sp$ntr[f])]
-    te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
-    train <- data[tr, , drop = FALSE]
-    test <- data[te, names(data) != ld$target, drop = FALSE]
-    limit <- getOption("pybcv.timeout")      # compare_learners(timeout = ): per fit
-    p <- tryCatch({
-      if (!is.null(limit)) setTimeLimit(elapsed = limit)
-      suppressWarnings(l$fun(train, test))
-    }, error = function(e) {
-      setTimeLimit(elapsed = Inf)
-      msg <- conditionMessage(e)
-      if (!is.null(limit) && grepl("elapsed time limit", msg))
-        msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
-      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", msg, call. = FALSE)
-    }, finally = setTimeLimit(elapsed = Inf))
-    if (is.data.frame(p) || is.matrix(p) || length(p) != length(te))
+  out <- per_fold(l$fun, l, ld, sp, data, function(p, te, f) {
+    if (is.data.frame(p) || is.matrix(p))
+      stop("learner ", l$name, " returned a ", NROW(p), " x ", NCOL(p), " ", class(p)[1L],
+           " (", fold_label(sp, f), "), not one ", if (numeric) "number" else "label",
+           " per validation record; class probabilities are read under loss = \"log\"",
+           call. = FALSE)
+    if (length(p) != length(te))
       stop("learner ", l$name, " returned ", if (is.null(p)) 0L else NROW(p), " predictions for ",
            length(te), " validation records (", fold_label(sp, f), ")", call. = FALSE)
     if (numeric) {
@@ -262,8 +326,7 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
         stop("learner ", l$name, " returned ", show_name(as.character(p[bad[1L]])), " (",
              fold_label(sp, f), ", record ", te[bad[1L]], "); under a loss on numbers the ",
              "predictions must be finite numbers", call. = FALSE)
-      out[[f]] <- q
-      next
+      return(q)
     }
     p <- as.character(p)
     if (anyNA(p))
@@ -272,9 +335,36 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
     if (length(bad))
       not_labels_error(paste("learner", l$name), p[bad[1L]],
                        paste0(fold_label(sp, f), ", record ", te[bad[1L]]), ld$ylevels)
-    out[[f]] <- match(p, ld$ylevels)
-  }
+    match(p, ld$ylevels)
+  })
   unlist(out, use.names = FALSE)
+}
+
+## fun(train, test) of learner l on every fold of sp (the user's data, the
+## time limit of compare_learners(timeout = ) per fit; an error names the
+## learner and the fold), each result passed through check(p, te, f).
+per_fold <- function(fun, l, ld, sp, data, check) {
+  end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
+  out <- vector("list", length(sp$ntr))
+  for (f in seq_along(sp$ntr)) {
+    tr <- sp$idx[end_tr[f] - sp$ntr[f] + seq_len(sp$ntr[f])]
+    te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
+    train <- data[tr, , drop = FALSE]
+    test <- data[te, names(data) != ld$target, drop = FALSE]
+    limit <- getOption("pybcv.timeout")      # compare_learners(timeout = ): per fit
+    p <- tryCatch({
+      if (!is.null(limit)) setTimeLimit(elapsed = limit)
+      suppressWarnings(fun(train, test))
+    }, error = function(e) {
+      setTimeLimit(elapsed = Inf)
+      msg <- conditionMessage(e)
+      if (!is.null(limit) && grepl("elapsed time limit", msg))
+        msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
+      stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", msg, call. = FALSE)
+    }, finally = setTimeLimit(elapsed = Inf))
+    out[[f]] <- check(p, te, f)
+  }
+  out
 }
 
 ## Fold tables (n00, n01, n10, n11 per fold; 0 = incorrect, 1 = correct,

@@ -70,8 +70,12 @@ orient_2x2 <- function(m, correct, what) {
 not_labels_error <- function(what, value, where, labels) {
   shown <- paste(utils::head(labels, 8L), collapse = ", ")
   if (length(labels) > 8L) shown <- paste0(shown, ", ...")
+  numeric <- !is.na(suppressWarnings(as.double(value))) &&
+    !anyNA(suppressWarnings(as.double(labels))) && length(labels) > 8L
   stop(what, ": prediction ", show_name(value), " (", where, ") is not a label of truth (labels: ",
        shown, "); give predicted class labels, not probabilities, scores or the integer codes of a factor",
+       if (numeric) paste0(" (numbers predicted for a numeric target with ", length(labels),
+                           " values: a regression? give loss = \"squared\" or \"absolute\")"),
        call. = FALSE)
 }
 

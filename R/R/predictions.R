@@ -54,8 +54,16 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   profile <- choice(profile, profile_choices, "profile")
   if (!is.character(design) || length(design) != 1L || is.na(design))
     stop("design must be one design name", call. = FALSE)
+  if (is.function(loss))
+    stop("loss: pybcv_test_predictions() takes \"zero_one\", \"squared\" or \"absolute\"; for ",
+         "an R function loss, give the learners to compare_learners(loss = ) (or compute the ",
+         "per-record losses yourself and compare them with the t, F and z tests)", call. = FALSE)
   if (!is.character(loss) || length(loss) != 1L || is.na(loss))
     stop("loss must be one of \"zero_one\", \"squared\", \"absolute\"", call. = FALSE)
+  if (loss %in% c("log", "log_loss"))
+    stop("loss = \"log\" reads class probabilities, and pybcv_test_predictions() takes one ",
+         "prediction per record; use compare_learners(loss = \"log\") with learners that give ",
+         "probabilities, or Python's compare_predictions(loss = \"log\")", call. = FALSE)
   pybcv_helper()
   if (!identical(loss, "zero_one"))
     return(loss_predictions(x, y, truth, folds, design, tests, profile, options, alternative,

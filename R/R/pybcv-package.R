@@ -5,9 +5,10 @@
 #' [stats::mcnemar.test()]); the paper's test, [bcv_mcnemar_test()], also
 #' carries and prints the averaged and effective contingency tables.
 #'
-#' * McNemar family: [bcv_mcnemar_test()] (= `mcnemar_5x2bcv_test`),
-#'   [mcnemar_ho_test()], [mcnemar_kfold_naive_test()];
-#' * t family: [t_tests]; F family: [f_tests]; z family: [z_tests];
+#' * the tests: one function `<key>_test` per test of Python's registry,
+#'   with the Python function's options (the list: [pybcv_tests()]), e.g.
+#'   [bcv_mcnemar_test()] (= [mcnemar_5x2bcv_test()]), [mcnemar_ho_test()],
+#'   [t_5x2cv_test()], [cvci_z_test()];
 #' * partitions: [bcv_partitions()];
 #' * learners on a data set: [compare_learners()], [compare_many()],
 #'   [pybcv_learners()]; your own predictions: [pybcv_test_predictions()];

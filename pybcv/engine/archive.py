@@ -46,6 +46,18 @@ member              dtype, shape                content
                                                 table (see below)
 =================== =========================== ==========================================
 
+A k-learner run (RQ1: ``config["learners"]``, tables ``"<design>@<pair>"``
+of every pair of the k learners, :func:`pybcv.experiments.pair_keys`) keeps
+instead, per design, what its tables follow from: ``pairs/<design>/wrong``
+(k, R, F), each learner's wrong count per fold, and ``pairs/<design>/gap``
+(P, R, F), each pair's min(wrong A, wrong B) - n00 (n00 = both wrong), in
+the smallest unsigned type; the tables follow as n01 = wrong A - n00,
+n10 = wrong B - n00, n11 = fold size - wrong A - wrong B + n00
+(``meta["pair_tables"]``: {design: {``fold_sizes``}}).  Its statistics and
+p-values are not kept when scoring the tables reproduces them bit for bit
+(``meta["scored"]``: true): :func:`read_run` scores them again.  Either
+shortcut is taken only when the archive read back equals the run.
+
 A fold table ``[[n00, n01], [n10, n11]]`` is flattened to cells 0..3
 (``n00, n01, n10, n11``).  Its four counts add up to the fold's test size,
 which is the same in every repetition (``fold_sizes[f]``), so the archive
@@ -93,6 +105,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..experiments import pair_keys
+from .config import RunConfig, score
 from .store import Store
 
 FORMAT = "pybcv-run-archive-1"
@@ -165,6 +179,70 @@ def _write_npz(path: str, members: Dict[str, np.ndarray]):
     os.replace(tmp, path)
 
 
+def _pair_layout(config: dict, tables) -> Optional[Tuple[list, list]]:
+    """(designs, pair keys) when ``tables`` are exactly those of every pair of
+    the k learners of ``config`` on some designs, else None."""
+    learners = config.get("learners")
+    if not isinstance(learners, list) or not tables:
+        return None
+    pairs = [p for _, _, p in pair_keys(learners)]
+    designs = sorted({k.split("@")[0] for k in tables})
+    if set(tables) != {f"{d}@{p}" for d in designs for p in pairs}:
+        return None
+    return designs, pairs
+
+
+def _pack_pairs(config: dict, tables, members: dict) -> dict:
+    """Add ``pairs/<design>/wrong`` and ``.../gap`` to ``members`` for each
+    design whose pair tables follow from the learners' wrong counts (see the
+    module docstring); returns {design: {"fold_sizes"}} of those designs."""
+    layout = _pair_layout(config, tables)
+    if layout is None:
+        return {}
+    idx = [(i, j) for i, j, _ in pair_keys(config["learners"])]
+    k = len(config["learners"])
+    out = {}
+    for d in layout[0]:
+        T = np.stack([np.asarray(tables[f"{d}@{p}"], np.int64) for p in layout[1]])  # (P, R, F, 2, 2)
+        if T.shape[1] == 0 or T.min() < 0:
+            continue
+        wrong = np.zeros((k,) + T.shape[1:3], np.int64)
+        for i in range(k):                 # from the first pair that holds learner i
+            p, (a, b) = next((p, ab) for p, ab in enumerate(idx) if i in ab)
+            wrong[i] = T[p, :, :, 0, :].sum(-1) if a == i else T[p, :, :, :, 0].sum(-1)
+        sizes = T[0, 0].sum(axis=(1, 2))
+        A, B = np.array([a for a, _ in idx]), np.array([b for _, b in idx])
+        gap = np.minimum(wrong[A], wrong[B]) - T[..., 0, 0]
+        desc = {"fold_sizes": [int(x) for x in sizes]}
+        if gap.min() < 0 or not np.array_equal(_pair_tables(wrong, gap, desc, idx), T):
+            continue                       # tables no k learners give: kept whole
+        members[f"pairs/{d}/wrong"] = wrong.astype(_uint_for(wrong))
+        members[f"pairs/{d}/gap"] = gap.astype(_uint_for(gap))
+        out[d] = desc
+    return out
+
+
+def _pair_tables(wrong: np.ndarray, gap: np.ndarray, desc: dict, idx) -> np.ndarray:
+    """(P, R, F, 2, 2) int64 tables of the pairs ``idx`` from the learners'
+    wrong counts (k, R, F) and the pairs' gaps (P, R, F)."""
+    wrong = wrong.astype(np.int64)
+    eA, eB = wrong[[a for a, _ in idx]], wrong[[b for _, b in idx]]
+    n00 = np.minimum(eA, eB) - gap.astype(np.int64)
+    n11 = np.asarray(desc["fold_sizes"], np.int64)[None, None, :] - eA - eB + n00
+    return np.stack([np.stack([n00, eA - n00], -1), np.stack([eB - n00, n11], -1)], -2)
+
+
+def _scores_match(config: dict, tables, results) -> bool:
+    """Whether scoring ``tables`` under ``config`` gives ``results`` bit for bit."""
+    try:
+        got, _ = score(RunConfig(**config), {k: np.asarray(v) for k, v in tables.items()})
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return list(got) == list(results) and all(
+        _same_floats(got[k][0], results[k][0]) and _same_floats(got[k][1], results[k][1])
+        for k in results)
+
+
 def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence[float], Sequence[float]]],
               tables: Optional[Dict[str, np.ndarray]], rep_info: Sequence[RepInfo],
               reps_target: Optional[int] = None, failures: Sequence[dict] = ()) -> str:
@@ -204,19 +282,27 @@ def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence
         raise ValueError("more than 255 distinct backends in rep_info")
     members: Dict[str, np.ndarray] = {}
     table_meta = {}
-    for design, T in sorted((tables or {}).items()):     # a canonical order: same run, same bytes
+    for design, T in (tables or {}).items():
         if "/" in design:
             raise ValueError(f"design name {design!r} must not contain '/'")
         if np.shape(T)[0] != R:
             raise ValueError(f"tables[{design!r}] has {np.shape(T)[0]} repetitions, reps has {R}")
-        members["tables/" + design], table_meta[design] = _pack_tables(design, T)
+    pair_meta = _pack_pairs(config, tables or {}, members)
+    for design, T in sorted((tables or {}).items()):     # a canonical order: same run, same bytes
+        if design.split("@")[0] not in pair_meta:
+            members["tables/" + design], table_meta[design] = _pack_tables(design, T)
     meta = {"format": FORMAT, "config": config, "reps_target": reps_target, "tests": tests,
             "backends": backends, "tables": table_meta}
+    if pair_meta:
+        meta["pair_tables"] = pair_meta
+        if R and _scores_match(config, tables, results):
+            meta["scored"] = True
     if failures:                      # absent when none: a run without failures keeps its bytes
         meta["failures"] = [dict(f) for f in failures]
     code = {b: i for i, b in enumerate(backends)}
+    scores = {} if meta.get("scored") else {"statistic": stat, "pvalue": pval}
     members = {"meta": np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8),
-               "reps": reps, "statistic": stat, "pvalue": pval,
+               "reps": reps, **scores,
                "seconds": np.array([float(x[1]) for x in info], np.float64).reshape(R),
                "fits": np.array([[int(x[2]) for x in info], [int(x[3]) for x in info]], np.int64).reshape(2, R),
                "backend": np.array([code[str(x[4])] for x in info], np.uint8).reshape(R),
@@ -384,8 +470,12 @@ def read_run(folder: str) -> dict:
     if R and (reps.min() < 0 or np.any(np.diff(reps.astype(np.int64)) <= 0)):
         raise ArchiveError(f"{path}: member 'reps' must hold distinct non-negative "
                            f"repetition numbers in ascending order")
-    stat = _member(z, path, "statistic", "f", (T, R))
-    pval = _member(z, path, "pvalue", "f", (T, R))
+    tables = _read_pairs(z, path, meta, R)
+    if meta.get("scored"):
+        stat, pval = _rescore(path, meta, tables)
+    else:
+        stat = _member(z, path, "statistic", "f", (T, R))
+        pval = _member(z, path, "pvalue", "f", (T, R))
     for i, k in enumerate(meta["tests"]):
         p = pval[i]
         bad = np.flatnonzero(~np.isnan(p) & ~((p >= 0) & (p <= 1)))
@@ -402,7 +492,6 @@ def read_run(folder: str) -> dict:
     if R and int(backend.max()) >= len(meta["backends"]):
         raise ArchiveError(f"{path}: member 'backend': code {int(backend.max())} but "
                            f"{len(meta['backends'])} backend names")
-    tables = {}
     for d, desc in meta["tables"].items():
         if not isinstance(d, str) or "/" in d:
             raise ArchiveError(f"{path}: member 'meta': design name {d!r}")
@@ -412,7 +501,8 @@ def read_run(folder: str) -> dict:
         _check_tables(path, d, z[name], desc, R)
         tables[d] = _unpack_tables(z[name], desc)
     extra = sorted(set(z) - {"meta", "reps", "statistic", "pvalue", "seconds", "fits", "backend"}
-                   - {"tables/" + d for d in meta["tables"]})
+                   - {"tables/" + d for d in meta["tables"]}
+                   - {f"pairs/{d}/{m}" for d in meta.get("pair_tables", {}) for m in ("wrong", "gap")})
     if extra:
         raise ArchiveError(f"{path}: unknown member(s) {', '.join(map(repr, extra))}")
     names = meta["backends"]
@@ -422,6 +512,53 @@ def read_run(folder: str) -> dict:
             "results": {k: (stat[i], pval[i]) for i, k in enumerate(meta["tests"])},
             "tables": tables, "rep_info": rep_info, "reps_target": meta.get("reps_target"),
             "failures": list(meta.get("failures", []))}
+
+
+def _read_pairs(z, path, meta, R) -> Dict[str, np.ndarray]:
+    """{"<design>@<pair>": (R, F, 2, 2) int32} of a k-learner run's
+    ``pairs/<design>/...`` members, checked (every cell a count)."""
+    pm = meta.get("pair_tables", {})
+    if not pm:
+        if meta.get("scored"):
+            raise ArchiveError(f"{path}: member 'meta': 'scored' without 'pair_tables'")
+        return {}
+    learners = meta["config"].get("learners")
+    if not isinstance(pm, dict) or not isinstance(learners, list) or len(learners) < 2 \
+            or not all(isinstance(x, dict) and isinstance(x.get("name"), str) for x in learners):
+        raise ArchiveError(f"{path}: member 'meta': 'pair_tables' needs the config's learners")
+    keys = pair_keys(learners)
+    idx = [(i, j) for i, j, _ in keys]
+    out = {}
+    for d, desc in pm.items():
+        sizes = desc.get("fold_sizes") if isinstance(desc, dict) else None
+        if not isinstance(d, str) or "/" in d or not isinstance(sizes, list) or not sizes \
+                or not all(isinstance(x, int) and x >= 0 for x in sizes):
+            raise ArchiveError(f"{path}: member 'meta': the pair tables of {d!r} are malformed")
+        F = len(sizes)
+        wrong = _member(z, path, f"pairs/{d}/wrong", "u", (len(learners), R, F))
+        gap = _member(z, path, f"pairs/{d}/gap", "u", (len(keys), R, F))
+        T = _pair_tables(wrong, gap, desc, idx)
+        bad = np.argwhere(T.min(axis=(3, 4)) < 0)
+        if len(bad):
+            p, r, f = bad[0]
+            raise ArchiveError(f"{path}: members 'pairs/{d}/wrong', 'pairs/{d}/gap': pair "
+                               f"{keys[p][2]}, repetition index {r}, fold {f}: the counts give "
+                               f"a negative table cell")
+        for p, (_, _, key) in enumerate(keys):
+            out[f"{d}@{key}"] = T[p].astype(np.int32)
+    return out
+
+
+def _rescore(path, meta, tables):
+    """(statistic, pvalue) (T, R) of a run whose scores are not kept:
+    its tests scored again from its tables."""
+    try:
+        got, _ = score(RunConfig(**meta["config"]), tables)
+        return (np.array([got[k][0] for k in meta["tests"]], np.float64).reshape(len(meta["tests"]), -1),
+                np.array([got[k][1] for k in meta["tests"]], np.float64).reshape(len(meta["tests"]), -1))
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ArchiveError(f"{path}: member 'meta': its tests cannot be scored from its "
+                           f"tables ({type(e).__name__}: {e})") from None
 
 
 class ArchivedStore:

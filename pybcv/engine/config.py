@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import datasets as _ds
 from .. import seeds
-from ..experiments import BACKENDS, EXPERIMENTS, get_experiment
+from ..experiments import BACKENDS, EXPERIMENTS, get_experiment, pair_keys
 from ..partitions import DESIGNS, design_splitter
 from ..stats import TESTS, designs_for, profile_options, resolve_tests
 from ..pipeline import spec_dict
@@ -57,6 +57,10 @@ class RunConfig:
     share_designs: bool = True
     stratify: bool = False
     group_size: int = 0
+    learners: Optional[List[dict]] = None
+    #: the folder of a data set read from files (RQ1's UCI files; default
+    #: :func:`pybcv.datasets.uci_dir`); not part of the identity
+    data_dir: Optional[str] = None
 
     def __post_init__(self):
         experiment = get_experiment(self.dataset)
@@ -64,7 +68,16 @@ class RunConfig:
         self.tests = resolve_tests(self.tests)
         if self.n is None:
             self.n = experiment.n
-        if experiment.learner_free:
+        if self.learners is not None and not experiment.learners:
+            raise ValueError(f"experiment {self.dataset!r} compares learners A and B; "
+                             f"learners= is for records with k learners (rq1)")
+        if experiment.learners:
+            self.learners = [spec_dict(x) for x in (self.learners or experiment.learners)]
+            self.learner_a = self.learner_b = None
+            names = [x["name"] for x in self.learners]
+            if len(names) < 2 or len(set(names)) != len(names):
+                raise ValueError(f"learners: two or more learners with distinct names, got {names}")
+        elif experiment.learner_free:
             self.learner_a = self.learner_b = None
             if self.backend in BACKENDS:
                 self.backend = "auto"     # no learner: the backend plays no part
@@ -86,6 +99,18 @@ class RunConfig:
         self.group_size = int(g)
         if self.stratify and self.group_size:
             raise ValueError("stratify and group_size cannot be combined: give one of them")
+        for k, v in self.data_params.items():   # a string parameter names a file
+            if isinstance(v, str):
+                _ds.check_name(v, f"data parameter {k}")
+        if experiment.stream_key:
+            try:
+                experiment.stream_key.format(**self.data_params)
+            except KeyError as e:
+                raise ValueError(f"experiment {self.dataset!r} needs the data parameter "
+                                 f"{e.args[0]} (data_params)") from None
+            if len(self.units()) != 1:
+                raise ValueError(f"experiment {self.dataset!r} draws one design per repetition "
+                                 f"from its own stream; tests of {len(self.units())} designs given")
         if self.stratify or self.group_size:
             what = "stratify" if self.stratify else "group_size"
             if experiment.learner_free:
@@ -104,10 +129,26 @@ class RunConfig:
 
     def identity(self) -> dict:
         out = asdict(self)
-        for k in ("stratify", "group_size"):
+        del out["data_dir"]            # where the files are does not change the run
+        for k in ("stratify", "group_size", "learners"):
             if not out[k]:
                 del out[k]             # the plain design: the identity of runs made before the options
         return json.loads(json.dumps(out, sort_keys=True))
+
+    def pairs(self) -> List[Tuple[int, int, str]]:
+        """(i, j, key) of the pairs of a k-learner run (:func:`pybcv.experiments.pair_keys`);
+        [] for an A-versus-B run."""
+        return pair_keys(self.learners) if self.learners else []
+
+    def keys(self) -> List[str]:
+        """The keys of the results: the tests, or ``"<test>@<pair>"`` of every
+        test and pair of a k-learner run."""
+        if not self.learners:
+            return list(self.tests)
+        return [f"{k}@{p}" for _, _, p in self.pairs() for k in self.tests]
+
+    def _stream_key(self) -> str:
+        return self.experiment.stream_key.format(**self.data_params)
 
     def options(self) -> Dict[str, dict]:
         po = profile_options(self.profile)
@@ -123,6 +164,8 @@ class RunConfig:
         return TESTS[test].design if self.share_designs else test
 
     def unit_rng(self, r: int, unit: str):
+        if self.experiment.stream_key:
+            return seeds.rng(seeds.keyed_seq(self.seed, r, 1, self._stream_key()))
         if self.share_designs:
             return seeds.rng(seeds.design_seq(self.seed, r, unit))
         return seeds.rng(seeds.test_seq(self.seed, r, unit))
@@ -137,8 +180,10 @@ class RunConfig:
         return {}
 
     def dataset_for(self, r: int) -> "_ds.Dataset":
-        return _ds.make_dataset(self.experiment.dataset, seeds.data_seq(self.seed, r), n=self.n,
-                                **self.data_params)
+        seq = (seeds.keyed_seq(self.seed, r, 0, self._stream_key()) if self.experiment.stream_key
+               else seeds.data_seq(self.seed, r))
+        where = {"folder": self.data_dir} if self.data_dir else {}
+        return _ds.make_dataset(self.experiment.dataset, seq, n=self.n, **self.data_params, **where)
 
     def at(self, value: float) -> "RunConfig":
         """This configuration with the experiment's varied parameter at
@@ -149,6 +194,8 @@ class RunConfig:
         """
         e = self.experiment
         fields = asdict(self)
+        if e.varies not in ("data", "learner_b"):
+            raise ValueError(f"experiment {self.dataset!r} has no power curve (no varied parameter)")
         if e.varies == "data":
             fields["data_params"] = e.data_params_at(value)
         else:
@@ -171,6 +218,8 @@ class RunConfig:
         e = self.experiment
         if e.learner_free:
             return float(self.data_params.get("shift", 0.0))
+        if self.learners:
+            return None
         if (self.learner_a != e.learner_a
                 or {k: v for k, v in self.learner_b.items() if k != e.varied}
                 != {k: v for k, v in e.learner_b.items() if k != e.varied}):
@@ -180,14 +229,18 @@ class RunConfig:
 
 
 def score(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=None):
-    """({test: (statistic[R], pvalue[R])}, {test: (low[R], high[R])}) from
-    {unit: (R, F, 2, 2)} tables: each test's kernel runs once for both
+    """({key: (statistic[R], pvalue[R])}, {key: (low[R], high[R])}) from
+    {unit: (R, F, 2, 2)} tables (a k-learner run: ``{"<unit>@<pair>": ...}``),
+    keys as :meth:`RunConfig.keys`: each test's kernel runs once for both
     (the intervals for mu_A - mu_B at ``level``, NaN where a test has none)."""
     options = cfg.options() if options is None else options
     res, ci = {}, {}
-    for k in cfg.tests:
-        ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
-        stat, p, lo, hi = TESTS[k].batch_with_intervals(tables[cfg.unit_of(k)], ntr, nte,
-                                                        level=level, **options.get(k, {}))
-        res[k], ci[k] = (stat, p), (lo, hi)
+    for _, _, pair in cfg.pairs() or [(0, 1, None)]:
+        for k in cfg.tests:
+            key, unit = (k, cfg.unit_of(k)) if pair is None else (f"{k}@{pair}",
+                                                                  f"{cfg.unit_of(k)}@{pair}")
+            ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
+            stat, p, lo, hi = TESTS[k].batch_with_intervals(tables[unit], ntr, nte,
+                                                            level=level, **options.get(k, {}))
+            res[key], ci[key] = (stat, p), (lo, hi)
     return res, ci

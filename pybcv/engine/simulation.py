@@ -64,8 +64,8 @@ class SimulationResult:
     def rejection_rate(self, alpha: float = ALPHA) -> Dict[str, float]:
         """{test: share of p-values below ``alpha``} (NaN without a finished repetition)."""
         if not len(self.reps):
-            return {k: float("nan") for k in self.config.tests}
-        return {k: float(np.mean(self.pvalue[k] < alpha)) for k in self.config.tests}
+            return {k: float("nan") for k in self.config.keys()}
+        return {k: float(np.mean(self.pvalue[k] < alpha)) for k in self.config.keys()}
 
     def coverage(self) -> Dict[str, float]:
         """{test: share of 95% intervals that contain the true mu_A - mu_B}
@@ -82,27 +82,32 @@ class SimulationResult:
         return out
 
     def summary(self, alpha: float = ALPHA):
-        """pandas DataFrame, one row per test (``ci_coverage``: NaN where unknown)."""
+        """pandas DataFrame, one row per test (a k-learner run: per test and
+        pair, the pair's learners in ``learner_a``, ``learner_b``;
+        ``ci_coverage``: NaN where unknown)."""
         R = len(self.reps)
         cov = self.coverage()
         cfg = self.config
+        names = {p: (cfg.learners[i]["name"], cfg.learners[j]["name"]) for i, j, p in cfg.pairs()}
         rows = []
-        for k in cfg.tests:
-            rate = float(np.mean(self.pvalue[k] < alpha)) if R else float("nan")
-            stat = self.statistic[k]
+        for key in cfg.keys():
+            k, _, pair = key.partition("@")
+            rate = float(np.mean(self.pvalue[key] < alpha)) if R else float("nan")
+            stat = self.statistic[key]
+            a, b = names.get(pair, ((cfg.learner_a or {}).get("name", ""),
+                                    (cfg.learner_b or {}).get("name", "")))
             rows.append({"test": k, "name": TESTS[k].name, "family": TESTS[k].family,
                          "rejection_rate": rate,
                          "mc_se": math.sqrt(rate * (1 - rate) / R) if R else float("nan"),
                          "reps": R, "failed_reps": len(self.failures), "alpha": alpha,
                          "mean_statistic": float(np.nanmean(np.where(np.isfinite(stat), stat, np.nan)))
                          if R else float("nan"),
-                         "ci_coverage": cov.get(k, float("nan")),
+                         "ci_coverage": cov.get(key, float("nan")),
                          "dataset": cfg.dataset, "profile": cfg.profile,
                          "param": json.dumps(cfg.data_params or
                                              {k2: v for k2, v in (cfg.learner_b or {}).items()
                                               if k2 != "name"}),
-                         "learner_a": (cfg.learner_a or {}).get("name", ""),
-                         "learner_b": (cfg.learner_b or {}).get("name", ""),
+                         "learner_a": a, "learner_b": b,
                          "backend": ",".join(self.backends), "seed": cfg.seed})
         return pd.DataFrame(rows)
 
@@ -319,8 +324,8 @@ def _run_dask(cfg_dict, chunks, keep, scheduler, timeout=None):
 
 def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> SimulationResult:
     reps = np.array([rec.rep for rec in records], dtype=np.int64)
-    stat = {k: np.array([rec.results[k][0] for rec in records], float) for k in cfg.tests}
-    pv = {k: np.array([rec.results[k][1] for rec in records], float) for k in cfg.tests}
+    stat = {k: np.array([rec.results[k][0] for rec in records], float) for k in cfg.keys()}
+    pv = {k: np.array([rec.results[k][1] for rec in records], float) for k in cfg.keys()}
     ci = {}
     if records and records[0].intervals:
         ci = {k: (np.array([rec.intervals[k][0] for rec in records], float),
@@ -427,8 +432,8 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile,
             if tabs is not None:
                 _, ci = score(cfg, tabs)
     empty = (np.empty(0), np.empty(0))     # no finished repetition (every one failed)
-    stat = {k: np.asarray(res.get(k, empty)[0], float) for k in cfg.tests}
-    pv = {k: np.asarray(res.get(k, empty)[1], float) for k in cfg.tests}
+    stat = {k: np.asarray(res.get(k, empty)[0], float) for k in cfg.keys()}
+    pv = {k: np.asarray(res.get(k, empty)[1], float) for k in cfg.keys()}
     info = [tuple(i) for i in info]
     fa = float(np.mean([i[2] for i in info])) if info else 0.0
     fb = float(np.mean([i[3] for i in info])) if info else 0.0

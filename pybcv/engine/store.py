@@ -12,7 +12,8 @@ second writer is refused with a :class:`StoreError` saying so.  Tables:
 * ``meta(key, value)``: ``config`` (JSON, the run's identity), ``format``,
   ``reps_target``;
 * ``results(rep, test, statistic, pvalue)``: every repetition's statistic
-  and p-value per test (NaN is stored as NULL);
+  and p-value per test (NaN is stored as NULL; a k-learner run's ``test`` is
+  ``"<test>@<pair>"``, its fold tables ``"<design>@<pair>"``);
 * ``reps(rep, seconds, fits_a, fits_b, backend, tables)``: per repetition,
   its run time, number of fits per learner, the backend that ran, and the
   fold tables of every design (compressed), so the tests can be re-scored
@@ -56,6 +57,7 @@ except ImportError:       # pragma: no cover
     fcntl = None
 
 from ..errors import ConfigMismatch, StoreError
+from ..experiments import pair_keys
 
 FORMAT = "pybcv-sim-1"
 DB_NAME = "results.sqlite"
@@ -308,12 +310,15 @@ class Store:
                              f"valid JSON (the file is damaged)") from None
 
     def _expectation(self):
-        """(tests every complete repetition has, whether it has fold tables)."""
+        """(result keys every complete repetition has, whether it has fold
+        tables); a k-learner run's keys are ``"<test>@<pair>"``."""
         if self._expected is None:
             c = self.config() or {}
-            tests = c.get("tests")
+            tests, learners = c.get("tests"), c.get("learners")
+            if isinstance(tests, list) and isinstance(learners, list):
+                tests = [f"{k}@{p}" for _, _, p in pair_keys(learners) for k in tests]
             self._expected = (list(tests) if isinstance(tests, list) else None,
-                              c.get("learner_a") is not None)
+                              c.get("learner_a") is not None or bool(learners))
         return self._expected
 
     def init_config(self, identity: dict, resume: bool, reps_target: int):

@@ -9,7 +9,10 @@ returning, for each ``(train_idx, test_idx)`` pair of integer index arrays,
 the labels predicted for ``X[test_idx]`` by a model fitted on
 ``X[train_idx], y[train_idx]`` (same label values and dtype as ``y``).
 After ``fit`` or ``predict_splits`` it exposes ``backend_`` ("r" or "python"),
-the backend that actually ran.
+the backend that actually ran.  A learner that can predict probabilities
+(a scikit-learn classifier with ``predict_proba``) also has
+``predict_proba_splits(X, y, splits)``: per split an array (test records x
+the sorted labels of y), read by the log loss (docs/guide/losses.md).
 
 The named learners of the paper (:data:`LEARNERS`) each take a ``backend``:
 "r" (the paper's R implementation through :mod:`r_bridge`; an error naming
@@ -19,14 +22,15 @@ fallback, with a warning once per learner).
 """
 from __future__ import annotations
 
+import inspect
 import json
-import shlex
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
 import numpy as np
 
+from .._validate import keep_init_args
 from . import fallbacks as _py
 from ..experiments import BACKENDS
 from . import cnn as _cnn
@@ -34,10 +38,10 @@ from ..errors import FitError, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import estimator_from_path, is_import_path, parse_import_spec
 from .timelimit import FitTimeout, one_fit
-from .noisy import NOISE_PARAMS, NoisyLearner
+from .noisy import VIEW_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
-from .spec import check_param
+from .spec import check_param, weka_options
 
 SETUP_COMMAND = "bash scripts/setup.sh"
 _warned = set()
@@ -51,9 +55,16 @@ class LearnerSpec:
     r_implementation: str
     python_fallback: type
     estimator: type                      # the named estimator class (has ``backend``)
-    params: dict = field(default_factory=dict)   # parameter defaults
     r_packages: tuple = ()
     init: dict = field(default_factory=dict)     # fixed constructor arguments
+
+    @property
+    def params(self) -> dict:
+        """The parameters and their defaults: the estimator's signature, less
+        ``backend`` and the fixed ``init`` arguments."""
+        sig = inspect.signature(self.estimator.__init__).parameters.values()
+        return {p.name: p.default for p in sig
+                if p.name not in ("self", "backend", *self.init) and p.default is not p.empty}
 
 
 def _check_backend(backend):
@@ -174,16 +185,6 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
 
 
 # --------------------------------------------------------------------- the named learners
-def weka_options(options):
-    """Weka options as a list of strings: a sequence, or one string split like a
-    shell command line (``"-C 0.1 -M 5"``)."""
-    if options is None:
-        return []
-    if isinstance(options, str):
-        return shlex.split(options)
-    return [str(o) for o in options]
-
-
 class _WekaLearner(NamedLearner):
     """A Weka classifier through RWeka; ``options``: Weka options."""
 
@@ -209,9 +210,7 @@ class J48(_WekaLearner):
     further Weka options, e.g. ``["-M", "5"]``, passed as a character vector."""
 
     def __init__(self, unpruned=False, options=None, backend="auto"):
-        self.unpruned = unpruned
-        self.options = options
-        self.backend = backend
+        keep_init_args(self, locals())
 
     _registry_name = "J48"
 
@@ -249,9 +248,7 @@ class KKNN(NamedLearner):
     _registry_name = "kknn"
 
     def __init__(self, k=5, kernel="triangular", backend="auto"):
-        self.k = k
-        self.kernel = kernel
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _checked_fallback(self):
         if self.kernel not in _py._KERNELS:
@@ -325,68 +322,57 @@ class _FNN(NamedLearner):
 class FNNWeighted(_FNN):
     """EXP6's FNN: 1-NN with d = ω(x1−x1')² + ω⁻¹(x2−x2')², ``omega`` > 0
     (ties → the first training row)."""
-    _registry_name = "fnn-weighted"
-    _param = "omega"
-    _python_class = "FNNWeightedFallback"
+    _registry_name, _param, _python_class = "fnn-weighted", "omega", "FNNWeightedFallback"
 
     def __init__(self, omega=1.0, backend="auto"):
-        self.omega = omega
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 class FNNDistorted(_FNN):
     """letter's FNN: 1-NN with the distorted distance of parameter
     ``upsilon`` > 0 (ties → the first training row)."""
-    _registry_name = "fnn-distorted"
-    _param = "upsilon"
-    _python_class = "FNNDistortedFallback"
+    _registry_name, _param, _python_class = "fnn-distorted", "upsilon", "FNNDistortedFallback"
 
     def __init__(self, upsilon=1.0, backend="auto"):
-        self.upsilon = upsilon
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 # --------------------------------------------------------------------- registry
 LEARNERS = {s.name: s for s in [
     LearnerSpec("J48", "C4.5 decision tree (Weka J48), default options",
-                "RWeka::J48(y ~ ., data)", _py.J48Fallback, J48, {"options": None},
-                ("RWeka",)),
+                "RWeka::J48(y ~ ., data)", _py.J48Fallback, J48, ("RWeka",),
+                {"unpruned": False}),
     LearnerSpec("J48-unpruned", "C4.5 without pruning, the EXP6 experiment's C4.5",
                 "RWeka::J48(y ~ ., data, control = c('-U'))", _py.J48Fallback, J48,
-                {"options": None}, ("RWeka",), {"unpruned": True}),
+                ("RWeka",), {"unpruned": True}),
     LearnerSpec("JRip", "RIPPER rule learner (Weka JRip), default options",
-                "RWeka::JRip(y ~ ., data)", _py.JRipFallback, JRip, {"options": None},
-                ("RWeka",)),
+                "RWeka::JRip(y ~ ., data)", _py.JRipFallback, JRip, ("RWeka",)),
     LearnerSpec("SMO", "support vector machine by SMO (Weka SMO), default options",
-                "RWeka::SMO(y ~ ., data)", _py.SMOFallback, SMO, {"options": None},
-                ("RWeka",)),
+                "RWeka::SMO(y ~ ., data)", _py.SMOFallback, SMO, ("RWeka",)),
     LearnerSpec("Logistic", "multinomial logistic regression (Weka Logistic)",
-                "RWeka::Logistic(y ~ ., data)", _py.LogisticFallback, Logistic,
-                {"options": None}, ("RWeka",)),
+                "RWeka::Logistic(y ~ ., data)", _py.LogisticFallback, Logistic, ("RWeka",)),
     LearnerSpec("kknn", "weighted k-nearest neighbours, k = 5, triangular kernel",
                 "kknn::kknn(y ~ ., train, test, k = 5, kernel = 'triangular')",
-                _py.KKNNFallback, KKNN, {"k": 5, "kernel": "triangular"}, ("kknn",)),
+                _py.KKNNFallback, KKNN, ("kknn",)),
     LearnerSpec("tree", "classification tree (R package tree), defaults; letter's TREE",
-                "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, {}, ("tree",)),
+                "tree::tree(y ~ ., data)", _py.TreeFallback, Tree, ("tree",)),
     LearnerSpec("glm", "logistic regression, binomial logit, 0.5 threshold; "
                 "2 classes only; the simple experiment's LR",
                 "stats::glm.fit(model.matrix(~ ., X), y, family = binomial())",
-                _py.GLMFallback, GLM, {"threshold": 0.5}, ()),
+                _py.GLMFallback, GLM),
     LearnerSpec("majority", "MAJ: the most frequent training class",
-                "which.max(tabulate(y))", _py.MajorityFallback, Majority, {}, ()),
+                "which.max(tabulate(y))", _py.MajorityFallback, Majority),
     LearnerSpec("mean", "nearest class mean, Euclidean distance",
-                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanFallback, Mean, {}, ()),
+                "colSums(X[y == c, ]) / n_c; nearest mean", _py.MeanFallback, Mean),
     LearnerSpec("fnn-weighted", "EXP6's FNN: 1-NN, d = w(x1-x1')^2 + (x2-x2')^2 / w",
-                "1-NN in base R (batch.R)", _py.FNNWeightedFallback, FNNWeighted, {"omega": 1.0}, ()),
+                "1-NN in base R (batch.R)", _py.FNNWeightedFallback, FNNWeighted),
     LearnerSpec("fnn-distorted", "letter's FNN: 1-NN with the distorted distance "
                 "sum_k u^(2-k) sum_{l in C_k} (x_l - x_l')^2",
-                "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted,
-                {"upsilon": 1.0}, ()),
+                "1-NN in base R (batch.R)", _py.FNNDistortedFallback, FNNDistorted),
     LearnerSpec("cnn", "the MNIST CNN: conv32 5x5-pool-conv64 5x5-pool-dense500-softmax "
-                "(PyTorch)", "none: PyTorch only", _cnn.CNN, _cnn.CNN, _cnn.CNN_PARAMS, ()),
+                "(PyTorch)", "none: PyTorch only", _cnn.CNN, _cnn.CNN),
     LearnerSpec("cnn-dropout", "the MNIST CNN with dropout rate gamma before the dense layer "
-                "(PyTorch)", "none: PyTorch only", _cnn.CNNDropout, _cnn.CNNDropout,
-                _cnn.CNN_DROPOUT_PARAMS, ()),
+                "(PyTorch)", "none: PyTorch only", _cnn.CNNDropout, _cnn.CNNDropout),
 ]}
 
 
@@ -401,12 +387,14 @@ def make_learner(name, backend="auto", **params):
     if is_import_path(name):          # any scikit-learn classifier; runs in Python
         return SklearnLearner(estimator_from_path(name, params), name=name)
     params = check_params(name, params)
-    noise = {k: params.pop(k) for k in NOISE_PARAMS if k in params}
+    view = {k: params.pop(k) for k in VIEW_PARAMS if k in params}
     spec = LEARNERS[name]
     est = spec.estimator(backend=backend, **spec.init, **params)
     est._validate()
-    if noise:        # the learner sees the data through noise (pybcv.learners.noisy)
-        est = NoisyLearner(est, noise.get("noise", 0.0), noise.get("noise_stream", 0))
+    if view:         # the learner sees the data through a view (pybcv.learners.noisy)
+        noisy = "noise" in view or "noise_stream" in view
+        est = NoisyLearner(est, view.get("noise", 0.0) if noisy else None,
+                           view.get("noise_stream", 0), bool(view.get("one_hot", False)))
     return est
 
 
@@ -435,6 +423,22 @@ def check_learner(name, backend="auto", **params):
                          f"({problem})") from None
 
 
+def _text_columns_hint(X, error) -> str:
+    """A scikit-learn estimator that met a text (categorical) predictor: the
+    columns named and what to do, appended to its error."""
+    if "could not convert string to float" not in str(error):
+        return ""
+    if not hasattr(X, "dtypes"):
+        return ""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+    cols = [str(c) for c, t in X.dtypes.items() if not (is_numeric_dtype(t) or is_bool_dtype(t))]
+    if not cols:
+        return ""
+    return (f" (predictor column(s) {', '.join(repr(c) for c in cols[:5])} hold text; scikit-learn "
+            f"estimators take numbers only: encode them (e.g. one-hot) or drop them, or use a "
+            f"learner that takes categories such as J48)")
+
+
 class SklearnLearner(ClassifierMixin, BaseEstimator):
     """Any scikit-learn classifier with ``predict_splits`` added (a fresh
     ``clone`` fitted per split).  Runs in Python: ``backend_ = "python"``.
@@ -446,9 +450,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
     learner and the fold."""
 
     def __init__(self, estimator, random_state=None, name=None):
-        self.estimator = estimator
-        self.random_state = random_state
-        self.name = name
+        keep_init_args(self, locals())
 
     @property
     def label(self) -> str:
@@ -467,31 +469,51 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         self.backend_ = "python"
         return self
 
-    def predict(self, X):
-        if not hasattr(self, "estimator_"):
-            raise _not_fitted(self)
-        return self.estimator_.predict(X)
+    predict = NamedLearner.predict
 
-    def predict_splits(self, X, y, splits):
-        ya = np.asarray(y)
-        splits = _py._check_splits(splits, len(ya))
+    def _per_split(self, X, ya, splits, method):
+        """[(fitted clone, its ``method`` on the test rows)] per split; a fit
+        or prediction that raises is a :class:`FitError` naming the learner
+        and the fold."""
         out = []
         for f, (tr, te) in enumerate(splits, start=1):
             try:
                 with one_fit(f):
                     est = self._fresh().fit(take_rows(X, tr), ya[tr])
-                    out.append(np.asarray(est.predict(take_rows(X, te))))
+                    out.append((est, getattr(est, method)(take_rows(X, te))))
             except (KeyboardInterrupt, MemoryError):
                 raise
             except FitTimeout as e:
                 raise FitError(self.label, f, len(splits), str(e)) from None
             except Exception as e:
                 raise FitError(self.label, f, len(splits),
-                               f"{type(e).__name__}: {e}".strip()) from e
+                               f"{type(e).__name__}: {e}".strip() + _text_columns_hint(X, e)) from e
         self.backend_ = "python"
+        return out
+
+    def predict_splits(self, X, y, splits):
+        ya = np.asarray(y)
+        splits = _py._check_splits(splits, len(ya))
+        out = [np.asarray(p) for _, p in self._per_split(X, ya, splits, "predict")]
         # checked before any conversion to y's dtype (which would turn a
         # regressor's 0.2 into the label 0)
         return check_predictions(out, ya, splits, learner=self.label, numeric=self.is_regressor)
+
+    def predict_proba_splits(self, X, y, splits):
+        """Per split, the class probabilities of the test records, an array
+        (records, k) whose columns are the sorted labels of y (a class that
+        a training fold lacks gets probability 0): the log loss reads them
+        (docs/guide/losses.md).  A fit or predict_proba that raises is a
+        :class:`FitError` naming the learner and the fold."""
+        ya = np.asarray(y)
+        classes = np.unique(ya)
+        splits = _py._check_splits(splits, len(ya))
+        out = []
+        for est, P in self._per_split(X, ya, splits, "predict_proba"):
+            full = np.zeros((len(P), classes.size))
+            full[:, np.searchsorted(classes, np.asarray(est.classes_))] = np.asarray(P, dtype=float)
+            out.append(full)
+        return out
 
     @property
     def is_regressor(self) -> bool:
@@ -574,12 +596,12 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
-    allowed = set(LEARNERS[name].params) | set(NOISE_PARAMS)
+    allowed = set(LEARNERS[name].params) | set(VIEW_PARAMS)
     unknown = sorted(set(params) - allowed)
     if unknown:
         raise ValueError(f"learner {name!r} has no parameter(s) {unknown}; "
                          f"its parameters: {sorted(LEARNERS[name].params) or 'none'} "
-                         f"(and {', '.join(NOISE_PARAMS)}, which every learner takes)")
+                         f"(and {', '.join(VIEW_PARAMS)}, which every learner takes)")
     return {k: check_param(name, k, v) for k, v in params.items()}
 
 

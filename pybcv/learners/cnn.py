@@ -36,16 +36,25 @@ not mistake for a difference of error rates.  ``cnn-dropout`` with
 
 Determinism: on CPU the fit runs with ``threads`` intra-op threads
 (default 1) and is bit-for-bit repeatable for the same torch build, thread
-count and machine.  On CUDA, cuDNN is put in deterministic mode
+count and CPU instruction set: oneDNN's convolution kernels for each set
+(AVX2, AVX and SSE4.1 measured) round differently, and after a few epochs a test image
+in a few hundred may be classified otherwise (measured in
+docs/replication/mnist/README.md, "Reproducing the committed run").  On CUDA, cuDNN is put in deterministic mode
 (``cudnn.deterministic = True``, ``cudnn.benchmark = False``) during the
 fit; repeatable on the same GPU and driver, not equal to the CPU result.
 
-Training folds together (``batch_folds``): folds with the same training
-size can be trained as one stacked network (grouped convolutions and
-batched matrix products, one Adam step for all), which is equivalent
-to training them one at a time up to floating-point summation order.  It
-is used when ``batch_folds > 1``; the default ``batch_folds=1`` (one fold
-at a time) is the faster choice on CPU, measured in ``benchmarks/cnn.py``.
+Training folds together (``batch_folds``): up to ``batch_folds`` folds
+with the same training size (the 10 folds of a 5x2 BCV design, or every
+n/2 fold of the designs a repetition fits) are trained as one stacked
+network (:func:`forward_stacked`: grouped convolutions and batched
+matrix products, one optimiser step for all).  Each fold keeps its own
+random stream, so on CPU the fits are bit for bit those of training the
+folds one at a time (parameters and predictions; tests/test_mnist.py);
+on CUDA the kernels of grouped and single convolutions may round
+differently.  The default ``batch_folds=1`` trains one fold at a time;
+on a CPU stacking saves no time (``benchmarks/cnn.py``), on a GPU it
+keeps the device busy with one call for many small networks.  From the
+engine: ``pybcv simulate --dataset mnist --a cnn:batch_folds=10,device=cuda ...``.
 """
 from __future__ import annotations
 
@@ -54,7 +63,7 @@ import zlib
 
 import numpy as np
 
-from .._validate import check_labels
+from .._validate import check_labels, keep_init_args
 from ..seeds import stable_id
 from .fallbacks import BaseEstimator, ClassifierMixin, _check_splits, _not_fitted
 
@@ -151,34 +160,50 @@ def init_params(torch, gen, n_out):
     ]
 
 
-def _features(torch, x, W1, b1, W2, b2, groups=1):
-    F = torch.nn.functional
-    h = F.max_pool2d(F.relu(F.conv2d(x, W1, b1, groups=groups)), 2)
-    return F.max_pool2d(F.relu(F.conv2d(h, W2, b2, groups=groups)), 2)
+def _pool(torch, h):
+    return torch.nn.functional.max_pool2d(torch.relu(h), 2)
 
 
 def forward(torch, params, x, mask=None):
     """Logits (b, n_out) of one network; ``mask``: scaled dropout mask (b, 1024)."""
     W1, b1, W2, b2, W3, b3, W4, b4 = params
-    h = _features(torch, x, W1, b1, W2, b2).flatten(1)
+    conv = torch.nn.functional.conv2d
+    h = _pool(torch, conv(_pool(torch, conv(x, W1, b1)), W2, b2)).flatten(1)
     if mask is not None:
         h = h * mask
     h = torch.relu(h @ W3 + b3)
     return h @ W4 + b4
 
 
-def forward_stacked(torch, params, x, masks=None):
-    """Logits (G, b, n_out) of G stacked networks; x (b, G, 28, 28) holds image i
-    of network g in channel g; params stacked along a first axis of size G."""
+def forward_stacked(torch, params, x, masks=None, split_first_conv=True):
+    """Logits (G, b, n_out) of G networks trained together; x (b, G, 28, 28)
+    holds image i of network g in channel g; params stacked along a first
+    axis of size G; ``masks`` (G, b, 1024).
+
+    Every operation gives, for each network, the same floating-point result
+    as :func:`forward` and the same gradients (on CPU, checked in
+    tests/test_mnist.py): the second convolution is one grouped convolution
+    (G groups), the dense layers batched products followed by the bias
+    (``bmm(h, W) + b``, as ``h @ W + b``; a fused ``baddbmm`` rounds
+    otherwise), and the first convolution, whose grouped form (one input
+    channel per group) accumulates its weight gradient in another order,
+    runs once per network (an eighth of the convolutions' work).  On a GPU,
+    where equality with one network at a time is not promised, the
+    learner passes ``split_first_conv=False``: one grouped convolution
+    instead of G small kernel launches per step."""
     W1, b1, W2, b2, W3, b3, W4, b4 = params
     G = W1.shape[0]
-    h = _features(torch, x, W1.flatten(0, 1), b1.flatten(), W2.flatten(0, 1), b2.flatten(),
-                  groups=G)                                  # (b, G*64, 4, 4)
+    conv = torch.nn.functional.conv2d
+    if split_first_conv:
+        h = torch.cat([conv(x[:, g:g + 1], W1[g], b1[g]) for g in range(G)], dim=1)
+    else:
+        h = conv(x, W1.flatten(0, 1), b1.flatten(), groups=G)
+    h = _pool(torch, conv(_pool(torch, h), W2.flatten(0, 1), b2.flatten(), groups=G))
     h = h.reshape(h.shape[0], G, FLAT).transpose(0, 1)      # (G, b, 1024)
     if masks is not None:
         h = h * masks
-    h = torch.relu(torch.baddbmm(b3[:, None, :], h, W3))
-    return torch.baddbmm(b4[:, None, :], h, W4)
+    h = torch.relu(torch.bmm(h, W3) + b3[:, None, :])
+    return torch.bmm(h, W4) + b4[:, None, :]
 
 
 # ------------------------------------------------------------------ the estimators
@@ -272,16 +297,16 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
                if self.optimizer == "adam" else torch.optim.SGD(P, lr=self.lr))
         X_dev = torch.from_numpy(images).to(dev)
         C_dev = torch.from_numpy(codes.astype(np.int64)).to(dev)
-        folds_dev = [torch.from_numpy(np.asarray(tr, dtype=np.int64)).to(dev) for tr in folds]
+        folds_dev = torch.from_numpy(np.stack(folds).astype(np.int64)).to(dev)    # (G, n_tr)
         rate = float(self._rate())
         keep = 1.0 - rate
         bs = int(self.batch_size)
         ce = torch.nn.functional.cross_entropy
         for _ in range(int(self.epochs)):
-            orders = [torch.from_numpy(r.permutation(n_tr)).to(dev) for r in rngs]
+            orders = torch.from_numpy(np.stack([r.permutation(n_tr) for r in rngs])).to(dev)
             for start in range(0, n_tr, bs):
                 b = min(bs, n_tr - start)
-                idx = [fd[o[start:start + b]] for fd, o in zip(folds_dev, orders)]
+                idx = folds_dev.gather(1, orders[:, start:start + b])             # (G, b)
                 masks = None
                 if rate > 0:
                     masks = [(torch.rand((b, FLAT), generator=g) < keep).float().div_(keep)
@@ -291,10 +316,10 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
                     m = None if masks is None else masks[0].to(dev)
                     loss = ce(forward(torch, P, X_dev[idx[0]], m), C_dev[idx[0]])
                 else:
-                    x = torch.cat([X_dev[i] for i in idx], dim=1)          # (b, G, 28, 28)
+                    x = X_dev[idx][:, :, 0].transpose(0, 1).contiguous()   # (b, G, 28, 28)
                     m = None if masks is None else torch.stack(masks).to(dev)
-                    logits = forward_stacked(torch, P, x, m)               # (G, b, out)
-                    tgt = torch.stack([C_dev[i] for i in idx])             # (G, b)
+                    logits = forward_stacked(torch, P, x, m, split_first_conv=dev.type == "cpu")
+                    tgt = C_dev[idx]                                       # (G, b)
                     # the sum of the G per-network mean losses: separate gradients
                     loss = ce(logits.reshape(G * b, -1), tgt.reshape(-1), reduction="sum") / b
                 loss.backward()
@@ -378,16 +403,7 @@ class CNN(_ConvNet):
     def __init__(self, epochs=PAPER_EPOCHS, batch_size=PAPER_BATCH_SIZE, lr=0.001,
                  optimizer="adam", device="cpu", seed=0, stream="cnn", threads=1,
                  batch_folds=1, backend="auto"):
-        self.epochs = epochs
-        self.batch_size = batch_size
-        self.lr = lr
-        self.optimizer = optimizer
-        self.device = device
-        self.seed = seed
-        self.stream = stream
-        self.threads = threads
-        self.batch_folds = batch_folds
-        self.backend = backend
+        keep_init_args(self, locals())
 
 
 class CNNDropout(_ConvNet):
@@ -403,24 +419,8 @@ class CNNDropout(_ConvNet):
     def __init__(self, rate=0.0, epochs=PAPER_EPOCHS, batch_size=PAPER_BATCH_SIZE, lr=0.001,
                  optimizer="adam", device="cpu", seed=0, stream="cnn-dropout", threads=1,
                  batch_folds=1, backend="auto"):
-        self.rate = rate
-        self.epochs = epochs
-        self.batch_size = batch_size
-        self.lr = lr
-        self.optimizer = optimizer
-        self.device = device
-        self.seed = seed
-        self.stream = stream
-        self.threads = threads
-        self.batch_folds = batch_folds
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _rate(self):
         return self.rate
 
-
-# registry parameters (defaults), for the learner registry entries
-CNN_PARAMS = {"epochs": PAPER_EPOCHS, "batch_size": PAPER_BATCH_SIZE, "lr": 0.001,
-              "optimizer": "adam", "device": "cpu", "seed": 0, "stream": "cnn",
-              "threads": 1, "batch_folds": 1}
-CNN_DROPOUT_PARAMS = {"rate": 0.0, **CNN_PARAMS, "stream": "cnn-dropout"}

@@ -15,10 +15,10 @@ and records ``backend_ = "python"``.
 from __future__ import annotations
 
 import threading
-import warnings
 
 import numpy as np
 
+from .spec import weka_options
 from .timelimit import one_fit
 
 from .._validate import check_labels, nonfinite_message
@@ -297,6 +297,18 @@ def _fnn_dist(A, B, groups, w):
 
 
 class _FNN(_PythonLearner):
+    """1-NN on a weighted distance: a subclass names its positive parameter
+    (``_param``), the predictors it needs (``_p``, ``_needs``) and the groups
+    and weights of its distance for a parameter value (``_weights``)."""
+
+    def _groups(self, p):
+        v = float(getattr(self, self._param))
+        if not v > 0:
+            raise ValueError(f"{self._param} must be > 0, got {getattr(self, self._param)!r}")
+        if p != self._p:
+            raise ValueError(f"{self._who} needs {self._needs}, got {p}")
+        return self._weights(v)
+
     def _fit_codes(self, X, codes, k):
         return _numeric_matrix(X, self._who), codes
 
@@ -325,17 +337,13 @@ class FNNWeightedFallback(_FNN):
     predictors), ``omega`` > 0.  A distance tie goes to the first training row.
     Identical to the R backend."""
 
-    _who = "fnn-weighted"
+    _who, _param, _p, _needs = "fnn-weighted", "omega", 2, "exactly 2 predictors"
 
     def __init__(self, omega=1.0):
         self.omega = omega
 
-    def _groups(self, p):
-        om = float(self.omega)
-        if not om > 0:
-            raise ValueError(f"omega must be > 0, got {self.omega!r}")
-        if p != 2:
-            raise ValueError(f"fnn-weighted needs exactly 2 predictors, got {p}")
+    @staticmethod
+    def _weights(om):
         return ([0], [1]), (om, 1.0 / om)
 
 
@@ -348,17 +356,13 @@ class FNNDistortedFallback(_FNN):
     the 16 letter predictors in UCI/mlbench order), ``upsilon`` > 0.  A
     distance tie goes to the first training row.  Identical to the R backend."""
 
-    _who = "fnn-distorted"
+    _who, _param, _p, _needs = "fnn-distorted", "upsilon", 16, "the 16 letter predictors"
 
     def __init__(self, upsilon=1.0):
         self.upsilon = upsilon
 
-    def _groups(self, p):
-        u = float(self.upsilon)
-        if not u > 0:
-            raise ValueError(f"upsilon must be > 0, got {self.upsilon!r}")
-        if p != 16:
-            raise ValueError(f"fnn-distorted needs the 16 letter predictors, got {p}")
+    @staticmethod
+    def _weights(u):
         return LETTER_GROUPS, (u, 1.0, 1.0 / u)
 
 
@@ -765,17 +769,7 @@ def weka_option_values(options, learner, honoured):
     ...
     ValueError: J48: Weka option '-C' cannot be honoured by the Python fallback (it has no counterpart there); honoured: -M <integer >= 1>, -U, -B; use backend='r' for Weka itself
     """
-    import shlex
-    if options is None:
-        opts = []
-    elif isinstance(options, str):
-        try:
-            opts = shlex.split(options)
-        except ValueError as e:
-            raise ValueError(f"{learner}: Weka options {options!r} cannot be split: {e}") from None
-    else:
-        opts = [str(o) for o in options]
-    out, i = {}, 0
+    opts, out, i = weka_options(options, learner), {}, 0
     honoured_txt = ", ".join(f + (f" <{w}>" if p else "") for f, (p, w) in honoured.items()) \
         or "none"
     while i < len(opts):

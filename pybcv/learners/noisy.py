@@ -1,5 +1,11 @@
-"""A learner that sees the data through noise: the generic learner
-parameters ``noise`` and ``noise_stream`` (every registry learner takes them).
+"""A learner that sees the data through a view: the generic learner
+parameters ``noise``, ``noise_stream`` and ``one_hot`` (every registry
+learner takes them).
+
+``one_hot = true``: every factor (string) column of the data passed to
+``predict_splits`` becomes one 0/1 column per level present in those data
+(levels sorted), numeric columns stay as they are (:func:`one_hot`): how
+RQ1's mean classifier, which needs numbers, sees factors.
 
 ``noise = sigma > 0``: before any fit, every numeric predictor column j of
 the data passed to ``predict_splits`` becomes ``x_j + sigma * sd_j * e``,
@@ -30,9 +36,31 @@ import hashlib
 
 import numpy as np
 
+from .._validate import keep_init_args
 from .fallbacks import BaseEstimator, ClassifierMixin
 
-NOISE_PARAMS = ("noise", "noise_stream")
+VIEW_PARAMS = ("noise", "noise_stream", "one_hot")
+
+
+def one_hot(X):
+    """Numbers from predictors: numeric columns as they are, each factor as
+    one 0/1 column per level present (sorted level order); an ndarray as it is.
+
+    >>> import pandas as pd
+    >>> one_hot(pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})).tolist()
+    [[1.0, 1.0, 0.0], [2.0, 0.0, 1.0]]
+    """
+    if isinstance(X, np.ndarray):
+        return X
+    cols = []
+    for c in X.columns:
+        v = X[c]
+        if v.dtype.kind in "fiub":
+            cols.append(v.to_numpy(float)[:, None])
+        else:
+            a = v.to_numpy()
+            cols.append((a[:, None] == np.unique(a)[None, :]).astype(float))
+    return np.hstack(cols)
 
 
 def noise_seed(X, y, stream: int) -> np.random.SeedSequence:
@@ -57,12 +85,14 @@ def noisy_copy(X, y, sigma: float, stream: int) -> np.ndarray:
 class NoisyLearner(ClassifierMixin, BaseEstimator):
     """``learner`` fitted and evaluated on a noisy copy of the predictors."""
 
-    def __init__(self, learner=None, noise=0.0, noise_stream=0):
-        self.learner = learner
-        self.noise = noise
-        self.noise_stream = noise_stream
+    def __init__(self, learner=None, noise=0.0, noise_stream=0, one_hot=False):
+        keep_init_args(self, locals())
 
     def _noisy(self, X, y):
+        if self.one_hot:
+            X = one_hot(X)
+        if self.noise is None:          # one_hot alone: no noise
+            return X
         try:
             return noisy_copy(X, y, float(self.noise), int(self.noise_stream))
         except (TypeError, ValueError) as e:
@@ -79,4 +109,7 @@ class NoisyLearner(ClassifierMixin, BaseEstimator):
         return self
 
     def predict(self, X):
+        if self.one_hot:        # the levels are those of the data given to one call
+            raise ValueError("learner parameter one_hot works through predict_splits only "
+                             "(fit and predict would code train and test levels apart)")
         return self.learner.predict(np.asarray(X, float))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import keep_init_args
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted
 
 BACKEND = "r"
@@ -25,9 +26,7 @@ class RClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, learner, params=None, packages=()):
-        self.learner = learner
-        self.params = params
-        self.packages = packages
+        keep_init_args(self, locals())
 
     def fit(self, X, y):
         import r_bridge

@@ -65,15 +65,26 @@ def _flag(learner, name, v):
     return v
 
 
+def weka_options(options, learner: str = "") -> list:
+    """Weka options as a list of strings: a sequence, or one string split like
+    a shell command line (``"-C 0.1 -M 5"``); ValueError naming ``learner``
+    when the string cannot be split."""
+    if options is None:
+        return []
+    if isinstance(options, str):
+        try:
+            return shlex.split(options)
+        except ValueError as e:
+            raise ValueError(f"learner {learner!r}: options {options!r} cannot be split into "
+                             f"Weka options: {e}") from None
+    return [str(o) for o in options]
+
+
 def _weka_options(learner, name, v):
     if v is None:
         return None
     if isinstance(v, str):
-        try:
-            shlex.split(v)
-        except ValueError as e:
-            raise ValueError(f"learner {learner!r}: parameter {name} {v!r} cannot be split "
-                             f"into Weka options: {e}") from None
+        weka_options(v, learner)
         return v
     if isinstance(v, (list, tuple)) and all(isinstance(o, (str, numbers.Real)) and
                                             not isinstance(o, bool) for o in v):
@@ -94,6 +105,7 @@ PARAM_CHECKS = {
     # generic: every learner takes them (pybcv.learners.noisy)
     "noise": _positive_number,
     "noise_stream": lambda learner, name, v: _integer_at_least_0(learner, name, v),
+    "one_hot": _flag,
 }
 
 

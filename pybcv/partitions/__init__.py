@@ -1,11 +1,12 @@
 """Partition designs: which records train and which test in every fold.
 
 A partition set is a list of ``(train, test)`` pairs of sorted, disjoint
-0-based row-index arrays.  Every random scheme draws its permutations from one
-``numpy.random.Generator`` (``rng`` / ``random_state`` may be a seed, a
-SeedSequence, a Generator or ``None``); ``shuffle=False`` uses the identity
-permutation (worked examples).  The same conventions are listed with the
-rest of the package's in ``docs/conventions.md``.
+0-based row-index arrays, drawn from one ``numpy.random.Generator``
+(``rng`` / ``random_state``: a seed, a SeedSequence, a Generator or ``None``;
+``shuffle=False`` uses the identity permutation).  The training size, the
+fold order of every design, the BCV's blocks and the rules for its extra
+records are stated once, in ``docs/conventions.md`` ("Fold order", "Extra
+records of the BCV", "Stratified and grouped BCV").
 
 Schemes (one class each, :mod:`pybcv.partitions.splitters`; the functions
 of :mod:`pybcv.partitions.functions` wrap them)
@@ -23,35 +24,6 @@ class                      function                 named designs (``DESIGNS``)
 ``PseudoBootstrapSplit``   ``pseudo_bootstrap``     pseudo_bootstrap (240 hold-outs)
 ``ConservativeZSplit``     ``conservative_z``       conservative_z (315 hold-outs)
 =========================  =======================  ===============================
-
-Conventions (the one place they are stated)
--------------------------------------------
-* Training size: ``n1 = round(f * n)`` with Python's ``round`` for a
-  fraction f, kept in [1, n - 1]; a hold-out tests the last ``n - n1``
-  records of its permutation.
-* K-fold: one permutation cut into k contiguous folds; the first ``n mod k``
-  folds are one record larger; fold order run 1 folds 1..k, run 2 ...
-* m x 2 CV, random and block-regularized: fold order
-  (j=1,k=1), (j=1,k=2), ..., (j=m,k=2); fold (j,1) trains on S_j and tests
-  T_j, fold (j,2) the reverse.  In the random m x 2 CV, S_j is the first
-  floor(n/2) records of replication j's permutation.
-* Block-regularized m x 2 CV (BCV, the paper's section on the
-  block-regularized 5x2 CV): one permutation cut into B = 2^ceil(log2(m+1))
-  contiguous blocks D_1..D_B; S_j = {D_b : a_j . v_b = 0 mod 2} with v_b the
-  bits of b - 1 and a_j the column vectors (4, 1, 2, 3, 5) for m = 5 (the
-  paper's table of the 5x2 BCV), (2, 1, 3) for m = 3, else 1..m.  Any two
-  training sets share B/4 blocks, about n/4 records.
-* Extra records of a BCV (n not a multiple of B): every block gets
-  q = n // B records, the r = n mod B extra records go one each to the blocks
-  first in an extra-record order: ``extra_rule="balanced"`` (default; for the
-  5x2 BCV the order 2, 7, 8, 1, 3, 5, 4, 6, which keeps ||S_j| - |T_j|| <= 2
-  and every training overlap within 1 of n/4), ``"first"`` (D_1..D_r: the
-  authors' incremental generator; not their DoE.base generator, which
-  randomises the rows) or ``"spec"`` (1, 7, 2, 8, 3, 5, 4, 6).  n = 300 gives
-  blocks (38, 38, 37, 37, 37, 37, 38, 38) and |S_j| = 150 under "balanced",
-  |S_1| = 152 under "first".
-* Folds of a one-off comparison with seed S (and of ``design_folds``): the
-  stream ``pybcv.seeds.rng(pybcv.seeds.design_seq(S, 0, design))``.
 
 Checking folds a user made (:func:`check_design`): a BCV's folds must come
 in complementary pairs, its training sets be unions of B/2 blocks of q or

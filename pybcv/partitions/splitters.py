@@ -16,6 +16,7 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
+from .._validate import keep_init_args
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
 from .blocks import (EXTRA_RULES, MAX_BCV_M, bcv_design_matrix, bcv_n_blocks, bcv_test_cuts,
                      bcv_test_positions, extra_order_of_rule)
@@ -200,10 +201,7 @@ class RepeatedHoldOut(Splitter):
     scheme = "repeated hold-out"
 
     def __init__(self, n_repeats=15, train_size=2 / 3, shuffle=True, random_state=None):
-        self.n_repeats = n_repeats
-        self.train_size = train_size
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _n_draws(self) -> int:
         return check_int("n_repeats", self.n_repeats, 1)
@@ -245,9 +243,7 @@ class HoldOut(RepeatedHoldOut):
     scheme = "hold-out"
 
     def __init__(self, train_size=2 / 3, shuffle=True, random_state=None):
-        self.train_size = train_size
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _n_draws(self):
         return 1
@@ -265,11 +261,7 @@ class PseudoBootstrapSplit(RepeatedHoldOut):
 
     def __init__(self, n_repeats=15, n_replicates=15, train_size=0.9, shuffle=True,
                  random_state=None):
-        self.n_repeats = n_repeats
-        self.n_replicates = n_replicates
-        self.train_size = train_size
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _n_draws(self):
         J = check_int("n_repeats", self.n_repeats, 1)
@@ -292,11 +284,7 @@ class ConservativeZSplit(Splitter):
 
     def __init__(self, n_repeats=15, n_halvings=10, train_size=0.9, shuffle=True,
                  random_state=None):
-        self.n_repeats = n_repeats
-        self.n_halvings = n_halvings
-        self.train_size = train_size
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _check_params(self):
         check_int("n_repeats", self.n_repeats, 1)
@@ -346,10 +334,7 @@ class RepeatedKFoldCV(Splitter):
     scheme = "repeated K-fold CV"
 
     def __init__(self, k=10, n_repeats=10, shuffle=True, random_state=None):
-        self.k = k
-        self.n_repeats = n_repeats
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _n_runs(self):
         return check_int("n_repeats", self.n_repeats, 1)
@@ -406,9 +391,7 @@ class KFoldCV(RepeatedKFoldCV):
     scheme = "K-fold CV"
 
     def __init__(self, k=10, shuffle=True, random_state=None):
-        self.k = k
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _n_runs(self):
         return 1
@@ -427,9 +410,7 @@ class RandomMx2CV(Splitter):
     scheme = "m x 2 random CV"
 
     def __init__(self, m=5, shuffle=True, random_state=None):
-        self.m = m
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _check_params(self):
         check_int("m", self.m, 1)
@@ -477,10 +458,7 @@ class BlockRegularizedMx2CV(Splitter):
     scheme = "block-regularized m x 2 CV"
 
     def __init__(self, m=5, extra_rule="balanced", shuffle=True, random_state=None):
-        self.m = m
-        self.extra_rule = extra_rule
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_init_args(self, locals())
 
     def _check_params(self):
         B = bcv_n_blocks(self.m)

@@ -3,14 +3,9 @@ functions of fold-level outcomes (they never fit a model), and the registry
 ``TESTS`` (``pybcv.stats.registry``: each test's key, name, design, options
 and kernel, in one place).
 
-Every public test function is named as its registry key (``TESTS[key].function``):
-t: ``rho_t``, ``kfold_t``, ``t_5x2cv``, ``corrected_rho_t``,
-``corrected_10x10cv_t``, ``combined_t_5x2cv``, ``blocked_t_3x2bcv``,
-``pseudo_bootstrap``, ``corrected_pseudo_bootstrap``; F: ``combined_f_5x2cv``,
-``calibrated_f_5x2bcv``; z: ``proportion_z``, ``conservative_z``, ``cvci_z``
-(and ``cvci_z_from_counts``); McNemar: ``mcnemar_ho``, ``mcnemar_kfold_naive``,
-``mcnemar_5x2bcv`` (the paper's block-regularized 5x2 CV McNemar test).
-Conventions: ``docs/conventions.md``.
+Every public test function is named as its registry key
+(``TESTS[key].function``; ``cvci_z_from_counts`` is the CV-CI z from pooled
+counts).  Conventions: ``docs/conventions.md``.
 """
 from ._common import (ALTERNATIVES, BCVMcNemarResult, FTestResult, McNemarResult, NaiveKFoldMcNemarResult,
                       TestResult, TTestResult, ZTestResult)

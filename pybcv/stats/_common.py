@@ -170,28 +170,32 @@ _FIELD = dict(frozen=True, kw_only=True, repr=False, eq=False)
 
 
 @dataclass(**_FIELD)
-class TTestResult(TestResult):
+class _CenteredResult(TestResult):
+    """A result whose interval is ``center + q * standard_error``."""
+    __test__ = False
+    center: float = math.nan
+    standard_error: float = math.nan
+
+
+@dataclass(**_FIELD)
+class TTestResult(_CenteredResult):
     """A t-test's result; ``standard_error`` is the denominator of t and
     ``center`` the numerator's estimate of mu_A - mu_B (the interval is
     ``center + t_q(df) * standard_error``); ``size_ratio`` n2/n1 of the
     corrected tests, ``factor`` the corrected pseudo bootstrap's variance
     factor (None where the test has none)."""
     __test__ = False
-    center: float = math.nan
-    standard_error: float = math.nan
     size_ratio: Optional[float] = None
     factor: Optional[float] = None
 
 
 @dataclass(**_FIELD)
-class ZTestResult(TestResult):
+class ZTestResult(_CenteredResult):
     """A z-test's result (interval ``center + z_q * standard_error``);
     ``n`` the records behind the standard error where the test has them
     (proportion: validation records; CV-CI: all records, with
     ``sigma2_out`` = n standard_error^2; conservative z: the M half-splits)."""
     __test__ = False
-    center: float = math.nan
-    standard_error: float = math.nan
     n: Optional[int] = None
     sigma2_out: Optional[float] = None
 

@@ -123,6 +123,7 @@ def calibrated_f_5x2bcv(diffs) -> FTestResult:
     Parameters
     ----------
     diffs : array-like, shape (5, 2)
+        Rows the replications j of a 5x2 BCV, columns its folds k.
 
     Returns
     -------
@@ -131,12 +132,12 @@ def calibrated_f_5x2bcv(diffs) -> FTestResult:
 
     Examples
     --------
-    Worked example E11:
+    Worked example E11 (E10's differences: the same f against F(7, 5)):
 
     >>> P = [[.04, .02], [.01, .03], [.05, .00], [.02, .04], [.03, .01]]
     >>> r = calibrated_f_5x2bcv(P)
-    >>> round(r.statistic, 9), round(r.pvalue, 10), r.df
-    (2.073170732, 0.2197064552, (7, 5))
+    >>> r.statistic == combined_f_5x2cv(P).statistic, round(r.pvalue, 10), r.df
+    (True, 0.2197064552, (7, 5))
     """
     P = check_differences(diffs, "diffs", (5, 2), "(5, 2)")
     return _result("calibrated_f_5x2bcv", P, f_kernel(P, 7, 5))

@@ -34,7 +34,7 @@ import numpy as np
 from ..outcomes import differences, fold_sizes
 from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
-from ._common import (DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResult, as_float_array, check_alternative,
+from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResult, as_float_array,
                       check_choice, check_flag, check_probability, check_real, check_sizes,
                       check_tables, no_interval, real_losses)
 
@@ -206,11 +206,13 @@ def _k_mcnemar_bcv(C, rho1=0.5, rho2=0.5, clamp_correction=False, t=None, altern
 # --------------------------------------------------------------------------
 # option checks (before any arithmetic)
 # --------------------------------------------------------------------------
+#: The options that take one of a few strings (the first is the default);
+#: the R wrappers' choices are generated from these (scripts/gen_r_tests.py).
+OPTION_CHOICES = {"alternative": ALTERNATIVES, "empty_fold": ("zero", "drop")}
 _OPTION_CHECKS = {
-    "alternative": check_alternative,
+    **{k: (lambda v, k=k: check_choice(v, k, OPTION_CHOICES[k])) for k in OPTION_CHOICES},
     "correction": lambda v: check_flag(v, "correction"),
     "clamp_correction": lambda v: check_flag(v, "clamp_correction"),
-    "empty_fold": lambda v: check_choice(v, "empty_fold", ("zero", "drop")),
     "rho1": lambda v: check_real(v, "rho1"),
     "rho2": lambda v: check_real(v, "rho2"),
     "t": lambda v: v is None or _mc.resolve_t(5, t=v),
@@ -457,15 +459,11 @@ def _cvci_loss_moments(S, ntr, nte):
     return n, R, var, var <= ZERO_SQ
 
 
-def _cvci_on_losses(n, R, var, degenerate, alternative="two-sided"):
-    return _z.cvci_on_moments(n, R, var, degenerate, alternative)
-
-
 def _loss_route(key, inputs):
     """(loss_inputs, on_losses) of a test: tests on differences read the mean
     loss differences; the CV-CI z the pooled moments; the rest need 0/1."""
     if key == "cvci_z":
-        return _cvci_loss_moments, _cvci_on_losses
+        return _cvci_loss_moments, _z.cvci_on_moments
     on_d = getattr(inputs, "on_differences", None)
     return (None if on_d is None else _loss_differences(on_d)), None
 

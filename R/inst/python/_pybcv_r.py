@@ -152,26 +152,44 @@ def _labels(y):
     return y.astype(float) if y.dtype.kind in "biuf" else y.astype(str)
 
 
-def loss_selection(tests, loss, y, stratify=False):
+def loss_selection(tests, loss, y, stratify=False, function_name=None):
     """R's ``compare_learners(loss = )``: the resolved loss's name and the
     tests it keeps (``pybcv.comparison.loss_tests``: the tests that need 0/1
-    outcomes dropped from a selection with a note, refused when named)."""
+    outcomes dropped from a selection with a note, refused when named).
+    ``function_name``: the loss is an R function (real-valued losses that R
+    computes), so named."""
     try:
         from pybcv.comparison import loss_tests
-        from pybcv.losses import resolve_loss
-        lossobj = resolve_loss(loss, _labels(y))
+        from pybcv.losses import Loss, resolve_loss
+        if function_name is not None:
+            lossobj = Loss(str(function_name), False)
+        else:
+            lossobj = resolve_loss(loss, _labels(y))
         if stratify and lossobj.name in ("squared", "absolute"):
             raise ValueError(f"stratify = TRUE forms the blocks within the classes of the target, "
                              f"but under loss {lossobj.name!r} the target is numeric with no "
                              f"classes; leave stratify FALSE")
         keys, notes = loss_tests(tests, lossobj)
         return {"ok": True, "value": {"loss": lossobj.name, "zero_one": bool(lossobj.zero_one),
+                                      "proba": bool(lossobj.proba),
                                       "keys": list(keys), "notes": list(notes)}}
     except Exception as e:
         return _fail(e)
 
 
-def design_loss_sums(y, pred_a, pred_b, test_sets, loss):
+def fold_loss_sums(loss_a, loss_b, n_test):
+    """(F, 4) loss sums (``pybcv.outcomes.loss_sums``) of per-record losses
+    whose folds are consecutive runs of ``n_test`` records (R's function loss)."""
+    try:
+        from pybcv.outcomes import loss_sums
+        ends = np.cumsum(np.atleast_1d(np.asarray(n_test, dtype=np.int64)))
+        folds = [np.arange(e - m, e) for e, m in zip(ends, np.atleast_1d(n_test))]
+        return {"ok": True, "value": loss_sums(np.atleast_1d(loss_a), np.atleast_1d(loss_b), folds)}
+    except Exception as e:
+        return _fail(e)
+
+
+def design_loss_sums(y, pred_a, pred_b, test_sets, loss, names=("A", "B")):
     """Per-fold loss sums ``{design: (F, 4)}`` of two learners' predictions
     (``pybcv.pipeline.loss_sums_from_design_predictions``, as Python's
     ``compare(loss = )``): ``pred_a[design][f]`` predicts the records of the
@@ -185,7 +203,7 @@ def design_loss_sums(y, pred_a, pred_b, test_sets, loss):
                   for d, ts in dict(test_sets).items()}
         pa = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_a).items()}
         pb = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_b).items()}
-        out = loss_sums_from_design_predictions(y, pa, pb, splits, lossobj)
+        out = loss_sums_from_design_predictions(y, pa, pb, splits, lossobj, list(names))
         return {"ok": True, "value": {d: np.asarray(v, dtype=float) for d, v in out.items()}}
     except Exception as e:
         return _fail(e)

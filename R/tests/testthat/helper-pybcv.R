@@ -35,6 +35,10 @@ fold_tables <- function(n01, n10, size = 60, n00 = 3) {
   cbind(n00 = n00, n01 = n01, n10 = n10, n11 = size - n00 - n01 - n10)
 }
 
+## Worked example E3's discordant counts per fold (the docstring of pybcv.stats.mcnemar_5x2bcv).
+E3_N01 <- c(12, 10, 14, 9, 11, 13, 10, 12, 15, 11)
+E3_N10 <- c(7, 8, 6, 9, 5, 8, 7, 6, 9, 6)
+
 ## The same quantity in R and in Python, compared exactly.
 expect_same_result <- function(h, py) {
   expect_identical(unname(h$statistic), py$statistic)

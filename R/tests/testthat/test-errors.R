@@ -12,7 +12,7 @@ expect_clean_error <- function(expr, pattern) {
 
 test_that("tables of the wrong shape or with bad counts", {
   need_python()
-  tab <- fold_tables(c(12, 10, 14, 9, 11, 13, 10, 12, 15, 11), c(7, 8, 6, 9, 5, 8, 7, 6, 9, 6))
+  tab <- fold_tables(E3_N01, E3_N10)
   expect_clean_error(bcv_mcnemar_test(matrix(1:9, 3)), "^tables must")
   expect_clean_error(bcv_mcnemar_test(tab[1:9, ]), "tables must")
   neg <- tab; neg[3, 2] <- -1

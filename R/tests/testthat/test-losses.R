@@ -84,6 +84,192 @@ test_that("compare_learners / compare_many with an R cost matrix agree with Pyth
   expect_equal(m$results$statistic, p$results$calibrated_f_5x2bcv$statistic, tolerance = 1e-8)
   expect_equal(unname(m$errors), c(p$error_a, p$error_b), tolerance = 1e-12)
   expect_error(compare_learners(f_nc, f_vir, iris, "Species", loss = diag(2)), "must be 3 x 3")
-  expect_error(compare_learners(f_nc, f_vir, iris, "Species", loss = function(a, b) a),
-               "an R function is not taken")
+  # the same cost as an R function loss(truth, pred): the same statistics
+  cost <- function(truth, pred) {
+    lev <- sort(levels(iris$Species))
+    C[cbind(match(as.character(truth), lev), match(as.character(pred), lev))]
+  }
+  rf <- compare_learners(f_nc, f_vir, iris, "Species", loss = cost, tests = "calibrated_f_5x2bcv")
+  expect_identical(rf$loss, "cost")
+  expect_equal(unname(rf$htests$calibrated_f_5x2bcv$statistic),
+               p$results$calibrated_f_5x2bcv$statistic, tolerance = 1e-8)
+  mf <- compare_many(list(nc = f_nc, vir = f_vir), iris, "Species", loss = cost,
+                     tests = "calibrated_f_5x2bcv")
+  expect_equal(unname(mf$errors), c(p$error_a, p$error_b), tolerance = 1e-12)
+})
+
+test_that("an R function loss: checked per fold, naming the learner and the fold", {
+  need_python()
+  f_vir <- function(train, test) rep("virginica", nrow(test))
+  f_set <- function(train, test) rep("setosa", nrow(test))
+  run <- function(loss) compare_learners(f_vir, f_set, iris, "Species", loss = loss, tests = "kfold_t")
+  expect_error(run(function(truth, pred) 1),
+               "returned 1 value\\(s\\) for the 15 records of learner f_vir, fold 1 of 10 \\(design cv10\\)")
+  expect_error(run(function(truth, pred) ifelse(truth == pred, NA, 1)),
+               "returned NA for record .* losses must be finite numbers")
+  expect_error(run(function(truth, pred) suppressWarnings(log(as.numeric(truth == pred) - 0.5))),
+               "returned NaN for record")
+  expect_error(run(function(truth, pred) as.character(pred)), "returned character .* one number per record")
+  expect_error(run(function(truth, pred) stop("boom")), "loss \\(an R function\\) failed on learner f_vir.*boom")
+  expect_error(run(function(truth) 1), "takes two arguments, function\\(truth, pred\\)")
+  dn <- data.frame(x1 = rnorm(40), y = rnorm(40))
+  expect_error(compare_learners(function(train, test) rep(0, nrow(test)),
+                                function(train, test) rep(1, nrow(test)), dn, "y",
+                                loss = function(truth, pred) abs(truth - pred), stratify = TRUE),
+               "under an R function loss a numeric target is read as numbers")
+  # truth keeps the target's type (a factor); pred is a factor of the same levels
+  seen <- NULL
+  r <- run(function(truth, pred) { seen <<- list(truth, pred); as.numeric(truth != pred) })
+  expect_true(is.factor(seen[[1]]) && identical(levels(seen[[2]]), levels(iris$Species)))
+  expect_identical(r$loss, "loss")                 # the name it was given under
+  expect_warning(run2 <- compare_learners(f_vir, f_set, iris, "Species",
+                                          loss = function(truth, pred) as.numeric(truth != pred)),
+                 "not run under loss 'R function': mcnemar_5x2bcv")
+})
+
+test_that("loss = 'log': probabilities from R learners, clipped at 1e-15, as an R function loss", {
+  need_python()
+  set.seed(3)
+  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
+  d$y <- factor(ifelse(d$x1 + rnorm(60) > 0, "pos", "neg"))
+  # constant probabilities: A says pos with 0.7, B says neg with probability 1 (pos 0: clipped)
+  pA <- function(train, test) cbind(pos = rep(0.7, nrow(test)), neg = 0.3)
+  pB <- function(train, test) matrix(c(1, 0), nrow(test), 2, byrow = TRUE)   # unnamed: neg, pos
+  r <- compare_learners(pA, pB, d, "y", loss = "log", tests = c("kfold_t", "calibrated_f_5x2bcv"))
+  expect_identical(r$loss, "log")
+  # the same per-record losses as an R function loss on labels
+  lA <- function(truth, pred) ifelse(pred == "pos", ifelse(truth == "pos", -log(0.7), -log(0.3)),
+                                     ifelse(truth == "neg", 0, -log(1e-15)))
+  r2 <- compare_learners(function(train, test) rep("pos", nrow(test)),
+                         function(train, test) rep("neg", nrow(test)), d, "y", loss = lA,
+                         tests = c("kfold_t", "calibrated_f_5x2bcv"))
+  for (k in c("kfold_t", "calibrated_f_5x2bcv"))
+    expect_equal(unname(r$htests[[k]]$statistic), unname(r2$htests[[k]]$statistic), tolerance = 1e-10)
+  expect_equal(r$tables$cv10[, "sum_b"], r2$tables$cv10[, "sum_b"], tolerance = 1e-12)
+  # model-fitting functions: predict(type = "prob") / $posterior
+  r3 <- compare_learners(rpart::rpart, MASS::lda, d, "y", loss = "log", tests = "kfold_t")
+  expect_true(is.finite(r3$htests$kfold_t$statistic))
+  # a numeric target: the fit function fits a regression; said so
+  d2 <- transform(d, y = as.integer(y))
+  expect_error(compare_learners(rpart::rpart, MASS::lda, d2, "y", loss = "log", tests = "kfold_t"),
+               "the target \"y\" is numeric, so the model is fitted as a regression; make the target a factor")
+  # what cannot give probabilities is named
+  expect_error(compare_learners("glm", MASS::lda, d, "y", loss = "log", tests = "kfold_t"),
+               "learner glm is one of pybcv's named learners, which predict labels only")
+  expect_error(compare_learners(function(train, test) rep("pos", nrow(test)), MASS::lda, d, "y",
+                                loss = "log", tests = "kfold_t"),
+               "gave .* character predictions for .* validation records; loss = \"log\" needs a matrix")
+  expect_error(compare_learners(function(train, test) cbind(pos = rep(0.7, nrow(test)), neg = 0.7),
+                                MASS::lda, d, "y", loss = "log", tests = "kfold_t"),
+               "learner 'function.*summing to 1")
+  expect_error(compare_learners(function(train, test) cbind(yes = rep(1, nrow(test))), MASS::lda,
+                                d, "y", loss = "log", tests = "kfold_t"),
+               "probabilities of class \"yes\", which is not a class of the target")
+})
+
+test_that("pybcv_test_predictions() refuses the log loss and an R function loss in words", {
+  need_python()
+  truth <- rep(c("a", "b"), 20)
+  folds <- unname(split(seq_len(40), rep(1:10, 4)))
+  pa <- lapply(folds, function(i) truth[i])
+  expect_error(pybcv_test_predictions(pa, pa, truth, folds = folds, design = "cv10", loss = "log"),
+               "loss = \"log\" reads class probabilities")
+  expect_error(pybcv_test_predictions(pa, pa, truth, folds = folds, design = "cv10",
+                                      loss = function(truth, pred) truth != pred),
+               "for an R function loss, give the learners to compare_learners")
+})
+
+test_that("the R examples of docs/guide/losses.md run", {
+  need_python()
+  path <- file.path("..", "..", "..", "docs", "guide", "losses.md")   # a checkout only
+  testthat::skip_if_not(file.exists(path), "docs/guide/losses.md is not beside this package")
+  need_r_packages("RWeka", "kknn", "rpart", "MASS")
+  lines <- readLines(path)
+  starts <- which(lines == "```r")
+  expect_gt(length(starts), 1L)
+  for (s in starts) {
+    e <- min(which(lines == "```" & seq_along(lines) > s))
+    env <- new.env()
+    out <- suppressWarnings(eval(parse(text = lines[(s + 1L):(e - 1L)]), envir = env))
+    expect_true(inherits(out, c("pybcv_comparison", "pybcv_comparisons")))
+  }
+})
+
+test_that("a regression given as classification, a cost matrix or log loss: short, pointed errors", {
+  need_python()
+  set.seed(1)
+  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
+  d$y <- 1 + 2 * d$x1 + rnorm(60)
+  f_lm <- function(train, test) predict(lm(y ~ ., train), test)
+  f_mean <- function(train, test) rep(mean(train$y), nrow(test))
+  e <- tryCatch(compare_learners(f_lm, f_mean, d, "y"), error = conditionMessage)
+  expect_match(e, "a regression\\? give loss = \"squared\" or \"absolute\"")
+  e <- tryCatch(compare_learners(f_lm, f_mean, d, "y", loss = matrix(c(0, 1, 5, 0), 2)),
+                error = conditionMessage)
+  expect_match(e, "a cost matrix is for classes: use loss='squared'")
+  expect_lt(nchar(e), 500L)                   # the 60 values are not all listed
+  e <- tryCatch(compare_learners(f_lm, f_mean, d, "y", loss = "log", tests = "kfold_t"),
+                error = conditionMessage)
+  expect_match(e, "needs a matrix of class probabilities, 6 x 60 .*, \\.\\.\\.\\)")
+  expect_lt(nchar(e), 400L)
+})
+
+test_that("loss = 'log' with two-class models whose predict() gives one probability", {
+  need_python()
+  need_r_packages("nnet")
+  set.seed(3)
+  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
+  d$y <- factor(ifelse(d$x1 + rnorm(60) > 0, "pos", "neg"))
+  glm_fit <- function(formula, data) glm(formula, binomial, data)
+  utils::capture.output(r1 <- suppressWarnings(
+    compare_learners(nnet::multinom, MASS::lda, d, "y", loss = "log", tests = "kfold_t")))
+  r2 <- compare_learners(glm_fit, MASS::lda, d, "y", loss = "log", tests = "kfold_t")
+  # the same logistic model twice: P(pos) from type = "probs" and type = "response"
+  expect_equal(r1$tables$cv10[, "sum_a"], r2$tables$cv10[, "sum_a"], tolerance = 1e-4)
+  # the columns the right way round: x1 predicts y, so the mean log loss is
+  # below log(2) (swapped probabilities would put it above)
+  s <- colSums(r2$tables$cv10)
+  expect_lt(s[["sum_a"]] / s[["n"]], log(2))
+})
+
+test_that("squared loss on named learners (classifiers) warns that labels are read as numbers", {
+  need_python()
+  d <- data.frame(x1 = c(1:30, 1:30), y = rep(1:3, 20))
+  expect_warning(compare_learners("majority", "mean", d, "y", loss = "squared", tests = "kfold_t"),
+                 "reads the labels of the target as numbers")
+})
+
+test_that("loss = 'log': the time limit of a fit holds for probabilities too", {
+  need_python()
+  d <- data.frame(x1 = rnorm(40), y = factor(rep(c("a", "b"), 20)))
+  slow <- function(train, test) {          # busy, so that R checks the limit
+    t0 <- proc.time()[["elapsed"]]
+    while (proc.time()[["elapsed"]] - t0 < 2) NULL
+    cbind(a = rep(0.5, nrow(test)), b = 0.5)
+  }
+  expect_error(compare_learners(slow, MASS::lda, d, "y", loss = "log", tests = "kfold_t",
+                                timeout = 0.3),
+               "learner slow failed on fold [0-9]+ of 10 \\(design cv10\\): the fit took longer than the time limit")
+})
+
+test_that("print() says which loss a comparison used", {
+  need_python()
+  f_vir <- function(train, test) rep("virginica", nrow(test))
+  f_set <- function(train, test) rep("setosa", nrow(test))
+  cost <- function(truth, pred) as.numeric(truth != pred) * 2
+  r <- compare_learners(f_vir, f_set, iris, "Species", loss = cost, tests = "kfold_t")
+  expect_output(print(r), "loss: cost \\(estimate = mean loss\\(A\\) - mean loss\\(B\\)")
+  m <- compare_many(list(v = f_vir, s = f_set), iris, "Species", loss = cost, tests = "kfold_t")
+  expect_output(print(m), "loss: cost; mean losses: v 1.333, s 1.333")
+  expect_false(any(grepl("loss:", capture.output(print(
+    compare_learners(f_vir, f_set, iris, "Species", tests = "kfold_t"))))))
+})
+
+test_that("a function returning probabilities under the 0/1 loss is told about loss = 'log'", {
+  need_python()
+  probs <- function(train, test) cbind(setosa = rep(1, nrow(test)), versicolor = 0, virginica = 0)
+  expect_error(compare_learners(probs, MASS::lda, iris, "Species", tests = "kfold_t"),
+               "learner probs returned a 15 x 3 matrix \\(fold 1 of 10 \\(design cv10\\)\\), not one label per validation record; class probabilities are read under loss = \"log\"")
+  r <- compare_learners(probs, MASS::lda, iris, "Species", tests = "kfold_t", loss = "log")
+  expect_equal(sum(r$tables$cv10[, "sum_a"]) / 150, 2 / 3 * -log(1e-15), tolerance = 1e-12)
 })

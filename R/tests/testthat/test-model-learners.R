@@ -64,3 +64,14 @@ test_that("timeout: a fit that takes longer fails naming learner, fold and desig
   expect_error(compare_learners("majority", "majority", iris, "Species", timeout = -1),
                "timeout must be a positive number")
 })
+
+test_that("a parsnip specification without parsnip installed: said so (labels and log loss)", {
+  need_python()
+  pkg <- "parsnip"              # by name: an optional integration, not a declared dependency
+  testthat::skip_if(requireNamespace(pkg, quietly = TRUE), "parsnip is installed")
+  spec <- structure(list(), class = "model_spec")
+  expect_error(compare_learners(spec, "majority", iris, "Species"),
+               "needs the R package parsnip, which is not installed")
+  expect_error(compare_learners(spec, MASS::lda, iris, "Species", loss = "log"),
+               "needs the R package parsnip, which is not installed")
+})

@@ -46,9 +46,7 @@ test_that("ambiguous dimnames are an error asking for the orientation", {
 
 test_that("bcv_mcnemar_test reads 2x2xK tables with dimnames and per-fold predictions", {
   need_python()
-  n01 <- c(12, 10, 14, 9, 11, 13, 10, 12, 15, 11)
-  n10 <- c(7, 8, 6, 9, 5, 8, 7, 6, 9, 6)
-  tab <- fold_tables(n01, n10)
+  tab <- fold_tables(E3_N01, E3_N10)
   ref <- bcv_mcnemar_test(tab)
   arr <- array(0, c(2, 2, 10), dimnames = list(A = c("right", "wrong"), B = c("right", "wrong"), NULL))
   for (k in 1:10) arr[, , k] <- matrix(tab[k, c(4, 3, 2, 1)], 2, byrow = TRUE)

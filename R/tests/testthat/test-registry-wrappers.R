@@ -29,7 +29,7 @@ test_that("each registry test has an R wrapper with Python's options and default
 
 test_that("the BCV McNemar test takes t and alternative; t= is not read as truth", {
   need_python()
-  tab <- fold_tables(c(12, 10, 14, 9, 11, 13, 10, 12, 15, 11), c(7, 8, 6, 9, 5, 8, 7, 6, 9, 6),
+  tab <- fold_tables(E3_N01, E3_N10,
                      size = 150)
   st <- py_stats()
   npx <- function(x) reticulate::np_array(x, dtype = "float64")

@@ -37,9 +37,7 @@ test_that("E2: naive 10-fold McNemar", {
 
 test_that("E3: 5x2 BCV McNemar, tables and statistic", {
   need_python()
-  n01 <- c(12, 10, 14, 9, 11, 13, 10, 12, 15, 11)
-  n10 <- c(7, 8, 6, 9, 5, 8, 7, 6, 9, 6)
-  tab <- fold_tables(n01, n10)
+  tab <- fold_tables(E3_N01, E3_N10)
   r <- bcv_mcnemar_test(tab)
   expect_s3_class(r, c("bcv_htest", "htest"))
   near(r$statistic, 1.586315280)
