@@ -7,6 +7,11 @@ statistic (``pybcv.stats``) -> experiment (``pybcv.engine``) -> report.
 """
 __version__ = "0.1.0"
 
+from . import interrupts as _interrupts
+
+if _interrupts.is_command_start():        # Ctrl-C during the command's imports: exit 130
+    _interrupts.quiet_start()
+
 from . import partitions, outcomes, stats  # noqa: F401
 from .stats import TESTS, TestResult, mcnemar_5x2bcv  # noqa: F401
 from .partitions import BlockRegularizedMx2CV  # noqa: F401

@@ -24,7 +24,7 @@ import warnings
 from typing import List, Optional, Sequence
 from urllib.parse import urlparse
 
-from . import __version__, mnist, rq1
+from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
@@ -47,7 +47,7 @@ from . import validity as V
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = interrupts.EXIT_INTERRUPTED
 EXIT_BROKEN_PIPE = 141
 SCHEDULER_TIMEOUT_S = 5.0
 
@@ -777,6 +777,9 @@ def cmd_validity(a) -> int:
         lf = {"all": None, "learner-free": True, "learners": False}[a.kind]
         V.run(a.runs, names, a.until, lf, a.jobs, say)
     elif a.action == "score":
+        if not os.path.isdir(a.runs):
+            raise UsageError(f"--runs: no folder {a.runs!r} (the stores that `pybcv validity run "
+                             f"--runs FOLDER` writes)")
         V.score(a.runs, a.out, say)
         V.candidates(a.runs, a.out, say)
         V.rq1_coverage(V.RQ1_RUNS, a.out, say)
@@ -1096,7 +1099,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "docs/validity/README.md)")
     v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"))
     v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
-    v.add_argument("--jobs", type=int, default=1)
+    v.add_argument("--jobs", type=_positive, default=1)
     v.add_argument("--quiet", action="store_true")
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
@@ -1191,6 +1194,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     developer = bool(os.environ.get("PYBCV_TRACEBACK"))
     try:
+        interrupts.end_quiet_start()     # from here Ctrl-C is a KeyboardInterrupt, handled below
         rc = args.fn(args)
         sys.stdout.flush()
         return rc

@@ -43,6 +43,7 @@ from tqdm import tqdm
 from . import seeds
 from .errors import LearnerContext, LearnerInputError
 from .fold_tables import tables_batch
+from .interrupts import stop_pool, workers_deaf
 from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded
 from .learners.timelimit import check_timeout, fit_timeout
@@ -266,21 +267,23 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, t
                 bar.update(len(splits[d]))
         else:
             # fresh processes (spawn): an embedded R or JVM of this process is not forked
-            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]}, seed,
-                                       timeout, proba):
-                           (i, d) for i, d in tasks}
-                try:
-                    for fut in as_completed(futures):
-                        i, d = futures[fut]
-                        pred, be = fut.result()
-                        preds[i].update(pred)
-                        backends[i] = be
-                        bar.update(len(splits[d]))
-                except BaseException:
-                    for fut in futures:
-                        fut.cancel()
-                    raise
+            with workers_deaf():        # the workers and their helpers, started here, ignore Ctrl-C
+                pool = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"))
+            try:
+                with workers_deaf():
+                    futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]},
+                                           seed, timeout, proba):
+                               (i, d) for i, d in tasks}
+                for fut in as_completed(futures):
+                    i, d = futures[fut]
+                    pred, be = fut.result()
+                    preds[i].update(pred)
+                    backends[i] = be
+                    bar.update(len(splits[d]))
+            except BaseException:
+                stop_pool(pool)          # Ctrl-C or a failure: the deaf workers are stopped now
+                raise
+            pool.shutdown()
     finally:
         bar.close()
     return preds, backends

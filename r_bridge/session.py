@@ -200,8 +200,9 @@ class interruptible:
     the R call ends early, and (2) is remembered, so that on leaving the
     context Python raises KeyboardInterrupt, whatever the R call returned.
     Ctrl-C also creates the stop file (stop_file_path()), on which a Weka
-    design inside the JVM stops before its next fold (a fit itself is not
-    interrupted).  Outside the main thread this does nothing.
+    design inside the JVM stops within 50 ms, during a fit too (the fit is
+    abandoned: java/src/pybcv/WekaJob.java).  Outside the main thread this
+    does nothing.
     """
 
     def __enter__(self):
@@ -264,8 +265,8 @@ exit_on_stuck_interrupt = None
 # Java code (a Weka design inside the JVM, weka_jvm.R) never checks R's
 # interrupt flag, and nothing can call into the JVM while R waits for it; so
 # Ctrl-C also creates this process's stop file, whose path R has as the option
-# pybcv.stop_file (stop_file_path()); WekaBatch.java and batch.R's fold loop
-# stop between folds once it exists.  It is removed when the R call returns.
+# pybcv.stop_file (stop_file_path()); WekaJob.java stops the design (during a
+# fit too) and batch.R's fold loop between folds once it exists.  It is removed when the R call returns.
 _stop = {"pid": None, "path": None}
 
 

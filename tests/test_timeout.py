@@ -16,6 +16,8 @@ from pybcv.learners.timelimit import FitTimeout, check_timeout, fit_timeout, one
 class Slow(ClassifierMixin, BaseEstimator):
     """Computes for ``seconds`` in Python before it predicts the first label."""
 
+    _parameter_constraints = {"seconds": [float]}
+
     def __init__(self, seconds=30.0):
         self.seconds = seconds
 
@@ -114,3 +116,37 @@ def test_simulate_records_a_fit_over_the_limit_as_a_failed_repetition(tmp_path, 
                str(tmp_path / "run"), "--quiet", "--timeout", "30"])
     assert rc == 0
     capsys.readouterr()
+
+
+def test_the_limit_holds_in_a_thread_that_is_not_the_main_one():
+    """Outside the main thread (no SIGALRM there) the limit is raised in the
+    fitting thread by a timer thread; before, one_fit did nothing there."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def fit_in_thread():
+        with fit_timeout(0.2):
+            with pytest.raises(FitTimeout) as e:
+                with one_fit(fold=4):
+                    Slow(30.0).fit(np.zeros((2, 1)), np.array([0, 1]))
+            with one_fit(fold=5):                 # ends in time: nothing raised later
+                Slow(0.0).fit(np.zeros((2, 1)), np.array([0, 1]))
+            time.sleep(0.4)                       # past the limit: the timer was disarmed
+        return e.value.fold
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(fit_in_thread).result() == 4
+
+
+def test_dask_thread_workers_record_a_fit_over_the_limit_as_a_failed_repetition():
+    """simulate() on a dask cluster of threads: each repetition whose fit
+    outlasts the limit is recorded as a failure of that repetition."""
+    distributed = pytest.importorskip("distributed")
+    from pybcv.engine import simulate
+    slow = {"name": "test_timeout.Slow", "seconds": 3.0}        # this module's Slow
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cl, distributed.Client(cl) as client:
+        res = simulate("simple", reps=2, seed=3, n=60, tests=["mcnemar_5x2bcv"], backend="python",
+                       learner_a=slow, timeout=0.3, scheduler=client, chunk=1)
+    assert len(res.reps) == 0 and sorted(f["rep"] for f in res.failures) == [0, 1]
+    assert all("the fit took longer than the time limit of 0.3 s" in f["message"]
+               and f["fold"] == 1 for f in res.failures), res.failures

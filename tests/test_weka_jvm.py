@@ -5,6 +5,8 @@ predict(m, d[te, ]) (``fast = False``), on several data sets, split kinds and
 options.  Needs R/inst/java/pybcv-weka.jar (bash scripts/setup.sh builds it)."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -142,6 +144,47 @@ def test_jvm_errors_name_the_fold():
         r_bridge.predict_splits("J48", X, y, splits, {"options": ["-C", "x"]}, ("RWeka",))
 
 
+linux_proc = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="finds the JVM's worker thread under /proc")
+
+
+def wait_for_design_thread(p, limit=300.0):
+    """True once process p runs a Weka design in the JVM: its worker thread
+    (WekaJob's "pybcv-weka-design", as Linux shows it) exists; False when p
+    ends first (or after ``limit`` s)."""
+    import glob
+    import time
+    end = time.monotonic() + limit
+    while p.poll() is None and time.monotonic() < end:
+        for comm in glob.glob(f"/proc/{p.pid}/task/*/comm"):
+            try:
+                with open(comm) as fh:
+                    if fh.read().startswith("pybcv-weka-desi"):
+                        return True
+            except OSError:
+                pass
+        time.sleep(0.05)
+    return False
+
+
+# in a child: wait until the warm-up design's worker thread has ended, so
+# that the thread wait_for_design_thread() finds is the long design's
+NO_DESIGN_THREAD = r"""
+import glob, time
+def _design_threads():
+    n = 0
+    for c in glob.glob("/proc/self/task/*/comm"):
+        try:
+            with open(c) as fh:
+                n += fh.read().startswith("pybcv-weka-desi")
+        except OSError:
+            pass
+    return n
+while _design_threads():
+    time.sleep(0.01)
+"""
+
+
 CTRL_C_CHILD = r"""
 import sys, numpy as np
 import pybcv
@@ -149,6 +192,7 @@ rng = np.random.default_rng(0)
 X = rng.normal(size=(20000, 10))
 y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=20000) > 0).astype(int)
 pybcv.compare(X[:200], y[:200], "J48", "majority", backend="r")   # R, RWeka, the JVM started
+WAIT_FOR_NO_DESIGN_THREAD
 print("started", flush=True)
 try:
     pybcv.compare(X, y, "J48", "majority", tests="all", backend="r")   # ~2 min without Ctrl-C
@@ -163,6 +207,7 @@ except KeyboardInterrupt:
 """
 
 
+@linux_proc
 def test_ctrl_c_stops_a_weka_design_inside_the_jvm(tmp_path):
     """Issue 21: Ctrl-C during a Python compare() whose J48 design runs inside
     the JVM (one Java call for all its folds, ~2 min here) creates the stop
@@ -175,13 +220,14 @@ def test_ctrl_c_stops_a_weka_design_inside_the_jvm(tmp_path):
     import sys
     import time
     script = tmp_path / "child.py"
-    script.write_text(CTRL_C_CHILD)
+    script.write_text(CTRL_C_CHILD.replace("WAIT_FOR_NO_DESIGN_THREAD", NO_DESIGN_THREAD))
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     p = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
         assert p.stdout.readline().strip() == "started", p.communicate()
-        time.sleep(3.0)                  # the first design's folds running in the JVM
+        assert wait_for_design_thread(p), "no Weka design ran in the JVM"
+        time.sleep(1.0)                  # the first design's folds running in the JVM
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=300)
     finally:
@@ -192,3 +238,106 @@ def test_ctrl_c_stops_a_weka_design_inside_the_jvm(tmp_path):
     done, total = map(int, stop.split("/"))
     assert total >= 10 and done < total, out
     assert "Exception ignored" not in err
+
+
+def test_java_loop_anchor_trains_without_absent_classes(tmp_path):
+    """benchmarks/table5_rep.py asserts that the bridge predicts what the plain
+    Java loop (pybcv.WekaLoop) predicts.  On a fold whose training rows lack a
+    class (EXP6 repetition 3, fold 3 of its random 5x2 design: no class 2) the
+    loop must train as RWeka does after droplevels(), else JRip's rules differ."""
+    import subprocess
+    from pathlib import Path
+    import r_bridge
+    from pybcv.engine import RunConfig
+    from pybcv.pipeline import draw_splits
+    cfg = RunConfig("exp6", "table5")
+    d = cfg.dataset_for(3)
+    X, y = np.asarray(d.X, float), np.asarray(d.y)
+    tr, te = draw_splits(len(y), {"rcv5x2": "rcv5x2"}, {"rcv5x2": cfg.unit_rng(3, "rcv5x2")})["rcv5x2"][2]
+    assert len(np.unique(y[tr])) < len(np.unique(y))
+    lev = [str(v) for v in np.unique(y)]
+    for i in range(2):          # set 0: the loop's warm-up set (run 0 times), set 1: timed
+        with open(tmp_path / f"set_{i:04d}.arff", "w") as fh:
+            fh.write("@relation R_data_frame\n@attribute y {" + ",".join(lev) + "}\n")
+            fh.write("".join(f"@attribute x{j + 1} numeric\n" for j in range(X.shape[1])) + "@data\n")
+            fh.writelines(f"{yi}," + ",".join(f"{v:.17g}" for v in row) + "\n"
+                          for yi, row in zip(y, X))
+        with open(tmp_path / f"set_{i:04d}.splits", "w") as fh:
+            fh.write(" ".join(map(str, tr)) + "\n" + " ".join(map(str, te)) + "\n")
+    weka_jar = subprocess.run(["Rscript", "-e", 'cat(system.file("java", "weka.jar", package = '
+                               '"RWekajars"))'], capture_output=True, text=True).stdout.strip()
+    jar = Path(__file__).resolve().parents[1] / "R" / "inst" / "java" / "pybcv-weka.jar"
+    subprocess.run(["java", "-cp", f"{weka_jar}:{jar}", "pybcv.WekaLoop", str(tmp_path), "0",
+                    "weka.classifiers.rules.JRip"], check=True, capture_output=True)
+    loop = np.array((tmp_path / "pred_JRip.txt").read_text().split(), dtype=int)
+    bridge = r_bridge.predict_splits("JRip", X, y, [(tr, te)], {"options": []}, ("RWeka",))[0]
+    np.testing.assert_array_equal(np.asarray(lev)[loop], bridge.astype(str))
+
+
+def _long_fit_data(n, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 10))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=n) > 0).astype(int)
+    return X, y
+
+
+def test_the_time_limit_cuts_a_weka_fit_inside_the_jvm_short():
+    """Issue 22: timeout= reaches the Weka learners' design inside the JVM
+    (WekaJob gives up on the fit at the limit and names its fold); before,
+    a design in one Java call ran all its fits whatever the limit."""
+    import pybcv
+    X, y = _long_fit_data(20000)          # J48 on 10,000 records: far over 0.05 s
+    with pytest.raises(RuntimeError, match=r"R learner 'J48' failed on fold 1 of 10, design "
+                                           r"'bcv5x2': the fit took longer than the time limit of "
+                                           r"0.05 s \(timeout\)"):
+        pybcv.compare(X, y, "J48", "majority", backend="r", timeout=0.05)
+    ok = pybcv.compare(X[:200], y[:200], "J48", "majority", backend="r", timeout=60)
+    assert ok.backends[0] == "r"
+
+
+CTRL_C_ONE_FIT = r"""
+import numpy as np
+import r_bridge
+rng = np.random.default_rng(0)
+X = rng.normal(size=(80000, 10))
+y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=80000) > 0).astype(int)
+split = [(np.arange(0, 80000, 2), np.arange(1, 80000, 2))]         # ONE fit on 40,000 records
+r_bridge.predict_splits("J48", X[:200], y[:200], [(np.arange(100), np.arange(100, 200))],
+                        {"options": []}, ("RWeka",))
+WAIT_FOR_NO_DESIGN_THREAD
+print("started", flush=True)
+try:
+    r_bridge.predict_splits("J48", X, y, split, {"options": []}, ("RWeka",))
+    print("finished without interruption", flush=True)
+except KeyboardInterrupt:
+    import rpy2.robjects as ro
+    print("interrupted; stopped at fold",
+          ro.r('rJava::.jcall("pybcv/WekaBatch", "S", "lastStop")')[0], flush=True)
+"""
+
+
+@linux_proc
+def test_ctrl_c_stops_a_single_weka_fit_inside_the_jvm(tmp_path):
+    """Ctrl-C during the one fit of a design inside the JVM: the stop reaches
+    Java during the fit (WekaJob abandons it), not after it; before, the stop
+    file was checked between folds only, so a design of one long fit ran to
+    its end."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    script = tmp_path / "child.py"
+    script.write_text(CTRL_C_ONE_FIT.replace("WAIT_FOR_NO_DESIGN_THREAD", NO_DESIGN_THREAD))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "started", p.communicate()
+        running = wait_for_design_thread(p)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert running, ("no Weka design thread", out, err[-2000:])
+    assert "stopped at fold 0/1 during the fit of fold 1" in out, (out, err[-2000:])

@@ -359,7 +359,8 @@ results_frame <- function(htests, alpha) {
 #'   groups so that no group is on both sides of a fold (`--groups COLUMN`).
 #' @param timeout Seconds one fit may take (`NULL`: no limit); a fit that
 #'   takes longer fails, naming the learner, the fold and the design (R's
-#'   `setTimeLimit`; Weka's Java fits stop only when they return).
+#'   `setTimeLimit`; a Weka fit inside the JVM is given up on at the limit
+#'   and left to finish in the background).
 #' @param verbose Report the designs and fits.
 #' @param loss `"zero_one"` (the default: labels, right or wrong, every
 #'   test), `"squared"` or `"absolute"` (a numeric target; an R

@@ -99,19 +99,38 @@ jvm_dataset <- function(ds) {
 ## run_batch()'s contract (see batch.R): idx 1-based, fold by fold train then
 ## test; returns list(ok, fold, message, codes) with 1-based codes into
 ## levels(ds$df$y).
+##
+## The design runs in a Java worker thread (java/src/pybcv/WekaJob.java)
+## while R waits in short Java calls (await) with its own interrupt checks
+## between them, so that:
+## - Ctrl-C in R (the R package, reticulate; or r_bridge, which sets R's
+##   interrupt flag) interrupts R between two awaits, and on.exit() cancels
+##   the job, whose fit in progress is abandoned;
+## - the stop file (option pybcv.stop_file, created by Ctrl-C in Python) and
+##   the time limit per fit (option pybcv.timeout, as batch.R's folds) are
+##   checked by Java every 50 ms, during a fit too.
 jvm_run_batch <- function(learner, ds, idx, ntr, nte, params) {
   res <- tryCatch({
     obj <- jvm_dataset(ds)
     opts <- jvm_options(learner, params)
-    ## the design stops between folds once the stop file (option
-    ## pybcv.stop_file, set by r_bridge) exists: Ctrl-C in Python creates it
-    codes <- rJava::.jcall(obj, "[I", "run", jvm_class_name(learner),
-                           rJava::.jarray(opts), rJava::.jarray(as.integer(idx) - 1L),
-                           rJava::.jarray(as.integer(ntr)), rJava::.jarray(as.integer(nte)),
-                           as.character(getOption("pybcv.stop_file", "")))
+    limit <- getOption("pybcv.timeout")
+    job <- rJava::.jcall(obj, "Lpybcv/WekaJob;", "start", jvm_class_name(learner),
+                         rJava::.jarray(opts), rJava::.jarray(as.integer(idx) - 1L),
+                         rJava::.jarray(as.integer(ntr)), rJava::.jarray(as.integer(nte)),
+                         as.character(getOption("pybcv.stop_file", "")),
+                         as.double(if (is.null(limit)) 0 else limit))
+    settled <- FALSE
+    on.exit(if (!settled) rJava::.jcall(job, "V", "cancel"), add = TRUE)   # R interrupted
+    repeat {
+      state <- rJava::.jcall(job, "I", "await", 200L)
+      if (state != 0L) break
+      Sys.sleep(0)                                   # R's interrupt check
+    }
+    settled <- TRUE
+    codes <- if (state == 1L) rJava::.jcall(job, "[I", "codes") else NULL
     if (is.null(codes)) {
-      list(ok = FALSE, fold = rJava::.jcall(obj, "I", "errorFold"),
-           message = rJava::.jcall(obj, "S", "errorMessage"), codes = integer())
+      list(ok = FALSE, fold = rJava::.jcall(job, "I", "errorFold"),
+           message = rJava::.jcall(job, "S", "errorMessage"), codes = integer())
     } else if (any(codes < 0L)) {
       f <- findInterval(which(codes < 0L)[1L] - 1L, cumsum(c(0L, nte)))
       list(ok = FALSE, fold = as.integer(f), message = "the learner returned missing predictions",

@@ -15,6 +15,7 @@ import math
 import os
 import sys
 import time
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from ..interrupts import workers_deaf
 from ..stats import TESTS
 from . import archive
 from .config import RunConfig, score
@@ -282,13 +284,29 @@ def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000,
     return runs
 
 
+def _started():
+    """A task that only makes its worker process exist."""
+    return None
+
+
 def _run_joblib(cfg_dict, chunks, keep, jobs, timeout=None):
     from joblib import Parallel, delayed
     wave = jobs * 2
-    with Parallel(n_jobs=jobs, backend="loky") as par:
-        for i in range(0, len(chunks), wave):
-            for records in par(delayed(run_chunk)(cfg_dict, c, timeout) for c in chunks[i:i + wave]):
-                keep(records)
+    with ExitStack() as stack:
+        par = None
+        try:
+            with workers_deaf():    # the workers and their helpers, started here, ignore Ctrl-C
+                par = stack.enter_context(Parallel(n_jobs=jobs, backend="loky"))
+                par(delayed(_started)() for _ in range(jobs))
+            for i in range(0, len(chunks), wave):
+                for records in par(delayed(run_chunk)(cfg_dict, c, timeout)
+                                   for c in chunks[i:i + wave]):
+                    keep(records)
+        except BaseException:
+            backend = getattr(par, "_backend", None)     # the deaf workers: stopped now
+            if backend is not None and getattr(backend, "_workers", None) is not None:
+                backend.abort_everything(ensure_ready=False)
+            raise
 
 
 def _run_dask(cfg_dict, chunks, keep, scheduler, timeout=None):

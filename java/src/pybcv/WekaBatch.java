@@ -120,15 +120,21 @@ public final class WekaBatch {
     }
 
     /**
-     * Where the last run stopped on its stop file: "f/total" (f folds were
-     * done of total), "" when no run has stopped so far.
+     * Where the last run stopped on its stop file or on R's interrupt:
+     * "f/total" (f folds were done of total), followed by " during the fit of
+     * fold k" when a fit was running (and abandoned); "" when no run has
+     * stopped so far.
      */
     public static String lastStop() {
         return lastStop;
     }
 
+    static void noteStop(String where) {
+        lastStop = where;
+    }
+
     /** The header (no rows) whose class attribute holds the classes flagged in present. */
-    private Instances header(boolean[] present) {
+    private synchronized Instances header(boolean[] present) {   // a job's worker thread
         StringBuilder key = new StringBuilder(present.length);
         for (boolean b : present) {
             key.append(b ? '1' : '0');
@@ -220,46 +226,34 @@ public final class WekaBatch {
     }
 
     /**
-     * As {@link #run(String, String[], int[], int[], int[])}, but before each
-     * fold checks whether the file stopFile exists ("" or null: never): if so
-     * the run stops there and returns null with {@link #STOPPED} as its
-     * message.  The embedded R cannot be called while it waits for this run,
-     * so pybcv's Python side asks for a stop (Ctrl-C) by creating that file
-     * (r_bridge/session.py).
+     * As {@link #run(String, String[], int[], int[], int[])}, but the run
+     * stops once the file stopFile exists ("" or null: never) -- before the
+     * next fold, or during a fit, which is then abandoned ({@link WekaJob}) --
+     * and returns null with {@link #STOPPED} as its message.  The embedded R
+     * cannot be called while it waits for this run, so pybcv's Python side
+     * asks for a stop (Ctrl-C) by creating that file (r_bridge/session.py).
      */
     public int[] run(String className, String[] options, int[] idx, int[] ntr, int[] nte,
                      String stopFile) {
-        java.io.File stop = stopFile == null || stopFile.isEmpty() ? null : new java.io.File(stopFile);
-        errorFold = 0;
-        errorMessage = "";
-        int total = 0;
-        for (int f = 0; f < nte.length; f++) {
-            total += nte[f];
-        }
-        int[] out = new int[total];
-        int off = 0;
-        int pos = 0;
-        for (int f = 0; f < ntr.length; f++) {
-            int[] tr = Arrays.copyOfRange(idx, off, off + ntr[f]);
-            off += ntr[f];
-            int[] te = Arrays.copyOfRange(idx, off, off + nte[f]);
-            off += nte[f];
-            if (stop != null && stop.exists()) {
-                errorFold = f + 1;
-                errorMessage = STOPPED;
-                lastStop = f + "/" + ntr.length;
-                return null;
-            }
-            try {
-                int[] pr = fitPredict(className, options, tr, te);
-                System.arraycopy(pr, 0, out, pos, pr.length);
-                pos += pr.length;
-            } catch (Throwable e) {
-                errorFold = f + 1;
-                errorMessage = e.toString();       // class name: message
-                return null;
-            }
-        }
-        return out;
+        WekaJob job = start(className, options, idx, ntr, nte, stopFile, 0.0);
+        job.join();
+        errorFold = job.errorFold();
+        errorMessage = job.errorMessage();
+        return job.codes();
+    }
+
+    /**
+     * The design started in a worker thread ({@link WekaJob}): the caller
+     * polls {@link WekaJob#await} and may {@link WekaJob#cancel} it.  A fit
+     * (training and predicting one fold) that takes longer than
+     * timeoutSeconds (0: no limit) fails the design at that fold; so does the
+     * stop file, before a fold or during its fit.
+     */
+    public WekaJob start(String className, String[] options, int[] idx, int[] ntr, int[] nte,
+                         String stopFile, double timeoutSeconds) {
+        WekaJob job = new WekaJob(this, className, options, idx, ntr, nte, stopFile,
+                                  timeoutSeconds);
+        job.begin();
+        return job;
     }
 }

@@ -12,7 +12,11 @@ import java.util.List;
 
 import weka.classifiers.AbstractClassifier;
 import weka.classifiers.Classifier;
+import weka.core.Attribute;
+import weka.core.DenseInstance;
+import weka.core.Instance;
 import weka.core.Instances;
+import weka.core.Utils;
 
 /**
  * The speed anchor of benchmarks/bridge.py: a plain Java loop of Weka fits,
@@ -27,15 +31,18 @@ import weka.core.Instances;
  * untimed (JIT); then every other set is run, timed with nanoTime (the
  * fastest of {@link #PASSES} passes is reported): per
  * fold a new Instances of the training rows, a new classifier (options set
- * when given), buildClassifier, classifyInstance for each test row.
+ * when given), buildClassifier, classifyInstance for each test row.  A fold
+ * whose training rows lack a class is trained with that class dropped from
+ * the class attribute, as RWeka's {@code fun(y ~ ., data = d[tr, ])} after
+ * {@code droplevels()} sees it (the Instances of WekaBatch).
  * Prints "fits N seconds S cpu C" (C: CPU seconds of the whole JVM process,
  * all threads, over the same pass) and writes DIR/pred_CLASSNAME.txt (the predicted
  * class indices, one line per fold) for the identity check.
  */
 public final class WekaLoop {
 
-    /** Timed passes over the sets; the faster one is reported. */
-    static final int PASSES = 3;
+    /** Timed passes over the sets (the fastest is reported): 3, or the system property pybcv.passes. */
+    static final int PASSES = Integer.getInteger("pybcv.passes", 3);
 
     private WekaLoop() {
     }
@@ -60,13 +67,50 @@ public final class WekaLoop {
 
     static int[][] design(Instances data, int[][] splits, String cls, String[] opts)
             throws Exception {
+        int nClasses = data.numClasses();
         int[][] pred = new int[splits.length / 2][];
         for (int f = 0; f < splits.length / 2; f++) {
             int[] tr = splits[2 * f];
             int[] te = splits[2 * f + 1];
-            Instances train = new Instances(data, tr.length);
+            // the classes of the training rows; when one is absent, the fold is trained
+            // as R's fun(y ~ ., data = d[tr, ]) trains it after droplevels(): a class
+            // attribute with the present classes only (Weka's JRip, for one, depends on it)
+            int[] toHeader = new int[nClasses];
             for (int i : tr) {
-                train.add(data.instance(i));
+                toHeader[(int) data.instance(i).classValue()] = 1;
+            }
+            int present = 0;
+            for (int c = 0; c < nClasses; c++) {
+                toHeader[c] = toHeader[c] == 1 ? present++ : -1;
+            }
+            Instances header = data;
+            int[] toData = null;
+            if (present < nClasses) {
+                toData = new int[present];
+                ArrayList<String> lv = new ArrayList<>();
+                for (int c = 0; c < nClasses; c++) {
+                    if (toHeader[c] >= 0) {
+                        toData[toHeader[c]] = c;
+                        lv.add(data.classAttribute().value(c));
+                    }
+                }
+                ArrayList<Attribute> atts = new ArrayList<>();
+                atts.add(new Attribute(data.classAttribute().name(), lv));
+                for (int j = 1; j < data.numAttributes(); j++) {
+                    atts.add((Attribute) data.attribute(j).copy());
+                }
+                header = new Instances(data.relationName(), atts, 0);
+                header.setClassIndex(0);
+            }
+            Instances train = new Instances(header, tr.length);
+            for (int i : tr) {
+                if (toData == null) {
+                    train.add(data.instance(i));
+                } else {
+                    double[] v = data.instance(i).toDoubleArray();
+                    v[0] = toHeader[(int) v[0]];
+                    train.add(new DenseInstance(1.0, v));
+                }
             }
             Classifier c = AbstractClassifier.forName(cls, null);
             if (opts.length > 0) {
@@ -75,7 +119,15 @@ public final class WekaLoop {
             c.buildClassifier(train);
             pred[f] = new int[te.length];
             for (int t = 0; t < te.length; t++) {
-                pred[f][t] = (int) c.classifyInstance(data.instance(te[t]));
+                if (toData == null) {
+                    pred[f][t] = (int) c.classifyInstance(data.instance(te[t]));
+                } else {
+                    double[] v = data.instance(te[t]).toDoubleArray();
+                    v[0] = Utils.missingValue();
+                    Instance inst = new DenseInstance(1.0, v);
+                    inst.setDataset(train);
+                    pred[f][t] = toData[(int) c.classifyInstance(inst)];
+                }
             }
         }
         return pred;

@@ -1,0 +1,46 @@
+"""Malformed command lines on the newer surfaces (issue 22's sweep: losses,
+stratify/groups, import-path learners, validity, archive, --decimal,
+--timeout): each ends in a one-line error naming the argument, exit code 2,
+never a traceback hint or a run.  The cases listed first were found failing
+(numbers for bad input or an internal error); the others guard what holds."""
+import pytest
+
+from pybcv.cli import main
+
+CASES = [
+    # found: a count accepted as 0 / not a number, an internal error
+    (["validity", "run", "--jobs", "0", "--runs", "VR"], "argument --jobs: must be an integer >= 1"),
+    (["validity", "run", "--jobs", "abc", "--runs", "VR"], "argument --jobs: must be an integer >= 1"),
+    (["validity", "score", "--runs", "no/such/folder"], "--runs: no folder 'no/such/folder'"),
+    # held already
+    (["compare", "--loss", "nosuch", "--n", "60"], "--loss: unknown loss 'nosuch'"),
+    (["compare", "--loss", "", "--n", "60"], "--loss: unknown loss ''"),
+    (["compare", "--loss", "cost:1,2", "--n", "60"], "argument --loss: a cost matrix is numbers"),
+    (["compare", "--loss", "squared", "--stratify", "--n", "60"], "--stratify: it forms the blocks"),
+    (["compare", "--stratify", "--n", "60", "--tests", "kfold_t"], "--stratify with --tests kfold_t"),
+    (["compare", "--a", "sklearn.tree.DecisionTreeClassifier:nosuch=1", "--n", "60"],
+     "has no parameter 'nosuch'"),
+    (["compare", "--a", "sklearn.tree.DecisionTreeClassifier:=3", "--n", "60"],
+     "parameter '=3': write path:param=value"),
+    (["compare", "--a", "sklearn.tree.DecisionTreeClassifier:max_depth=(1,", "--n", "60"],
+     "unbalanced brackets"),
+    (["compare", "--a", "os.system:command=ls", "--n", "60"], "not an estimator class"),
+    (["compare", "--a", "sklearn.tree.NoSuchThing", "--n", "60"], "has no 'NoSuchThing'"),
+    (["compare", "--timeout", "nan"], "argument --timeout: must be a positive number"),
+    (["compare", "--timeout", "1e400"], "argument --timeout: must be a positive number"),
+    (["compare", "--timeout", ""], "argument --timeout: must be a positive number"),
+    (["compare", "--decimal", ";"], "argument --decimal: invalid choice"),
+    (["archive", "pack", "x"], "argument archive_cmd: invalid choice: 'pack'"),
+    (["archive", "unpack", "no/such.npz"], "not a folder: no/such.npz"),
+]
+
+
+@pytest.mark.parametrize("argv,msg", CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_malformed_command_line_is_a_plain_usage_error(argv, msg, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rc = main(argv + ["--quiet"] if argv[0] in ("compare", "validity") else argv)
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert msg in err and "PYBCV_TRACEBACK" not in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "VR").exists()
