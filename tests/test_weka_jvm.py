@@ -207,6 +207,30 @@ except KeyboardInterrupt:
 """
 
 
+def _interrupt_child(tmp_path, template, wait):
+    """Run the child script ``template`` (its wait for a clean JVM filled in),
+    send SIGINT once it printed "started" and ``wait(p)`` returned; return
+    (process, what wait returned, stdout, stderr)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    script = tmp_path / "child.py"
+    script.write_text(template.replace("WAIT_FOR_NO_DESIGN_THREAD", NO_DESIGN_THREAD))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "started", p.communicate()
+        waited = wait(p)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    return p, waited, out, err
+
+
 @linux_proc
 def test_ctrl_c_stops_a_weka_design_inside_the_jvm(tmp_path):
     """Issue 21: Ctrl-C during a Python compare() whose J48 design runs inside
@@ -214,25 +238,14 @@ def test_ctrl_c_stops_a_weka_design_inside_the_jvm(tmp_path):
     file, on which WekaBatch stops before its next fold: KeyboardInterrupt
     after a fold, not after the design (before: 124 s from SIGINT to the
     end), and a second compare works."""
-    import os
-    import signal
-    import subprocess
-    import sys
     import time
-    script = tmp_path / "child.py"
-    script.write_text(CTRL_C_CHILD.replace("WAIT_FOR_NO_DESIGN_THREAD", NO_DESIGN_THREAD))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    p = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    try:
-        assert p.stdout.readline().strip() == "started", p.communicate()
+
+    def folds_running(p):
         assert wait_for_design_thread(p), "no Weka design ran in the JVM"
         time.sleep(1.0)                  # the first design's folds running in the JVM
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=300)
-    finally:
-        if p.poll() is None:
-            p.kill()
+        return True
+
+    p, _, out, err = _interrupt_child(tmp_path, CTRL_C_CHILD, folds_running)
     assert p.returncode == 42 and "usable: Comparison" in out, (out, err[-2000:])
     stop = out.split("stopped at fold ")[1].split()[0]          # "done/total"
     done, total = map(int, stop.split("/"))
@@ -322,22 +335,6 @@ def test_ctrl_c_stops_a_single_weka_fit_inside_the_jvm(tmp_path):
     Java during the fit (WekaJob abandons it), not after it; before, the stop
     file was checked between folds only, so a design of one long fit ran to
     its end."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    script = tmp_path / "child.py"
-    script.write_text(CTRL_C_ONE_FIT.replace("WAIT_FOR_NO_DESIGN_THREAD", NO_DESIGN_THREAD))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    p = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    try:
-        assert p.stdout.readline().strip() == "started", p.communicate()
-        running = wait_for_design_thread(p)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=300)
-    finally:
-        if p.poll() is None:
-            p.kill()
+    _, running, out, err = _interrupt_child(tmp_path, CTRL_C_ONE_FIT, wait_for_design_thread)
     assert running, ("no Weka design thread", out, err[-2000:])
     assert "stopped at fold 0/1 during the fit of fold 1" in out, (out, err[-2000:])
