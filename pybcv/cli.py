@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import os
 import socket
 import time
@@ -27,7 +28,7 @@ from urllib.parse import urlparse
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
-from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
+from .comparison import (ADJUSTMENTS, compare, compare_many,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine import archive
@@ -57,7 +58,7 @@ class UsageError(Exception):
 
 
 def _fail(msg: str) -> int:
-    print(f"pybcv: error: {msg}", file=sys.stderr)
+    print(f"pybcv: error: {_cli_words(msg)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -282,9 +283,12 @@ def _cli_words(msg: str) -> str:
                     ("pass drop_missing=True", "add --drop-missing"),
                     ("drop_missing=True", "--drop-missing"),
                     ("decimal=','", "--decimal ,"),
-                    ("sep=';'", "--sep ';'")):
+                    ("sep=';'", "--sep ';'"),
+                    (" or a callable (y_true, y_pred) -> per-record losses", "")):
         msg = msg.replace(py, cli)
-    return msg
+    # loss='squared' or 'absolute' -> --loss squared or absolute (not in "compare(..., loss='log')")
+    return re.sub(r"(?<!\.\.\., )\bloss='(\w+)'(?: or '(\w+)')?",
+                  lambda m: f"--loss {m[1]}" + (f" or {m[2]}" if m[2] else ""), msg)
 
 
 def _load_csv(a):
@@ -298,9 +302,11 @@ def _load_csv(a):
                               drop_missing=a.drop_missing, groups=a.groups, decimal=a.decimal)
     except (D.DataError, ValueError) as e:
         raise UsageError(f"--csv: {_cli_words(str(e))}") from None
-    for w in caught:
-        if issubclass(w.category, UserWarning) and not (a.quiet or a.json):
-            print(f"pybcv: note: {_cli_words(str(w.message))}", file=sys.stderr)
+    # how the data were read (decimal commas, categorical columns): never hidden by
+    # --quiet (progress only); the comparison's warnings carry them into --json
+    a.data_notes = [_cli_words(str(w.message)) for w in caught if issubclass(w.category, UserWarning)]
+    for note in a.data_notes:
+        print(f"pybcv: note: {note}", file=sys.stderr)
     return data
 
 
@@ -400,16 +406,27 @@ def cmd_compare(a) -> int:
                               progress=progress, alpha=a.alpha, alternative=a.alternative,
                               options=options, timeout=a.timeout, **folds)
         except ValueError as e:
-            if a.groups and str(e).startswith("groups"):
+            msg = str(e)
+            if a.groups and msg.startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
-            if str(e).startswith("stratify=True forms"):
-                raise UsageError("--stratify: " + str(e).replace("stratify=True", "it", 1)
+            if msg.startswith("stratify=True forms"):
+                raise UsageError("--stratify: " + msg.replace("stratify=True", "it", 1)
                                  .replace("leave stratify False", "drop --stratify")) from None
-            if "need 0/1 outcomes" in str(e):
+            if msg.startswith("y looks like a regression target"):
+                raise UsageError(f"--target {a.target}: {e}") from None
+            if msg.startswith("options: "):
+                raise UsageError(f"--option: {msg[9:]}") from None
+            if "need 0/1 outcomes" in msg:
                 raise UsageError(f"--tests {a.tests}: {e}") from None
-            if "regressor" in str(e) or ("loss" in str(e) and a.loss is not None):
-                raise UsageError(f"{'--loss' if a.loss is not None else '--a/--b'}: {e}") from None
+            if "regressor" in msg or ("loss" in msg and a.loss is not None):
+                given = "--learners" if a.learners else "--a/--b"
+                if not a.learners and (a.a is None) != (a.b is None):
+                    side = "b" if a.b is None else "a"
+                    msg += f" (--{side} was not given: it defaults to {specs[side == 'b']['name']})"
+                raise UsageError(f"{'--loss' if a.loss is not None else given}: {msg}") from None
             raise
+    for c in (res.comparisons.values() if a.learners else [res]):
+        c.warnings[:0] = getattr(a, "data_notes", [])
     if a.learners:
         if a.plot:
             res.plot(path=a.plot)
@@ -441,18 +458,39 @@ def cmd_compare(a) -> int:
 # ------------------------------------------------------------------ folds, test
 def cmd_folds(a) -> int:
     design = _design(a.design)
+    data = None
+    if (a.stratify or a.groups) and not a.csv:
+        raise UsageError(f"{'--stratify' if a.stratify else '--groups'} reads the "
+                         f"{'classes (--target)' if a.stratify else 'groups column'} of --csv: "
+                         f"give --csv")
+    if a.stratify and a.groups:
+        raise UsageError("--stratify and --groups cannot be combined: give one of them")
+    try:
+        design_splitter(design, a.stratify, bool(a.groups))
+    except ValueError as e:
+        raise UsageError(f"--design {design}: {str(e).split(': ', 1)[-1]}") from None
+    if a.csv:                         # the classes or groups come from --csv, as in compare
+        data = _load_csv(a)
+        if a.n is not None and a.n != data.n:
+            raise UsageError(f"--n {a.n}, but --csv has {data.n} records; leave --n out")
+        a.n = data.n
+    elif a.n is None:
+        raise UsageError("give --n (the number of records) or --csv")
     _check_n(a.n, [design])
     if a.out:
         _output_file(a.out)
-    if a.train:       # the (train, test) pairs: exactly those compare(seed=...) fits
-        splits = DESIGNS[design].splits(a.n, design_generator(a.seed, design))
+    try:              # exactly the (train, test) pairs compare(seed=...) fits
+        splits = design_splitter(design, a.stratify, bool(a.groups)).splits(
+            a.n, design_generator(a.seed, design), y=data.y if a.stratify else None,
+            groups=data.groups if a.groups else None)
+    except ValueError as e:
+        raise UsageError(f"--groups {a.groups}: {e}" if a.groups else f"--stratify: {e}") from None
+    n_folds = len(splits)
+    if a.train:
         lines = ["fold,row,set"] + [f"{f},{int(r)},{side}" for f, (tr, te) in enumerate(splits)
                                     for side, rows in (("train", tr), ("test", te)) for r in rows]
-        n_folds = len(splits)
     else:
-        folds = _design_folds(a.n, design, a.seed)
-        lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
-        n_folds = len(folds)
+        lines = ["fold,row"] + [f"{f},{int(r)}" for f, (_, te) in enumerate(splits) for r in te]
     text = "\n".join(lines) + "\n"
     if a.out:
         with open(a.out, "w") as fh:
@@ -998,7 +1036,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time limit of one fit; a longer fit fails naming learner, design and fold")
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
     c.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    c.add_argument("--quiet", action="store_true", help="no progress bar")
+    c.add_argument("--quiet", action="store_true", help="no progress bar (notes on how --csv "
+                   "was read are still printed)")
     _add_option_arguments(c)
     c.set_defaults(fn=cmd_compare)
 
@@ -1010,7 +1049,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "conservative_z, whose half-sample folds train on part of a half: --train "
                     "writes fold,row,set with every training and test row.  The folds are those "
                     "of pybcv compare --seed S; pybcv test reads the predictions made on them.")
-    f.add_argument("--n", type=_n, required=True, help="number of records")
+    f.add_argument("--n", type=_n, help="number of records (with --csv: its records)")
+    f.add_argument("--csv", help="with --stratify or --groups: the data whose classes or groups "
+                   "form the blocks (read as pybcv compare reads it)")
+    f.add_argument("--target", default="class", help="class column of --csv (default: class)")
+    f.add_argument("--sep", type=_separator, default=",", help="field separator of --csv")
+    f.add_argument("--stratify", action="store_true",
+                   help="the folds of pybcv compare --stratify (blocks within the classes)")
+    f.add_argument("--groups", metavar="COLUMN",
+                   help="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
+    f.set_defaults(na_values=None, drop_missing=False, decimal=".", quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
     f.add_argument("--seed", type=_seed, default=cd["seed"])

@@ -248,10 +248,12 @@ def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float =
     return out
 
 
-def test_options(keys, profile: str = "default", options=None, alternative=None) -> Dict[str, dict]:
+def test_options(keys, profile: str = "default", options=None, alternative=None,
+                 loss: Optional[Loss] = None) -> Dict[str, dict]:
     """Each selected test's options: the profile's, then ``alternative`` for
     every test that takes one, then ``options`` ({test: {option: value}}),
-    checked against the registry (ValueError naming the test and option)."""
+    checked against the registry (ValueError naming the test and option;
+    ``loss``: the comparison's, to say so when it dropped the test)."""
     po = profile_options(profile)
     out = {k: dict(po.get(k, {})) for k in keys}
     if alternative is not None:
@@ -262,6 +264,10 @@ def test_options(keys, profile: str = "default", options=None, alternative=None)
         if not isinstance(options, dict):
             raise TypeError(f"options must be a dict {{test: {{option: value}}}}, got {options!r}")
         for k, o in options.items():
+            if k not in out and loss is not None and k in TESTS and TESTS[k].needs_zero_one \
+                    and not loss.zero_one:
+                raise ValueError(f"options: test {k!r} does not run under loss {loss.name!r} (it "
+                                 f"needs 0/1 outcomes); tests that run: {', '.join(keys)}")
             if k not in out:
                 raise ValueError(f"options: test {k!r} was not selected (tests: {', '.join(keys)})")
             if not isinstance(o, dict):
@@ -316,9 +322,22 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     by default, zero_one refused; no stratified folds of a numeric target)."""
     made = [as_learner(x, backend) for x in learners]
     reg = [learner_label(x) for x, m in zip(learners, made) if is_regressor(m)]
-    if reg and len(reg) < len(learners):
-        raise ValueError(f"learners: {', '.join(reg)} is a regressor and the others are "
-                         f"classifiers; compare regressors with regressors")
+    cls = [learner_label(x) for x, m in zip(learners, made) if not is_regressor(m)]
+    if reg and cls:
+        raise ValueError(f"learners: {', '.join(reg)} {'is a regressor' if len(reg) == 1 else 'are regressors'}"
+                         f" and {', '.join(cls)} {'is a classifier' if len(cls) == 1 else 'are classifiers'}"
+                         f"; compare regressors with regressors")
+    if reg and _not_finite(y) is not None:
+        bad = _not_finite(y)
+        raise ValueError(f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
+                         f"the target y holds {y[bad]!r} (row {bad}): a class label; compare "
+                         f"classifiers, or give a numeric target")
+    values = np.unique(y)
+    if not reg and y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
+        raise ValueError(f"y looks like a regression target ({values.size} distinct numbers in "
+                         f"{y.size} records), but {', '.join(cls)} are classifiers, which treat "
+                         f"every value as a class of its own; compare regressors (e.g. "
+                         f"sklearn.linear_model.Ridge) under loss='squared' or 'absolute'")
     out = resolve_loss(loss, y, regressor=bool(reg))
     if out.proba:                        # the log loss: probabilities, checked before any fit
         for x, m in zip(learners, made):
@@ -330,10 +349,10 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
             f"loss {out.name!r} on classifiers reads the class labels of y as numbers (an "
             f"error of 1 -> 3 costs {'4' if out.name == 'squared' else '2'}); meaningful only "
             f"for ordered numeric classes; for labels use zero_one, a cost matrix or log"))
-    if stratify is True and (reg or out.name in ("squared", "absolute")):
-        raise ValueError(f"stratify=True forms the blocks within the classes of y, but under "
-                         f"loss {out.name!r} y is a numeric target with no classes; leave "
-                         f"stratify False")
+    if stratify is True and reg:
+        raise ValueError(f"stratify=True forms the blocks within the classes of y, but the "
+                         f"learners are regressors: y is a numeric target with no classes; "
+                         f"leave stratify False")
     return out
 
 
@@ -404,7 +423,7 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
     notes += [lossobj.note] if lossobj.note else []
-    opts = test_options(keys, profile, options, alternative)
+    opts = test_options(keys, profile, options, alternative, lossobj)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
                                            n_jobs, progress, seed, check_timeout(timeout),
@@ -441,7 +460,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
         raise ValueError(f"loss_a and loss_b must have the same length, got {la.size} and {lb.size}")
     lossobj = Loss(loss, loss == "zero_one")
     keys, notes = loss_tests(tests, lossobj)
-    opts = test_options(keys, profile, options, alternative)
+    opts = test_options(keys, profile, options, alternative, lossobj)
     designs = {d: d for d in designs_for(keys)}
     if lossobj.zero_one:
         T = learner_free_tables((2 * la + lb)[None], designs,
@@ -535,7 +554,10 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     try:
         warns = list(check_design(test_sets, n, design))
     except ValueError as e:
-        raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
+        try:                             # a BCV of uneven blocks (pybcv's grouped folds)?
+            warns = list(check_design(test_sets, n, design_splitter(design, grouped=True)))
+        except ValueError:
+            raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
     named = isinstance(loss, str)
     if named and loss in ("squared", "absolute"):
         bad = _not_finite(y)
@@ -556,7 +578,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
-    opts = test_options(keys, profile, options, alternative)
+    opts = test_options(keys, profile, options, alternative, lossobj)
     folds = [(None, t) for t in test_sets]
     if lossobj.zero_one:
         T = tables_from_predictions(y, list(pred_a), list(pred_b), folds)
@@ -564,6 +586,8 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         T = loss_sums_from_design_predictions(y, {design: list(pred_a)}, {design: list(pred_b)},
                                               {design: folds}, lossobj, (learner_a, learner_b))[design]
     tables = {design: T}
+    if splits is None and design != "conservative_z":   # the folds' own sizes (grouped folds)
+        splits = [(np.setdiff1d(np.arange(n), t), t) for t in test_sets]
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
                                     lossobj.zero_one),
                       tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha,
@@ -733,7 +757,7 @@ class LearnerComparison:
         """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
         return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
                 "adjust": self.adjust, "loss": self._loss(),
-                "errors": {k: _num(v) for k, v in self.errors.items()},
+                "errors": {k: _num(v) for k, v in self.errors.items()}, "warnings": self._notes(),
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}
 
@@ -748,8 +772,7 @@ class LearnerComparison:
                  f"{self.adjust} (alpha {self.alpha:g})",
                  self._loss_words() + ": "
                  + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items())]
-        notes = next(iter(self.comparisons.values())).warnings if self.comparisons else []
-        lines += [f"warning: {msg}" for msg in notes] + [""]
+        lines += [f"warning: {msg}" for msg in self._notes()] + [""]
         w = max(len(a) + len(b) for a, b in self.comparisons) + 6
         wt = max(len(p["test"]) for p in self.pairs) + 2
         lower = "error" if self._loss() == "zero_one" else "loss"
@@ -765,6 +788,10 @@ class LearnerComparison:
                          + (f"yes ({lower})" if differ else "no"))
         return "\n".join(lines)
 
+    def _notes(self) -> List[str]:
+        """The notes every pair shares (the data, the loss)."""
+        return list(next(iter(self.comparisons.values())).warnings) if self.comparisons else []
+
     def _loss(self) -> str:
         return next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
 
@@ -778,8 +805,9 @@ class LearnerComparison:
     def _repr_html_(self) -> str:
         return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
-    def plot(self, test: str = PAPER_TEST, ax=None, path: Optional[str] = None):
-        """A k x k matrix of the adjusted p-values of ``test``, learners
+    def plot(self, test: Optional[str] = None, ax=None, path: Optional[str] = None):
+        """A k x k matrix of the adjusted p-values of ``test`` (default: the
+        paper's test, or under a loss it does not take the first test that ran), learners
         ordered by error rate: each cell holds the pair's p-value (``*``
         below alpha) and says which learner has the lower error ("row
         better" / "col better"); blue where the row's learner has the lower
@@ -788,7 +816,9 @@ class LearnerComparison:
         if path is not None:
             matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        if test not in {p["test"] for p in self.pairs}:
+        ran = list(dict.fromkeys(p["test"] for p in self.pairs))
+        test = (PAPER_TEST if PAPER_TEST in ran else ran[0]) if test is None else test
+        if test not in ran:
             raise ValueError(f"test {test!r} did not run; ran: "
                              f"{', '.join(dict.fromkeys(p['test'] for p in self.pairs))}")
         names = sorted(self.learners, key=lambda s: self.errors.get(s, 0.0))
@@ -865,7 +895,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     keys, notes = loss_tests(tests, lossobj)
     notes += [lossobj.note] if lossobj.note else []
     keys = _paper_first(keys)
-    opts = test_options(keys, profile, options, alternative)
+    opts = test_options(keys, profile, options, alternative, lossobj)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
                                        seed, check_timeout(timeout), lossobj.proba)

@@ -177,8 +177,8 @@ def test_compare_refuses_a_regressor_and_probabilities_naming_learner_and_fold()
     y = (X[:, 0] > 0).astype(int)
     # a regressor beside a classifier: refused before any fit, naming it
     # (two regressors are compared under squared loss: docs/guide/losses.md)
-    with pytest.raises(ValueError, match=r"LinearRegression is a regressor and the others are "
-                                         r"classifiers"):
+    with pytest.raises(ValueError, match=r"LinearRegression is a regressor and majority is a "
+                                         r"classifier"):
         compare(X, y, LinearRegression(), "majority", tests=["mcnemar_5x2bcv"], backend="python")
 
     class Probabilities:

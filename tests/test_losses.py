@@ -78,7 +78,7 @@ def test_regressor_loss_choices_are_checked():
     with pytest.raises(ValueError, match="'log' needs predicted class probabilities, but a "
                                          "learner is a regressor"):
         pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), loss="log_loss", backend="python")
-    with pytest.raises(ValueError, match="regressor and the others are classifiers"):
+    with pytest.raises(ValueError, match="Ridge is a regressor and majority is a classifier"):
         pybcv.compare(X, (y > 0).astype(int), Ridge(), "majority", backend="python")
     with pytest.raises(ValueError, match="numeric target with no classes"):
         pybcv.compare(X, y, Ridge(), Ridge(alpha=2.0), stratify=True, backend="python")

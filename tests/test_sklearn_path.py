@@ -57,7 +57,7 @@ def test_fits_are_seeded_from_the_comparison_seed():
     ("sklearn.metrics.accuracy_score", "not an estimator class with fit and predict"),
     ("os.system", "not an estimator class"),
     ("sklearn.cluster.KMeans", "is neither a classifier nor a regressor"),
-    ("sklearn.linear_model.LinearRegression", "is a regressor and the others are classifiers"),
+    ("sklearn.linear_model.LinearRegression", "is a regressor and majority is a classifier"),
     ("sklearn.tree.DecisionTreeClassifier:max_dept=3", "has no parameter 'max_dept' "
                                                        "(did you mean 'max_depth'?)"),
     ("sklearn.tree.DecisionTreeClassifier:max_depth=-3", "'max_depth' parameter"),

@@ -230,3 +230,57 @@ def test_cli_stratify_and_groups_errors(tmp_path, capsys, extra, msg):
         assert rc == 0
         return
     assert rc == 2 and re.search(msg, err) and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------ one seed, one partition
+def _grouped_data(n=240):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + rng.normal(size=n) > 0, "yes", "no")
+    groups = np.r_[np.zeros(40, int), np.repeat(np.arange(1, 21), 10)]   # one big group: uneven halves
+    return X, y, groups
+
+
+@pytest.mark.parametrize("kind", ["plain", "stratified", "grouped"])
+def test_splitter_seed_gives_compares_folds_and_own_predictions_score_like_compare(kind):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.tree import DecisionTreeClassifier
+    from pybcv.comparison import compare, compare_predictions
+    X, y, groups = _grouped_data()
+    cv, kw = {"plain": (BlockRegularizedMx2CV(random_state=3), {}),
+              "stratified": (StratifiedBlockRegularizedMx2CV(random_state=3), {"stratify": True}),
+              "grouped": (GroupBlockRegularizedMx2CV(random_state=3), {"groups": groups})}[kind]
+    splits = list(cv.split(X, y, groups=kw.get("groups")))
+    lr, tree = LogisticRegression(), DecisionTreeClassifier(max_depth=2, random_state=0)
+    pa = [lr.fit(X[tr], y[tr]).predict(X[te]) for tr, te in splits]
+    pb = [tree.fit(X[tr], y[tr]).predict(X[te]) for tr, te in splits]
+    own = compare_predictions(y, pa, pb, splits=splits)          # the grouped halves are not n/2
+    ref = compare(X, y, LogisticRegression(), DecisionTreeClassifier(max_depth=2, random_state=0),
+                  seed=3, backend="python", **kw)
+    assert np.array_equal(own.tables["bcv5x2"], ref.tables["bcv5x2"])       # the same folds
+    for k in ref.results:
+        assert own[k].pvalue == pytest.approx(ref[k].pvalue), k              # the same fold sizes
+    assert (kind == "grouped") == any("blocks of" in w for w in own.warnings)
+
+
+def test_cli_folds_stratify_and_groups_are_compares_folds(tmp_path, capsys):
+    import pandas as pd
+    from pybcv.cli import main
+    from pybcv.comparison import _draw_splits
+    from pybcv.datasets import load_csv
+    p = _csv(tmp_path)
+    d = load_csv(p, groups="site")
+    for extra, kw in ((["--groups", "site"], {"groups": d.groups}), (["--stratify"], {"stratify": True})):
+        out = tmp_path / "f.csv"
+        assert main(["folds", "--csv", p, "--seed", "2", "--out", str(out)] + extra) == 0
+        f = pd.read_csv(out)
+        ref = _draw_splits(d, ["mcnemar_5x2bcv"], 2, **kw)["bcv5x2"]
+        assert [f.row[f.fold == i].tolist() for i in range(10)] == [te.tolist() for _, te in ref]
+        # predictions on these folds are read by pybcv test with their own sizes
+        pred = f.assign(y=d.y[f.row], pred_a=d.y[f.row], pred_b="yes")
+        pred.to_csv(tmp_path / "p.csv", index=False)
+        assert main(["test", "--predictions", str(tmp_path / "p.csv"), "--json"]) == 0, \
+            capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["folds", "--groups", "site", "--n", "40"]) == 2
+    assert "give --csv" in capsys.readouterr().err

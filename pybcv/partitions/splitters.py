@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import numbers
 from typing import List, Sequence, Tuple
 
 import numpy as np
 
+from .. import seeds
 from .._validate import keep_init_args
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
 from .blocks import (EXTRA_RULES, MAX_BCV_M, bcv_design_matrix, bcv_n_blocks, bcv_test_cuts,
@@ -50,7 +52,11 @@ class Splitter:
     permutation, for worked examples) and ``random_state`` (None, an int
     seed, a ``SeedSequence`` or a ``numpy.random.Generator``).  With an int
     every call of ``split`` gives the same partition; with a Generator
-    successive calls continue its stream.
+    successive calls continue its stream.  An int seed s of a named design's
+    splitter (``DESIGNS``, or the stratified or grouped variant of a BCV)
+    draws from that design's stream of ``compare(..., seed=s)``
+    (:func:`pybcv.pipeline.design_generator`): the folds of ``compare`` and
+    ``pybcv folds --seed s``; with other parameters, ``default_rng(s)``.
 
     ``splits(n, rng)`` and ``test_sets(n, rng)`` take the random stream as an
     argument (``rng=None`` uses ``random_state``); ``test_sets`` draws exactly
@@ -101,7 +107,21 @@ class Splitter:
     def _generator(self, rng):
         if not self.shuffle:
             return None
-        return as_generator(self.random_state if rng is None else rng)
+        s = self.random_state
+        if rng is None and isinstance(s, numbers.Integral) and not isinstance(s, bool) and s >= 0:
+            key = self._design_key()
+            if key is not None:          # the stream of compare(seed=s): one seed, one partition
+                return seeds.rng(seeds.design_seq(s, 0, key))
+        return as_generator(s if rng is None else rng)
+
+    def _design_key(self):
+        """The key of the named design (``DESIGNS``) this splitter is, or
+        whose stratified or grouped variant it is; None for other parameters."""
+        from .designs import DESIGNS
+        base = BlockRegularizedMx2CV if isinstance(self, BlockRegularizedMx2CV) else type(self)
+        mine = {k: v for k, v in self.get_params().items() if k != "random_state"}
+        return next((k for k, d in DESIGNS.items() if type(d) is base and mine ==
+                     {k2: v for k2, v in d.get_params().items() if k2 != "random_state"}), None)
 
     def test_sets(self, n, rng=None, y=None, groups=None) -> List[np.ndarray]:
         """The test index sets in fold order (unsorted); ``y`` / ``groups``
@@ -627,6 +647,26 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     def sizes(self, n):
         raise ValueError("a grouped BCV's fold sizes depend on the groups and the draw; "
                          "read them from splits(n, rng, groups=groups)")
+
+    def _check_test_sets(self, folds, n):
+        """Folds of B blocks of any sizes: each replication's halves
+        complementary, the records in B groups (same side in every
+        replication) laid out as the orthogonal array lays out blocks."""
+        m, B = int(self.m), bcv_n_blocks(self.m)
+        _check_halves(folds, m, n, f"grouped block-regularized {m}x2 CV")
+        side = np.zeros(n, dtype=np.int64)
+        for j in range(m):
+            side[folds[2 * j + 1]] += 1 << j
+        pats, counts = np.unique(side, return_counts=True)
+        bits = (pats[:, None] >> np.arange(m)) & 1
+        if len(pats) != B or np.any(bits.sum(0) != B // 2) or any(
+                (bits[:, a] & bits[:, b]).sum() != B // 4 for a, b in itertools.combinations(range(m), 2)):
+            raise ValueError(f"folds 0-{2 * m - 1} are not made of {B} blocks laid out by the "
+                             f"{m}x2 BCV's orthogonal array: the records fall into {len(pats)} "
+                             f"groups (same side in every replication)")
+        return [] if counts.min() == counts.max() else [
+            f"blocks of {counts.min()} to {counts.max()} records (as in a grouped BCV): the "
+            f"halves are not exactly n/2, and the tests read each fold's own sizes"]
 
 
 # --------------------------------------------------------------------------

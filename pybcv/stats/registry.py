@@ -505,8 +505,8 @@ def zero_one_message(keys, loss) -> str:
     """Why tests that read 0/1 outcomes cannot run on ``loss``."""
     return (f"test(s) {', '.join(keys)} need 0/1 outcomes (right/wrong): the McNemar family "
             f"counts disagreements and the proportion z uses a binomial variance, so they "
-            f"cannot run on {loss}; use loss='zero_one', or the t, F and z tests on "
-            f"differences, which take any per-record loss (docs/guide/losses.md)")
+            f"cannot run on {loss}; compare classifiers under loss='zero_one', or use the t, F "
+            f"and z tests on differences, which take any per-record loss (docs/guide/losses.md)")
 
 
 TESTS: Dict[str, TestSpec] = {

@@ -282,11 +282,13 @@ def _splits_value(splits):
 
 
 def bcv_splits(n, m=5, seed=None, extra_rule="balanced", shuffle=True):
-    """``pybcv.partitions.bcv_mx2`` with 1-based indices."""
+    """``BlockRegularizedMx2CV(m, extra_rule, shuffle, random_state=seed).splits(n)``
+    with 1-based indices: for a named design (m = 3, 5 with the balanced
+    rule) the folds of compare / compare_learners with this seed."""
     try:
         from pybcv import partitions
-        return {"ok": True, "value": _splits_value(
-            partitions.bcv_mx2(n, rng=seed, m=m, extra_rule=extra_rule, shuffle=bool(shuffle)))}
+        cv = partitions.BlockRegularizedMx2CV(m, extra_rule, bool(shuffle), random_state=seed)
+        return {"ok": True, "value": _splits_value(cv.splits(n))}
     except Exception as e:
         return _fail(e)
 

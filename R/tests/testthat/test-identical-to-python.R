@@ -70,18 +70,22 @@ test_that("McNemar family equals Python, including options", {
   expect_identical(r$method, "3x2 BCV McNemar's test")
 })
 
-test_that("bcv_partitions equals pybcv.partitions.bcv_mx2 (+1) for the same seed", {
+test_that("bcv_partitions equals Python's BlockRegularizedMx2CV (+1) for the same seed", {
   pp <- py_partitions()
   for (case in list(c(100, 5, 1), c(301, 5, 42), c(150, 3, 7), c(97, 7, 2026), c(16, 1, 0))) {
     n <- case[1]; m <- case[2]; seed <- case[3]
     r <- bcv_partitions(n, m = m, seed = seed)
-    py <- pp$bcv_mx2(as.integer(n), rng = as.integer(seed), m = as.integer(m))
+    py <- pp$BlockRegularizedMx2CV(m = as.integer(m), random_state = as.integer(seed))$splits(as.integer(n))
     expect_length(r$train, 2 * m)
     for (f in seq_along(py)) {
       expect_identical(unname(r$train[[f]]), as.integer(py[[f]][[1]]) + 1L)
       expect_identical(unname(r$validation[[f]]), as.integer(py[[f]][[2]]) + 1L)
     }
   }
+  # one seed, one partition: the folds of compare(seed = 4) and pybcv folds --seed 4
+  folds <- pp$design_folds(150L, "bcv5x2", seed = 4L)
+  expect_identical(unname(bcv_partitions(150, seed = 4)$validation),
+                   lapply(folds, function(f) as.integer(f) + 1L))
   expect_identical(bcv_partitions(200, seed = 5), bcv_partitions(200, seed = 5))
   expect_false(identical(bcv_partitions(200, seed = 5)$train, bcv_partitions(200, seed = 6)$train))
   out <- capture.output(print(bcv_partitions(300, seed = 1)))
