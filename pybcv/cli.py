@@ -41,7 +41,7 @@ from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import check_timeout
 from .learners.noisy import VIEW_PARAMS
 from .partitions import DESIGNS, design_splitter
-from .pipeline import spec_dict
+from .pipeline import learner_label, spec_dict
 from .report import build_report
 from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 from . import validity as V
@@ -310,10 +310,15 @@ def _load_csv(a):
     return data
 
 
-def _backend_note(backends) -> str:
+def _backend_note(backends, specs=()) -> str:
+    # a scikit-learn estimator runs in Python whatever --backend says: no fallback
+    sk = {i for i, s in enumerate(specs) if is_import_path(s.get("name"))}
     bs = set()
-    for b in backends:
-        bs.update(str(b).split("/"))
+    for i, b in enumerate(backends):
+        if i not in sk:
+            bs.update(str(b).split("/"))
+    if not bs:
+        return "scikit-learn estimators always run in Python"
     if bs == {"r"}:
         return "R (the paper's learners)"
     if bs == {"python"}:
@@ -420,9 +425,10 @@ def cmd_compare(a) -> int:
                 raise UsageError(f"--tests {a.tests}: {e}") from None
             if "regressor" in msg or ("loss" in msg and a.loss is not None):
                 given = "--learners" if a.learners else "--a/--b"
+                msg = msg.replace("the target y", f"--target {a.target}" if a.csv else "y")
                 if not a.learners and (a.a is None) != (a.b is None):
                     side = "b" if a.b is None else "a"
-                    msg += f" (--{side} was not given: it defaults to {specs[side == 'b']['name']})"
+                    msg += f" (--{side} was not given: it defaults to {learner_label(specs[side == 'b'])})"
                 raise UsageError(f"{'--loss' if a.loss is not None else given}: {msg}") from None
             raise
     for c in (res.comparisons.values() if a.learners else [res]):
@@ -443,7 +449,7 @@ def cmd_compare(a) -> int:
         return 0
     print(f"data: {src}")
     print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
-          f"({_backend_note(res.backends)}); requested --backend {a.backend}")
+          f"({_backend_note(res.backends, specs)}); requested --backend {a.backend}")
     print(res)
     A, E = res.averaged_table, res.effective_table
     if A is not None:
@@ -567,8 +573,8 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
     present = np.unique(fold)
     if present.size != F:
         gap = int(np.setdiff1d(np.arange(F), present)[0])
-        raise ValueError(f"{path}: folds must be numbered 0..{F - 1}; fold {gap} has no line"
-                         + (one_based if gap == 0 else ""))
+        raise ValueError(f"{path}: folds must be numbered 0..{present.size - 1 if gap == 0 else F - 1}; "
+                         f"fold {gap} has no line" + (one_based if gap == 0 else ""))
     # a design tests at least a third of the records, so n <= 3 (lines + 1)
     most = 3 * (len(df) + 1)
     if n is not None and n > most:
@@ -628,8 +634,6 @@ def cmd_test(a) -> int:
     except ValueError as e:
         where = "--loss" if str(e).startswith("loss") else "--predictions"
         raise UsageError(f"{where}: {e}") from None
-    for w in res.warnings:
-        print(f"pybcv: warning: {w}", file=sys.stderr)
     if a.json:
         _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
                             res.to_json())
@@ -974,7 +978,7 @@ def _add_option_arguments(p):
     p.add_argument("--alternative", choices=ALTERNATIVES,
                    help="H1 on error(A) - error(B) for every selected test that has one "
                         "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
-                        "test awaits the validity battery's verdict")
+                        "test holds alpha in the validity battery (docs/validity)")
     p.add_argument("--option", type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
                    help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
 

@@ -38,6 +38,9 @@ from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats.registry import zero_one_message
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
+#: the tests a printed comparison leads with, in order (under a real-valued
+#: loss the McNemar test does not run: the calibrated F, not a liberal t)
+HEADLINE = (PAPER_TEST, "calibrated_f_5x2bcv")
 
 
 # ------------------------------------------------------------------ selections
@@ -116,6 +119,14 @@ class Comparison:
             raise KeyError(f"test {test!r} did not run in this comparison; ran: "
                            f"{', '.join(self.results)}") from None
 
+    @property
+    def headline(self):
+        """The result whose estimate and interval ``print`` leads with: the
+        first of :data:`HEADLINE` that ran (the guide's recommendations,
+        docs/guide/which_test.md), else the first test."""
+        return next((self.results[k] for k in HEADLINE if k in self.results),
+                    next(iter(self.results.values())))
+
     # -- the design's tables
     @property
     def error_design(self) -> str:
@@ -189,7 +200,7 @@ class Comparison:
                  ("error rates" if self.loss == "zero_one" else f"mean {self.loss} losses")
                  + f" over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
-        head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
+        head = self.headline
         if head.estimate is not None:
             lo, hi = _interval(head)
             ci = "" if math.isnan(lo) else f", 95% CI [{lo:.4f}, {hi:.4f}]"
@@ -214,7 +225,7 @@ class Comparison:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
+        head = self.headline
         return (f"<Comparison {self.learner_a!r} vs {self.learner_b!r}, n={self.n}, "
                 f"{len(self.results)} test(s); {head.test} p={head.pvalue:.4g}>")
 
@@ -276,6 +287,17 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
     for k, o in out.items():
         TESTS[k]._options(o)             # names and values checked before any fit
     return out
+
+
+def alternative_notes(keys, alternative) -> List[str]:
+    """A note naming the selected tests that stay two-sided under a one-sided
+    ``alternative`` (they have no such option)."""
+    if alternative in (None, "two-sided"):
+        return []
+    two = [k for k in keys if "alternative" not in TESTS[k].defaults]
+    return [f"alternative {alternative!r} does not apply to {', '.join(two)}: "
+            f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
+            f"statistic)"] if two else []
 
 
 def _score_tables(tables, n, keys, options, splits=None, zero_one=True) -> Dict[str, Any]:
@@ -391,8 +413,8 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     per learner; ``n_jobs`` processes fit the designs in parallel and
     ``progress`` shows a tqdm bar.  ``alternative`` ("two-sided", "less",
     "greater": H1 on error(A) - error(B)) applies to every selected test
-    that has one (the one-sided 5x2 BCV McNemar test awaits the validity
-    battery's verdict); ``options`` sets any test's options, e.g.
+    that has one (the one-sided 5x2 BCV McNemar test holds alpha in
+    the validity battery (docs/validity)); ``options`` sets any test's options, e.g.
     ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`).
 
     ``stratify=True`` forms the BCV's blocks within the classes of y;
@@ -424,12 +446,14 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     keys, notes = loss_tests(tests, lossobj)
     notes += [lossobj.note] if lossobj.note else []
     opts = test_options(keys, profile, options, alternative, lossobj)
+    notes += alternative_notes(keys, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
                                            n_jobs, progress, seed, check_timeout(timeout),
                                            lossobj.proba)
     tables = _outcomes(data.y, pa, pb, splits, lossobj,
                        (learner_label(learner_a), learner_label(learner_b)))
+    notes += lossobj.clip_note()
     fits = sum(len(s) for s in splits.values())
     return Comparison(_score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables,
                       data.n, learner_label(learner_a), learner_label(learner_b), tuple(backends),
@@ -461,6 +485,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     lossobj = Loss(loss, loss == "zero_one")
     keys, notes = loss_tests(tests, lossobj)
     opts = test_options(keys, profile, options, alternative, lossobj)
+    notes += alternative_notes(keys, alternative)
     designs = {d: d for d in designs_for(keys)}
     if lossobj.zero_one:
         T = learner_free_tables((2 * la + lb)[None], designs,
@@ -579,12 +604,14 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     if wrong:
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
     opts = test_options(keys, profile, options, alternative, lossobj)
+    notes += alternative_notes(keys, alternative)
     folds = [(None, t) for t in test_sets]
     if lossobj.zero_one:
         T = tables_from_predictions(y, list(pred_a), list(pred_b), folds)
     else:
         T = loss_sums_from_design_predictions(y, {design: list(pred_a)}, {design: list(pred_b)},
                                               {design: folds}, lossobj, (learner_a, learner_b))[design]
+        notes += lossobj.clip_note()
     tables = {design: T}
     if splits is None and design != "conservative_z":   # the folds' own sizes (grouped folds)
         splits = [(np.setdiff1d(np.arange(n), t), t) for t in test_sets]
@@ -649,7 +676,10 @@ def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels)
     None: one number per record; False: anything, a callable loss reads
     them), none missing."""
     if p.ndim != 1 or p.size != size:
-        raise ValueError(f"{name}, fold {f}: {p.size} prediction(s) for the fold's {size} test records")
+        proba = (" -- an array of shape (records, classes): class probabilities? give "
+                 "loss='log'" if p.ndim == 2 and p.shape[0] == size and labels is not None else "")
+        raise ValueError(f"{name}, fold {f}: {p.size} prediction(s) for the fold's {size} test "
+                         f"records{proba}")
     miss = missing_positions(p)
     if miss.size:
         raise ValueError(f"{name}, fold {f}: the predictions have {miss.size} missing label(s) "
@@ -664,6 +694,10 @@ def _check_fold_predictions(p: np.ndarray, name: str, f: int, size: int, labels)
                              f"numbers under a squared or absolute loss")
         return
     extra = sorted(str(v) for v in set(p.tolist()) - labels)
+    if extra and len(labels) > 8 and _not_finite(np.array(sorted(labels, key=str) + extra)) is None:
+        raise ValueError(f"{name}, fold {f}: the predictions ({extra[:3]}, ...) are numbers that "
+                         f"are not values of y, and y holds {len(labels)} distinct numbers: a "
+                         f"regression? give loss='squared' or 'absolute' (docs/guide/losses.md)")
     if extra:
         raise ValueError(f"{name}, fold {f}: predictions must be class labels of y (labels: "
                          f"{', '.join(sorted(map(str, labels))[:8])}); found {extra[:3]} -- not "
@@ -896,6 +930,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     notes += [lossobj.note] if lossobj.note else []
     keys = _paper_first(keys)
     opts = test_options(keys, profile, options, alternative, lossobj)
+    notes += alternative_notes(keys, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
                                        seed, check_timeout(timeout), lossobj.proba)

@@ -337,6 +337,10 @@ def test_predictions_that_are_not_the_design_are_refused(tmp_path, capsys):
     half[1] = good[0]                                   # not complementary halves
     rc, out, err = run(capsys, "test", "--predictions", write(half, "overlap.csv"))
     assert rc == 2 and "cannot be the design" in err
+    p = write(good, "one_based.csv")                    # folds numbered 1..10: 0..9 expected
+    pd.read_csv(p).assign(fold=lambda d: d.fold + 1).to_csv(p, index=False)
+    rc, out, err = run(capsys, "test", "--predictions", p)
+    assert rc == 2 and "folds must be numbered 0..9; fold 0 has no line" in err, err
 
 
 def test_python_dash_m(tmp_path):

@@ -83,3 +83,18 @@ def test_cli_suggests_its_own_options(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2 and "--drop-missing" in err and "drop_missing=True" not in err, err
     assert "na_values" not in err
+
+
+@pytest.mark.parametrize("flag", ["--quiet", "--json"])
+def test_cli_data_notes_survive_quiet_and_reach_the_json(tmp_path, capsys, flag):
+    import json
+    p = _decimal_comma_csv(tmp_path)
+    for learners in (["--a", "majority", "--b", "glm"], ["--learners", "majority,glm"]):
+        rc = main(["compare", "--csv", p, "--sep", ";", "--backend", "python", "--quiet", flag]
+                  + learners)
+        out, err = capsys.readouterr()
+        assert rc == 0 and "read them with --decimal ," in err, err
+        if flag == "--json":
+            obj = json.loads(out)
+            notes = obj["comparison"]["warnings"] if "comparison" in obj else obj["warnings"]
+            assert any("read them with --decimal ," in w for w in notes), notes

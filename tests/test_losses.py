@@ -163,7 +163,11 @@ def test_cli_test_reads_numeric_predictions_under_squared_loss(tmp_path, capsys)
                               test_sets=folds, loss="squared")
     assert f"{own['calibrated_f_5x2bcv'].statistic:.4f}" in out
     rc = main(["test", "--predictions", str(path)])
-    assert rc == 2 and "loss='squared'" in capsys.readouterr().err
+    err = capsys.readouterr().err          # in the CLI's words, and said first for a numeric y
+    assert rc == 2 and "a regression? give --loss squared or absolute" in err, err
+    rc = main(["test", "--predictions", str(path), "--loss", "squared"])
+    out, err = capsys.readouterr()         # the dropped tests are said once, not twice
+    assert rc == 0 and (out + err).count("not run under loss 'squared'") == 1, out + err
 
 
 # ---------------------------------------------------------------- log loss
@@ -389,3 +393,97 @@ def test_cli_test_cost_matrix_of_the_wrong_size_blames_loss(tmp_path, capsys):
     assert main(["test", "--predictions", str(path), "--loss", "0,1;5,0"]) == 0
     out = capsys.readouterr().out
     assert "mean cost_matrix losses" in out
+
+
+# ---------------------------------------------------------------- a new user's walk (issue 21)
+def _classes_csv(tmp_path, n=120, labels=("no", "yes")):
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + rng.normal(size=n) > 0, labels[1], labels[0])
+    path = tmp_path / "cls.csv"
+    path.write_text("x1,x2,class\n" + "".join(f"{a:.5f},{b:.5f},{c}\n" for (a, b), c in zip(X, y)))
+    return str(path)
+
+
+RIDGE, LINREG = "sklearn.linear_model.Ridge", "sklearn.linear_model.LinearRegression"
+
+
+@pytest.mark.parametrize("data,args,msg", [
+    # a numeric target with a value per record is a regression, not 120 classes
+    ("reg", ["--a", "majority", "--b", "tree"], "--target price: y looks like a regression target"),
+    # CLI flags, not Python keywords; advice that can be followed
+    ("reg", ["--a", RIDGE, "--b", LINREG, "--tests", "mcnemar_5x2bcv"],
+     "compare classifiers under --loss zero_one"),
+    ("reg", ["--a", RIDGE, "--b", LINREG, "--loss", "zero_one"], "use --loss squared or absolute"),
+    ("reg", ["--a", RIDGE, "--b", LINREG, "--option", "mcnemar_5x2bcv.t=1.5"],
+     "--option: test 'mcnemar_5x2bcv' does not run under loss 'squared'"),
+    ("cls", ["--a", RIDGE, "--b", LINREG], "are regressors (they predict numbers), but --target "
+                                           "class holds 'no'"),
+    ("cls", ["--a", RIDGE], "and kknn is a classifier; compare regressors with regressors "
+                            "(--b was not given: it defaults to kknn)"),
+    ("cls", ["--a", "sklearn.ensemble", "--b", "majority"], "is a module, not an estimator class"),
+    ("cls", ["--a", "majority", "--b", "tree", "--loss", "hinge"], "absolute, log, a cost matrix"),
+])
+def test_cli_walk_messages_name_flags_and_true_reasons(tmp_path, capsys, data, args, msg):
+    path = _csv(tmp_path) if data == "reg" else _classes_csv(tmp_path)
+    rc = main(["compare", "--csv", path, "--target", "price" if data == "reg" else "class",
+               "--backend", "python", "--quiet"] + args)
+    err = capsys.readouterr().err
+    assert rc == 2 and msg in err and "loss='" not in err and "callable" not in err, err
+
+
+def test_regression_target_refused_for_classifiers_in_python():
+    X, y = _regression(60)
+    with pytest.raises(ValueError, match="looks like a regression target"):
+        pybcv.compare(X, y, "majority", "kknn", backend="python")
+
+
+def test_cli_stratified_classifiers_under_squared_loss_and_the_backend_line(tmp_path, capsys):
+    path = _classes_csv(tmp_path, labels=("0", "1"))
+    rc = main(["compare", "--csv", path, "--target", "class", "--quiet", "--stratify",
+               "--loss", "squared", "--a", "sklearn.linear_model.LogisticRegression",
+               "--b", "sklearn.tree.DecisionTreeClassifier:max_depth=2"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err                    # 0/1 classes stratify under any loss
+    assert "scikit-learn estimators always run in Python" in out and "fallback" not in out
+
+
+def test_k_learner_plot_defaults_to_a_test_that_ran(tmp_path, capsys):
+    from sklearn.linear_model import Ridge
+    from sklearn.tree import DecisionTreeRegressor
+    X, y = _regression(80)
+    res = pybcv.compare_many(X, y, [Ridge(), DecisionTreeRegressor(max_depth=2), Ridge(alpha=9.0)],
+                             backend="python")
+    assert "calibrated" in res.plot().get_title().lower()
+    png = tmp_path / "p.png"
+    rc = main(["compare", "--csv", _csv(tmp_path), "--target", "price", "--quiet", "--loss",
+               "absolute", "--learners", f"{RIDGE},{LINREG}", "--plot", str(png)])
+    assert rc == 0 and png.exists(), capsys.readouterr().err
+
+
+def test_headline_and_one_sided_notes_come_from_the_tests_that_apply():
+    rng = np.random.default_rng(0)
+    la, lb = rng.exponential(size=200), rng.exponential(size=200)
+    res = compare_losses(la, lb, tests="all", loss="squared")
+    assert res.headline.test == "calibrated_f_5x2bcv"        # not the far-too-liberal RHO t
+    assert "estimate of mu_A - mu_B (Calibrated 5x2 BCV F-test)" in str(res)
+    res = compare_losses((la > 1).astype(int), (lb > 1).astype(int), alternative="less",
+                         tests=["mcnemar_5x2bcv", "calibrated_f_5x2bcv", "mcnemar_ho"])
+    assert any("'less' does not apply to calibrated_f_5x2bcv, mcnemar_ho" in w for w in res.warnings)
+
+
+def test_probabilities_under_zero_one_loss_point_at_the_log_loss():
+    y = np.arange(40) % 2
+    folds = DESIGNS["bcv5x2"].test_sets(40, design_generator(0, "bcv5x2"))
+    proba = [np.full((len(t), 2), 0.5) for t in folds]
+    with pytest.raises(ValueError, match=r"class probabilities\? give loss='log'"):
+        compare_predictions(y, proba, [y[t] for t in folds], test_sets=folds)
+
+
+def test_log_loss_says_how_many_probabilities_were_clipped():
+    from sklearn.tree import DecisionTreeClassifier
+    from sklearn.linear_model import LogisticRegression
+    X, y = _two_classes()
+    res = pybcv.compare(X, y, LogisticRegression(), DecisionTreeClassifier(random_state=0),
+                        loss="log", backend="python")
+    assert any(w.startswith("log loss: ") and "below 1e-15" in w for w in res.warnings), res.warnings

@@ -590,8 +590,8 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #' \verb{alternative="less"} or \verb{"greater"} (H1: error(A) below / above error(B))
 #' gives the one-sided test on the effective table, the signed z = (t (n01_bar -
 #' n10_bar) -+ 1) / sqrt(t (n01_bar + n10_bar)) against N(0, 1)
-#' (\verb{mcnemar_5x2bcv_kernel}).  Its size is pending the validity battery's verdict
-#' (conventions.md); the paper defines the two-sided test only.
+#' (\verb{mcnemar_5x2bcv_kernel}).  The paper defines the two-sided test only; the
+#' validity battery finds both directions at or below alpha (conventions.md).
 #'
 #' Source: Yang, Wang, Song & Li, "Block-regularized 5x2 cross-validated McNemar's test
 #' for comparing two classification algorithms", section "5x2 BCV McNemar's test" (the

@@ -122,6 +122,12 @@ def estimator_class(path: str):
     except Exception as e:        # ImportError, or the module's own failure on import
         raise ValueError(f"learner {path!r}: cannot import module {module!r} "
                          f"({type(e).__name__}: {e})") from None
+    if not hasattr(mod, attr) and _is_module(path.strip()):
+        sub = importlib.import_module(path.strip())
+        some = [n for n in dir(sub) if n.endswith(("Classifier", "Regressor"))][:3]
+        raise ValueError(f"learner {path!r} is a module, not an estimator class: name a class in "
+                         f"it" + (f", e.g. {path.strip()}.{some[0]} (also {', '.join(some[1:])})"
+                                  if some else ""))
     if not hasattr(mod, attr):
         names = [n for n in dir(mod) if not n.startswith("_")]
         near = difflib.get_close_matches(attr, names, n=1)
@@ -132,6 +138,13 @@ def estimator_class(path: str):
         raise ValueError(f"learner {path!r}: not an estimator class with fit and predict "
                          f"(got {type(cls).__name__})")
     return cls
+
+
+def _is_module(path: str) -> bool:
+    try:
+        return importlib.util.find_spec(path) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def estimator_from_path(path: str, params: Dict[str, Any]):

@@ -383,9 +383,8 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     ``alternative="less"`` or ``"greater"`` (H1: error(A) below / above
     error(B)) gives the one-sided test on the effective table, the signed
     z = (t (n01_bar - n10_bar) -+ 1) / sqrt(t (n01_bar + n10_bar)) against
-    N(0, 1) (:func:`mcnemar_5x2bcv_kernel`).  Its size is pending the
-    validity battery's verdict (conventions.md); the paper defines the
-    two-sided test only.
+    N(0, 1) (:func:`mcnemar_5x2bcv_kernel`).  The paper defines the
+    two-sided test only; the validity battery finds both directions at or below alpha (conventions.md).
 
     Source: Yang, Wang, Song & Li, "Block-regularized 5x2 cross-validated
     McNemar's test for comparing two classification algorithms", section
