@@ -394,8 +394,8 @@ def cmd_compare(a) -> int:
     elif a.groups:
         src += f"; folds of whole groups of column {a.groups!r} ({len(set(data.groups.tolist()))} groups)"
     progress = not (a.quiet or a.json)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             sel = a.tests if isinstance(a.tests, str) and (
                 a.tests in ("all", "table5") or a.tests in designs_for(tests)) else tests
@@ -431,8 +431,16 @@ def cmd_compare(a) -> int:
                     msg += f" (--{side} was not given: it defaults to {learner_label(specs[side == 'b'])})"
                 raise UsageError(f"{'--loss' if a.loss is not None else given}: {msg}") from None
             raise
+    # the learners' own warnings (scikit-learn's ConvergenceWarning, ...): said once each,
+    # in the comparison's warnings (printed with it, and in --json)
+    fits = {}
+    for w in caught:
+        if type(w.message).__module__.split(".")[0] == "sklearn":
+            key = f"{type(w.message).__name__}: {str(w.message).splitlines()[0].rstrip(':')}"
+            fits[key] = fits.get(key, 0) + 1
+    fit_notes = [f"a learner's fit warned {k} ({v} time{'s' if v > 1 else ''})" for k, v in fits.items()]
     for c in (res.comparisons.values() if a.learners else [res]):
-        c.warnings[:0] = getattr(a, "data_notes", [])
+        c.warnings[:0] = getattr(a, "data_notes", []) + fit_notes
     if a.learners:
         if a.plot:
             res.plot(path=a.plot)
@@ -521,7 +529,7 @@ def _training_rows(design: str, written: bool) -> str:
 PREDICTION_COLUMNS = ("fold", "row", "y", "pred_a", "pred_b")
 
 
-def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
+def read_predictions(path: str, sep: str = ",", n: Optional[int] = None, decimal: str = "."):
     """(y[n], pred_a per fold, pred_b per fold, test sets) from a CSV with
     columns fold,row,y,pred_a,pred_b (folds 0..F-1, rows 0-based); labels
     are compared as text.  ValueError naming the column and line."""
@@ -560,6 +568,8 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
                              f"{'folds' if c == 'fold' else 'records'})")
         ints[c] = v.to_numpy().astype(np.int64)
     for c in ("y", "pred_a", "pred_b"):
+        if decimal == ",":               # numbers with decimal commas (a regression's)
+            df[c] = df[c].str.replace(",", ".", regex=False)
         empty = np.flatnonzero((df[c].str.strip() == "").to_numpy())
         if empty.size:
             raise ValueError(f"{path}: column {c!r}, line {empty[0] + 2}: empty value")
@@ -623,8 +633,10 @@ def cmd_test(a) -> int:
                          "reads; give Python's compare_predictions(..., loss='log') each fold's "
                          "probabilities (records x classes), or let pybcv compare fit the "
                          "learners (pybcv compare --loss log)")
+    if a.decimal == "," and a.sep == ",":
+        raise UsageError("--decimal , needs another field separator, such as --sep ';'")
     try:
-        y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n)
+        y, pa, pb, test_sets = read_predictions(a.predictions, a.sep, a.n, a.decimal)
     except ValueError as e:
         raise UsageError(f"--predictions: {e}") from None
     try:
@@ -633,7 +645,9 @@ def cmd_test(a) -> int:
                                   options=options, loss=a.loss or "zero_one")
     except ValueError as e:
         where = "--loss" if str(e).startswith("loss") else "--predictions"
-        raise UsageError(f"{where}: {e}") from None
+        comma = re.search(r"is '-?\d+,\d*'", str(e)) and a.decimal == "."
+        raise UsageError(f"{where}: {e}" + (" (decimal commas? add --decimal , with --sep ';')"
+                                             if comma else "")) from None
     if a.json:
         _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
                             res.to_json())
@@ -1077,6 +1091,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
+    t.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numeric y and predictions (default .; with , use --sep ';')")
     t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
                                                                 "for numeric predictions")
                    .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",

@@ -846,17 +846,18 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
 MANY_LEVELS = 20
 
 
-def _note_categorical(path, columns, decimal):
-    """Warnings after reading: which predictors are categorical, and which
-    of them look numeric (decimal commas, or digits in most cells)."""
+def _note_categorical(path, columns, decimal, listed=True, fix="read them with decimal=','"):
+    """Warnings after reading: which predictors are categorical (``listed``),
+    and which of them look numeric (decimal commas, or digits in most cells)."""
     import warnings
     if not columns:
         return
     levels = {h: len(set(c.tolist())) for h, c in columns}
-    warnings.warn(f"{path}: read as categorical (not numbers): "
-                  + ", ".join(f"{h!r} ({levels[h]} levels)" for h, _ in columns[:10])
-                  + (f", ... ({len(columns)} columns in all)" if len(columns) > 10 else ""),
-                  UserWarning, stacklevel=3)
+    if listed:
+        warnings.warn(f"{path}: read as categorical (not numbers): "
+                      + ", ".join(f"{h!r} ({levels[h]} levels)" for h, _ in columns[:10])
+                      + (f", ... ({len(columns)} columns in all)" if len(columns) > 10 else ""),
+                      UserWarning, stacklevel=3)
     for h, c in columns:
         if levels[h] <= MANY_LEVELS:
             continue
@@ -865,8 +866,8 @@ def _note_categorical(path, columns, decimal):
             if np.isfinite(as_num).mean() > 0.5:
                 example = next(v for v, x in zip(c.tolist(), as_num) if "," in v and np.isfinite(x))
                 warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric: its "
-                              f"values are numbers with decimal commas (e.g. {example!r}); read "
-                              f"them with decimal=','", UserWarning, stacklevel=3)
+                              f"values are numbers with decimal commas (e.g. {example!r}); {fix}",
+                              UserWarning, stacklevel=3)
                 continue
         digits = np.mean([any(ch.isdigit() for ch in v) for v in c.tolist()])
         if digits > 0.5:
@@ -935,6 +936,11 @@ def from_arrays(X, y, name="data") -> Dataset:
             raise DataError(f"X has duplicate column name(s) {dup}; every column needs its own name")
         for j, c in enumerate(X_.columns):
             _check_column_values(X_.iloc[:, j].to_numpy(), f"X column {c!r}")
+        # text columns that hold numbers with decimal commas: said, as load_csv says it
+        _note_categorical(name, [(str(c), X_[c].to_numpy()) for c in X_.columns
+                                 if X_[c].dtype == object and all(isinstance(v, str) for v in X_[c])],
+                          ".", listed=False, fix="convert them, e.g. pd.to_numeric(col.str.replace("
+                                                 "',', '.'))")
     else:
         if X_.dtype.kind in "fc":
             bad = ~np.isfinite(X_)

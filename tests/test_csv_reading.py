@@ -98,3 +98,14 @@ def test_cli_data_notes_survive_quiet_and_reach_the_json(tmp_path, capsys, flag)
             obj = json.loads(out)
             notes = obj["comparison"]["warnings"] if "comparison" in obj else obj["warnings"]
             assert any("read them with --decimal ," in w for w in notes), notes
+
+
+def test_python_dataframe_with_decimal_comma_text_is_named():
+    import pandas as pd
+    from pybcv.datasets import from_arrays
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": [f"{v:.3f}".replace(".", ",") for v in rng.normal(size=60)],
+                      "kind": ["x", "y", "z"] * 20})
+    with pytest.warns(UserWarning, match=r"column 'a' has 60 levels and looks numeric: .*decimal "
+                                         r"commas .*pd.to_numeric"):
+        from_arrays(X, np.arange(60) % 2)

@@ -487,3 +487,22 @@ def test_log_loss_says_how_many_probabilities_were_clipped():
     res = pybcv.compare(X, y, LogisticRegression(), DecisionTreeClassifier(random_state=0),
                         loss="log", backend="python")
     assert any(w.startswith("log loss: ") and "below 1e-15" in w for w in res.warnings), res.warnings
+
+
+def test_cli_reports_scikit_learn_fit_warnings_once(tmp_path, capsys):
+    rc = main(["compare", "--csv", _classes_csv(tmp_path), "--quiet", "--backend", "python",
+               "--a", "sklearn.linear_model.LogisticRegression:max_iter=1", "--b", "majority"])
+    out, err = capsys.readouterr()
+    assert rc == 0 and out.count("a learner's fit warned ConvergenceWarning") == 1, out + err
+
+
+def test_cli_test_reads_decimal_commas(tmp_path, capsys):
+    folds = DESIGNS["bcv5x2"].test_sets(40, design_generator(0, "bcv5x2"))
+    y = np.linspace(0.0, 3.0, 40)
+    rows = ["fold;row;y;pred_a;pred_b"] + [f"{f};{r};{y[r]:.4f};{y[r] + 0.1:.4f};{np.sin(r):.4f}"
+                                           .replace(".", ",") for f, te in enumerate(folds) for r in te]
+    path = tmp_path / "p.csv"
+    path.write_text("\n".join(rows) + "\n")
+    base = ["test", "--predictions", str(path), "--sep", ";", "--loss", "squared"]
+    assert main(base) == 2 and "add --decimal ," in capsys.readouterr().err
+    assert main(base + ["--decimal", ","]) == 0, capsys.readouterr().err
