@@ -795,8 +795,19 @@ class LearnerComparison:
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}
 
-    def differ(self, test: str = PAPER_TEST) -> List[Tuple[str, str]]:
-        """Pairs whose adjusted p-value (``adjust``) lies below alpha."""
+    def _test(self, test: Optional[str]) -> str:
+        """``test``, or the paper's test if it ran, else the first that ran."""
+        ran = list(dict.fromkeys(p["test"] for p in self.pairs))
+        if test is None:
+            return PAPER_TEST if PAPER_TEST in ran else ran[0]
+        if test not in ran:
+            raise ValueError(f"test {test!r} did not run; ran: {', '.join(ran)}")
+        return test
+
+    def differ(self, test: Optional[str] = None) -> List[Tuple[str, str]]:
+        """Pairs whose adjusted p-value (``adjust``) lies below alpha in
+        ``test`` (default: as in :meth:`plot`)."""
+        test = self._test(test)
         col = f"pvalue_{self.adjust}"
         return [(p["a"], p["b"]) for p in self.pairs
                 if p["test"] == test and p[col] is not None and p[col] < self.alpha]
@@ -850,11 +861,7 @@ class LearnerComparison:
         if path is not None:
             matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        ran = list(dict.fromkeys(p["test"] for p in self.pairs))
-        test = (PAPER_TEST if PAPER_TEST in ran else ran[0]) if test is None else test
-        if test not in ran:
-            raise ValueError(f"test {test!r} did not run; ran: "
-                             f"{', '.join(dict.fromkeys(p['test'] for p in self.pairs))}")
+        test = self._test(test)
         names = sorted(self.learners, key=lambda s: self.errors.get(s, 0.0))
         pos = {s: i for i, s in enumerate(names)}
         k = len(names)

@@ -454,7 +454,7 @@ def test_k_learner_plot_defaults_to_a_test_that_ran(tmp_path, capsys):
     X, y = _regression(80)
     res = pybcv.compare_many(X, y, [Ridge(), DecisionTreeRegressor(max_depth=2), Ridge(alpha=9.0)],
                              backend="python")
-    assert "calibrated" in res.plot().get_title().lower()
+    assert "calibrated" in res.plot().get_title().lower() and res.differ() == res.differ("calibrated_f_5x2bcv")
     png = tmp_path / "p.png"
     rc = main(["compare", "--csv", _csv(tmp_path), "--target", "price", "--quiet", "--loss",
                "absolute", "--learners", f"{RIDGE},{LINREG}", "--plot", str(png)])
