@@ -27,7 +27,7 @@ import numpy as np
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
-from .losses import Loss, has_proba, is_regressor, no_proba_message, resolve_loss
+from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, learner_free_tables, learner_label,
                        loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
@@ -451,12 +451,12 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
                                            n_jobs, progress, seed, check_timeout(timeout),
                                            lossobj.proba)
-    tables = _outcomes(data.y, pa, pb, splits, lossobj,
-                       (learner_label(learner_a), learner_label(learner_b)))
-    notes += lossobj.clip_note()
+    names = (learner_label(learner_a), learner_label(learner_b))
+    tables = _outcomes(data.y, pa, pb, splits, lossobj, names)
+    notes += clip_notes(data.y, (pa, pb), names, splits) if lossobj.proba else []
     fits = sum(len(s) for s in splits.values())
     return Comparison(_score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables,
-                      data.n, learner_label(learner_a), learner_label(learner_b), tuple(backends),
+                      data.n, *names, tuple(backends),
                       profile, seed, alpha, notes, fits=(fits, fits), loss=lossobj.name)
 
 
@@ -611,7 +611,8 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     else:
         T = loss_sums_from_design_predictions(y, {design: list(pred_a)}, {design: list(pred_b)},
                                               {design: folds}, lossobj, (learner_a, learner_b))[design]
-        notes += lossobj.clip_note()
+        notes += clip_notes(y, ({design: pred_a}, {design: pred_b}), (learner_a, learner_b),
+                            {design: folds}) if lossobj.proba else []
     tables = {design: T}
     if splits is None and design != "conservative_z":   # the folds' own sizes (grouped folds)
         splits = [(np.setdiff1d(np.arange(n), t), t) for t in test_sets]
@@ -941,6 +942,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     splits = _draw_splits(data, keys, seed, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
                                        seed, check_timeout(timeout), lossobj.proba)
+    notes += clip_notes(data.y, preds, names, splits) if lossobj.proba else []
     comparisons = {}
     for i, j in combinations(range(len(learners)), 2):
         tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))

@@ -25,7 +25,7 @@ proportion z), which need 0/1 outcomes, do not run
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, List, Optional
 
 import numpy as np
@@ -45,24 +45,12 @@ class Loss:
     """A resolved loss: ``name`` (for messages and reports), ``zero_one``
     (True: the 2x2 tables path), ``per_record`` (y_true, y_pred) -> losses;
     ``proba``: y_pred are class probabilities (records x classes), not labels;
-    ``note``: a caveat for the comparison's warnings; ``counts``: what the
-    loss saw (the log loss: records scored and records clipped)."""
+    ``note``: a caveat for the comparison's warnings."""
     name: str
     zero_one: bool
     per_record: Optional[Callable] = None
     proba: bool = False
     note: str = ""
-    counts: dict = field(default_factory=dict, compare=False)
-
-    def clip_note(self) -> List[str]:
-        """A note when the log loss clipped probabilities of the true class."""
-        c = self.counts
-        if not c.get("clipped"):
-            return []
-        return [f"log loss: {c['clipped']} of {c['scored']} scored predictions gave the true "
-                f"class a probability below {LOG_CLIP:g}, each scored as -log({LOG_CLIP:g}) = "
-                f"{-np.log(LOG_CLIP):.1f}; such learners (probabilities of exactly 0, e.g. a "
-                f"tree) dominate the mean log loss"]
 
     def __call__(self, y_true, y_pred) -> np.ndarray:
         y_true = np.asarray(y_true)
@@ -159,11 +147,31 @@ def _log(y):
             raise ValueError(f"loss 'log': record {bad[0]} of the fold has class probabilities "
                              f"{np.round(P[bad[0]], 6).tolist()}; each record's probabilities must "
                              f"be numbers in [0, 1] summing to 1 ({bad.size} record(s) are not)")
-        p = P[np.arange(P.shape[0]), np.searchsorted(labels, y_true)]
-        out.counts["scored"] = out.counts.get("scored", 0) + p.size
-        out.counts["clipped"] = out.counts.get("clipped", 0) + int(np.sum(p < LOG_CLIP))
-        return -np.log(np.maximum(p, LOG_CLIP))
-    out = Loss("log", False, log_loss, proba=True)
+        return -np.log(np.maximum(true_class_probability(labels, y_true, P), LOG_CLIP))
+    return Loss("log", False, log_loss, proba=True)
+
+
+def true_class_probability(labels, y_true, proba) -> np.ndarray:
+    """Each record's predicted probability of its true class (columns of
+    ``proba``: the sorted ``labels``)."""
+    P = np.asarray(proba, dtype=float)
+    return P[np.arange(P.shape[0]), np.searchsorted(labels, y_true)]
+
+
+def clip_notes(y, preds, names, splits) -> List[str]:
+    """A note per learner whose probabilities (``preds[i][design][fold]``) of
+    the true class fell below :data:`LOG_CLIP`, where the log loss clips them."""
+    y, out = np.asarray(y), []
+    labels = np.unique(y)
+    for name, pred in zip(names, preds):
+        p = np.concatenate([true_class_probability(labels, y[te], P) for d, folds in splits.items()
+                            for (_, te), P in zip(folds, pred[d])])
+        hit = int(np.sum(p < LOG_CLIP))
+        if hit:
+            out.append(f"log loss: {name} gave the true class a probability below {LOG_CLIP:g} "
+                       f"on {hit} of {p.size} test predictions, each scored -log({LOG_CLIP:g}) = "
+                       f"{-np.log(LOG_CLIP):.1f}: such probabilities (exactly 0, e.g. a tree's) "
+                       f"dominate the mean log loss")
     return out
 
 

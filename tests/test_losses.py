@@ -486,7 +486,12 @@ def test_log_loss_says_how_many_probabilities_were_clipped():
     X, y = _two_classes()
     res = pybcv.compare(X, y, LogisticRegression(), DecisionTreeClassifier(random_state=0),
                         loss="log", backend="python")
-    assert any(w.startswith("log loss: ") and "below 1e-15" in w for w in res.warnings), res.warnings
+    assert any(w.startswith("log loss: DecisionTreeClassifier gave the true class a probability "
+                            "below 1e-15 on ") for w in res.warnings), res.warnings
+    assert not any("LogisticRegression gave" in w for w in res.warnings)
+    many = pybcv.compare_many(X, y, [LogisticRegression(), DecisionTreeClassifier(random_state=0),
+                                     LogisticRegression(C=0.1)], loss="log", backend="python")
+    assert sum("DecisionTreeClassifier gave" in w for w in many.to_json()["warnings"]) == 1
 
 
 def test_cli_reports_scikit_learn_fit_warnings_once(tmp_path, capsys):
@@ -506,3 +511,9 @@ def test_cli_test_reads_decimal_commas(tmp_path, capsys):
     base = ["test", "--predictions", str(path), "--sep", ";", "--loss", "squared"]
     assert main(base) == 2 and "add --decimal ," in capsys.readouterr().err
     assert main(base + ["--decimal", ","]) == 0, capsys.readouterr().err
+
+
+def test_an_argument_of_a_tests_function_is_named_as_such():
+    from pybcv.comparison import test_options
+    with pytest.raises(ValueError, match=r"exact: an argument of pybcv.stats.mcnemar_ho on your own"):
+        test_options(["mcnemar_ho"], options={"mcnemar_ho": {"exact": True}})

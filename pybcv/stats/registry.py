@@ -279,8 +279,12 @@ class TestSpec:
     def _options(self, options):
         bad = set(options) - set(self.defaults)
         if bad:
+            own = [k for k in sorted(bad) if k in inspect.signature(self.function).parameters]
             raise ValueError(f"test {self.key!r} takes no option(s) {sorted(bad)}; "
-                             f"its options: {list(self.defaults)}")
+                             f"its options: {list(self.defaults)}" + (
+                                 f" ({', '.join(own)}: an argument of pybcv.stats."
+                                 f"{self.function.__name__} on your own table, not an option of "
+                                 f"a comparison)" if own else ""))
         for k, v in options.items():
             _OPTION_CHECKS[k](v)
         if "rho1" in options or "rho2" in options:
