@@ -517,3 +517,10 @@ def test_an_argument_of_a_tests_function_is_named_as_such():
     from pybcv.comparison import test_options
     with pytest.raises(ValueError, match=r"exact: an argument of pybcv.stats.mcnemar_ho on your own"):
         test_options(["mcnemar_ho"], options={"mcnemar_ho": {"exact": True}})
+
+
+def test_a_module_path_is_named_a_module_once_imported_too():
+    import sklearn.ensemble  # noqa: F401  (imported: sklearn has the attribute 'ensemble')
+    from pybcv.learners.importpath import estimator_class
+    with pytest.raises(ValueError, match="'sklearn.ensemble' is a module, not an estimator class"):
+        estimator_class("sklearn.ensemble")

@@ -31,6 +31,7 @@ import difflib
 import importlib
 import importlib.util
 import re
+import types
 from typing import Any, Dict, List
 
 from .noisy import VIEW_PARAMS
@@ -122,7 +123,8 @@ def estimator_class(path: str):
     except Exception as e:        # ImportError, or the module's own failure on import
         raise ValueError(f"learner {path!r}: cannot import module {module!r} "
                          f"({type(e).__name__}: {e})") from None
-    if not hasattr(mod, attr) and _is_module(path.strip()):
+    if isinstance(getattr(mod, attr, None), types.ModuleType) or (
+            not hasattr(mod, attr) and _is_module(path.strip())):
         sub = importlib.import_module(path.strip())
         some = [n for n in dir(sub) if n.endswith(("Classifier", "Regressor"))][:3]
         raise ValueError(f"learner {path!r} is a module, not an estimator class: name a class in "

@@ -14,10 +14,12 @@ import numpy as np
 
 from .. import seeds
 from .splitters import (BlockRegularizedMx2CV, ConservativeZSplit, GroupBlockRegularizedMx2CV,
-                        HoldOut, KFoldCV, PseudoBootstrapSplit, RandomMx2CV, RepeatedHoldOut,
-                        RepeatedKFoldCV, Split, Splitter, StratifiedBlockRegularizedMx2CV)
+                        HoldOut, KFoldCV, NAMED_DESIGNS, PseudoBootstrapSplit, RandomMx2CV,
+                        RepeatedHoldOut, RepeatedKFoldCV, Split, Splitter,
+                        StratifiedBlockRegularizedMx2CV)
 
-DESIGNS: Dict[str, Splitter] = {
+DESIGNS: Dict[str, Splitter] = NAMED_DESIGNS     # the splitters' int seeds read it
+DESIGNS.update({
     "holdout": HoldOut(train_size=2 / 3),
     "rho15_2of3": RepeatedHoldOut(n_repeats=15, train_size=2 / 3),
     "rho15_9of10": RepeatedHoldOut(n_repeats=15, train_size=0.9),
@@ -28,7 +30,7 @@ DESIGNS: Dict[str, Splitter] = {
     "bcv5x2": BlockRegularizedMx2CV(m=5),
     "pseudo_bootstrap": PseudoBootstrapSplit(n_repeats=15, n_replicates=15, train_size=0.9),
     "conservative_z": ConservativeZSplit(n_repeats=15, n_halvings=10, train_size=0.9),
-}
+})
 
 
 def get_design(key) -> Splitter:

@@ -42,6 +42,8 @@ def _complement_splits(n: int, tests: List[np.ndarray]) -> List[Split]:
 
 
 _SIZES: dict = {}          # (class, parameters, n) -> sizes
+#: the named designs: pybcv.partitions.designs.DESIGNS is this dict
+NAMED_DESIGNS: dict = {}
 _PARAM_NAMES: dict = {}    # class -> names of its __init__ parameters
 
 
@@ -117,10 +119,9 @@ class Splitter:
     def _design_key(self):
         """The key of the named design (``DESIGNS``) this splitter is, or
         whose stratified or grouped variant it is; None for other parameters."""
-        from .designs import DESIGNS
         base = BlockRegularizedMx2CV if isinstance(self, BlockRegularizedMx2CV) else type(self)
         mine = {k: v for k, v in self.get_params().items() if k != "random_state"}
-        return next((k for k, d in DESIGNS.items() if type(d) is base and mine ==
+        return next((k for k, d in NAMED_DESIGNS.items() if type(d) is base and mine ==
                      {k2: v for k2, v in d.get_params().items() if k2 != "random_state"}), None)
 
     def test_sets(self, n, rng=None, y=None, groups=None) -> List[np.ndarray]:
