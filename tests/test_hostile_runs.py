@@ -123,12 +123,12 @@ def test_reading_a_learner_free_run_redraws_its_tables_in_chunks(tmp_path, monke
     simulate("epsilon", tests=["mcnemar_ho", "mcnemar_5x2bcv"], reps=20, seed=2, out=out)
     whole = load_result(out)
     sizes = []
-    real = simulation_module.run_chunk
+    real = simulation_module.learner_free_batch
 
     def counting(cfg, reps):
         sizes.append(len(reps))
         return real(cfg, reps)
-    monkeypatch.setattr(simulation_module, "run_chunk", counting)
+    monkeypatch.setattr(simulation_module, "learner_free_batch", counting)
     monkeypatch.setattr(simulation_module, "RESCORE_CHUNK", 7, raising=False)
     chunked = load_result(out, profile="paper")
     assert sizes and max(sizes) <= 7 and sum(sizes) == 20

@@ -93,11 +93,12 @@ def test_variants_read_the_registry():
 
 
 def test_learner_free_counts_are_the_engines(tmp_path, monkeypatch):
-    """The battery's learner-free chunks draw the engine's tables: its
-    default counts equal simulate()'s rejections and coverage."""
+    """The battery's learner-free families run through the engine, which
+    keeps their tables: the default counts re-scored from the store equal
+    simulate()'s rejections and coverage."""
     fam = V.Family("t", "null", "epsilon", 120, 60, {"eps": 0.2},
                    tests=("mcnemar_5x2bcv", "kfold_t", "proportion_z"))
-    V.run_learner_free(fam, str(tmp_path), progress=lambda s: None)
+    V.run_family(fam, str(tmp_path), progress=lambda s: None)
     rows, facts = V.score_family(fam, str(tmp_path))
     res = simulate(fam.config(), fam.reps)
     got = {r["test"]: r for r in rows if r["variant"] == "default"}
@@ -111,7 +112,7 @@ def test_learner_free_counts_are_the_engines(tmp_path, monkeypatch):
 def test_learner_counts_are_rescored_from_the_store(tmp_path):
     fam = V.Family("s", "null", "simple", 60, 3, {"delta": 0.0},
                    tests=("mcnemar_5x2bcv", "kfold_t"))
-    V.run_learners(fam, str(tmp_path), progress=lambda s: None)
+    V.run_family(fam, str(tmp_path), progress=lambda s: None)
     rows, facts = V.score_family(fam, str(tmp_path))
     res = simulate(fam.config(), fam.reps)
     got = {r["test"]: r for r in rows if r["variant"] == "default"}
