@@ -513,13 +513,15 @@ def score(root: str = RUNS, dest: str = DOCS, progress=print):
 
 
 # --------------------------------------------------------------------------- RQ1 coverage
-RQ1_RUNS = os.path.join("docs", "replication", "rq1")     # runs/<dataset>/run.npz below it
+#: the committed RQ1 archive (runs/<dataset>/run.npz below it) of the checkout this package is in
+RQ1_RUNS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "docs", "replication", "rq1")
 
 
 def _rq1_experiments(out: str):
     """(data set, learner A, learner B, (R, F, 2, 2) tables, train and test
     sizes, design) of every RQ1 experiment stored under ``out``."""
-    for ds, run in rq1.pair_tables(out).items():
+    for ds, run in rq1.pair_tables(out).items():      # none: a ValueError naming the folder
         cfg = run["config"]
         design = cfg.units()[0][1]
         ntr, nte = DESIGNS[design].sizes(cfg.n)

@@ -122,6 +122,16 @@ def test_learner_counts_are_rescored_from_the_store(tmp_path):
     assert t2["reps"] == 3 and facts["reps"] == 3
 
 
+def test_the_rq1_runs_are_found_from_any_folder(tmp_path, monkeypatch):
+    """`pybcv validity score` reads the committed RQ1 archive wherever it is
+    started; a folder without RQ1 runs is an error, not an empty table."""
+    monkeypatch.chdir(tmp_path)
+    assert os.path.isfile(os.path.join(V.RQ1_RUNS, "runs", "pima", "run.npz"))
+    with pytest.raises(ValueError, match="no RQ1 run in"):
+        V.rq1_coverage(str(tmp_path), str(tmp_path))
+    assert not os.path.exists(tmp_path / "rq1_coverage.csv")
+
+
 def test_simple_truth_is_zero_without_signal_and_negative_with_it():
     assert abs(V.simple_truth(100, 0.0, sets=20)) < 1e-9     # every classifier errs 1/2
     assert -0.15 < V.simple_truth(100, 0.5, sets=20) < -0.05  # glm beats the majority
