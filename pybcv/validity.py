@@ -865,8 +865,8 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
              "family's 5x2 BCV tables (N = n/2): the 5x2 BCV McNemar with factor t holds "
              "its level roughly when t <= 10 / v_eff (the paper's t = 20/11 needs "
              "v_eff <= 5.5). Run time: the sum of the repetitions' seconds (one core, "
-             "shared with other work; learner-free families: drawing the tables and scoring "
-             "every option).\n")
+             "shared with other work; learner-free families: drawing and scoring the "
+             "tables).\n")
     # ---- tables
     L.append("## Type-I error, default options\n")
     L.append(_matrix(d, "type1", "liberal", nulls, [(k, "default") for k in tests]) + "\n")

@@ -140,6 +140,28 @@ def test_reading_a_learner_free_run_redraws_its_tables_in_chunks(tmp_path, monke
     assert set(chunked.pvalue) == set(whole.pvalue)
 
 
+def test_reading_a_run_with_stored_tables_takes_them_in_chunks(tmp_path, monkeypatch):
+    """A learner run's tables are read from the store RESCORE_CHUNK
+    repetitions at a time (memory bounded in the repetitions), with the
+    numbers of reading them at once."""
+    out = str(tmp_path / "simple")
+    simulate("simple", tests=["mcnemar_5x2bcv", "kfold_t"], n=40, reps=5, seed=2,
+             backend="python", out=out)
+    whole, paper = load_result(out), load_result(out, profile="paper")
+    sizes, real = [], S.Store.tables
+
+    def spy(self, reps=None):
+        sizes.append(None if reps is None else len(reps))
+        return real(self, reps)
+    monkeypatch.setattr(S.Store, "tables", spy)
+    monkeypatch.setattr(simulation_module, "RESCORE_CHUNK", 2)
+    for a, b in ((whole, load_result(out)), (paper, load_result(out, profile="paper"))):
+        for k in a.config.tests:
+            for x, y in zip((*a.interval[k], a.pvalue[k]), (*b.interval[k], b.pvalue[k])):
+                assert np.array_equal(x, y, equal_nan=True)
+    assert sizes == [2, 2, 1] * 2
+
+
 def test_a_run_whose_repetitions_all_failed_reports_plainly(tmp_path, monkeypatch, capsys):
     from pybcv.engine import repetition as repetition_module
     from pybcv.learners import PredictionError

@@ -93,13 +93,21 @@ def test_variants_read_the_registry():
 
 
 def test_learner_free_counts_are_the_engines(tmp_path, monkeypatch):
-    """The battery's learner-free families run through the engine, which
-    keeps their tables: the default counts re-scored from the store equal
-    simulate()'s rejections and coverage."""
+    """The battery's learner-free families run through the engine into its
+    store, which keeps their tables: every option of every test (the 100
+    folds of the 10x10 CV too) is re-scored from it, chunk by chunk, to the
+    counts of the drawn tables; the default counts equal simulate()'s
+    rejections and coverage."""
+    from pybcv.engine.repetition import learner_free_batch
+    monkeypatch.setattr(V, "SCORE_CHUNK", 25)
     fam = V.Family("t", "null", "epsilon", 120, 60, {"eps": 0.2},
-                   tests=("mcnemar_5x2bcv", "kfold_t", "proportion_z"))
+                   tests=("mcnemar_5x2bcv", "kfold_t", "proportion_z", "corrected_10x10cv_t"))
     V.run_family(fam, str(tmp_path), progress=lambda s: None)
+    assert "results.sqlite" in os.listdir(V.family_dir(str(tmp_path), fam))
     rows, facts = V.score_family(fam, str(tmp_path))
+    want = V.count(fam.config(), learner_free_batch(fam.config(), range(60)), V.truths(fam))
+    assert {(r["test"], r["variant"]): {k: r[k] for k in ("reps", "rejections", "intervals",
+                                                           "covered")} for r in rows} == want
     res = simulate(fam.config(), fam.reps)
     got = {r["test"]: r for r in rows if r["variant"] == "default"}
     for k in fam.config().tests:
