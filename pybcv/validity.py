@@ -389,9 +389,11 @@ def _add(acc, part):
 def run_family(fam: Family, root: str, deadline: Optional[float] = None, jobs: int = 1,
                progress=print) -> int:
     """Run (or resume) a family into the engine's store; returns the
-    repetitions done (finished or failed)."""
+    repetitions done (finished or failed).  ``deadline`` is checked every
+    100 repetitions of a learner family, between learner-free families
+    (each runs in one call: reading a run back costs more than drawing it)."""
     cfg = fam.config()
-    chunk, step = (max(10, min(500, 600_000 // fam.n)), 1000) if fam.learner_free else (10, 100)
+    chunk, step = (max(10, min(500, 600_000 // fam.n)), None) if fam.learner_free else (10, 100)
     while True:
         res = simulate(cfg, fam.reps, out=family_dir(root, fam), resume=True, jobs=jobs,
                        chunk=chunk, stop_after=step)

@@ -193,7 +193,7 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
     cfg_dict = asdict(cfg)
     pending: List[dict] = []            # finished, not yet committed
     since = [0.0]                       # when the oldest pending repetition finished
-    intervals_now: Dict[int, dict] = {}  # this call's learner-free intervals (not stored)
+    intervals_now: Dict[int, dict] = {}  # this call's intervals (not stored): not recomputed
 
     def commit():
         if pending:
@@ -212,9 +212,8 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
                 f = rec.failure
                 store.record_failure(rec.rep, f["message"], learner=f["learner"],
                                      design=f["design"], fold=f["fold"])
-            if cfg.learner_free:
-                intervals_now.update((rec.rep, rec.intervals) for rec in records
-                                     if rec.failure is None and rec.intervals is not None)
+            intervals_now.update((rec.rep, rec.intervals) for rec in records
+                                 if rec.failure is None and rec.intervals is not None)
         else:
             finished.extend(records)
         bar.update(len(records))
@@ -387,14 +386,14 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile,
     redraws them from the seed.  Both RESCORE_CHUNK repetitions at a time
     (memory bounded in the repetitions): the intervals, and the tests
     re-scored under another ``profile``.  ``known_intervals`` {rep: {test:
-    (low, high)}}: those of a learner-free run that need not be redrawn
-    (computed by this process's :func:`simulate`)."""
+    (low, high)}}: those that need not be recomputed (this process's
+    :func:`simulate` computed them)."""
     need_rescore = profile is not None and profile != cfg.profile
     if need_rescore:
         cfg = RunConfig(**{**asdict(cfg), "profile": profile})
     reps = [int(r) for r in reps]
     redraw = cfg.learner_free and not cfg.keep_tables
-    known = (known_intervals or {}) if redraw and not need_rescore else {}
+    known = {} if need_rescore else (known_intervals or {})
     rescored, ci = {}, {}
 
     def put(into, k, j, a, b):
