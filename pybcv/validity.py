@@ -391,7 +391,8 @@ def run_family(fam: Family, root: str, deadline: Optional[float] = None, jobs: i
     """Run (or resume) a family into the engine's store; returns the
     repetitions done (finished or failed).  ``deadline`` is checked every
     100 repetitions of a learner family, between learner-free families
-    (each runs in one call: reading a run back costs more than drawing it)."""
+    (each in one call: every call reads the stored repetitions back);
+    learner-free chunks draw at most 600,000 records at a time."""
     cfg = fam.config()
     chunk, step = (max(10, min(500, 600_000 // fam.n)), None) if fam.learner_free else (10, 100)
     while True:
