@@ -29,6 +29,7 @@ from __future__ import annotations
 import numbers
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, Optional
@@ -229,7 +230,6 @@ def letter_population(path: Optional[str] = None):
 
 def _letter_from_mlbench():  # pragma: no cover
     """mlbench's LetterRecognition (same rows, different order: other data sets)."""
-    import warnings
     import rpy2.robjects as ro
     from rpy2.robjects import pandas2ri
     from rpy2.robjects.conversion import localconverter
@@ -478,29 +478,19 @@ def uci_dir() -> str:
 
 @lru_cache(maxsize=8)
 def read_uci(path: str):
-    """(X, y, n_dropped) of one UCI file as RQ1 reads it: predictors (float
-    ndarray when all numeric, else a DataFrame with string factor columns and
-    float numeric ones), labels as strings, records with a missing value
-    (empty or ``?``) dropped and counted ("the record that contains missing
+    """(X, y, n_dropped) of one UCI file as RQ1 reads it, by :func:`load_csv`:
+    predictors (float ndarray when all numeric, else a DataFrame with string
+    factor columns and float numeric ones), labels as strings, records with a
+    missing value dropped and counted ("the record that contains missing
     values is omitted", [YWSL])."""
     import pandas as pd
-    if not os.path.exists(path):
-        raise ValueError(f"data file not found: {path}")
-    with open(path, "rb") as fh:            # a handle: a path like file:x is no URL
-        df = pd.read_csv(fh, na_values=["?"], keep_default_na=True,
-                         compression="gzip" if path.endswith(".gz") else None)
-    if "class" not in df.columns:
-        raise ValueError(f"{path}: no 'class' column; columns are {', '.join(df.columns)}")
-    n0 = len(df)
-    df = df.dropna(axis=0, how="any").reset_index(drop=True)
-    y = df["class"].astype(str).to_numpy()
-    X = df.drop(columns=["class"])
-    if all(pd.api.types.is_numeric_dtype(t) for t in X.dtypes):
-        X = X.to_numpy(float)
-    else:
-        for c in X.columns:
-            X[c] = X[c].astype(float if pd.api.types.is_numeric_dtype(X[c].dtype) else str)
-    return X, y, n0 - len(df)
+    with warnings.catch_warnings():         # the notes on categorical and dropped records
+        warnings.simplefilter("ignore", UserWarning)
+        d = load_csv(path, drop_missing=True, min_records=1)
+    X = d.X
+    if not isinstance(X, np.ndarray):
+        X = X.astype({c: float if X[c].dtype.kind in "iuf" else str for c in X.columns})
+    return X, pd.Series(d.y).astype(str).to_numpy(), len(d.params["dropped_lines"])
 
 
 def drop_single_level(X):
@@ -804,7 +794,6 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
                             f"{_lines_text(line_arr[rows_bad])}); impute them, or pass "
                             f"drop_missing=True to drop those records")
         dropped = line_arr[rows_bad].tolist()
-        import warnings
         warnings.warn(f"{path}: dropped {len(dropped)} record(s) with missing values, on "
                       f"line(s) {_lines_text(dropped)}", UserWarning, stacklevel=2)
         keep = ~rows_bad
@@ -849,7 +838,6 @@ MANY_LEVELS = 20
 def _note_categorical(path, columns, decimal):
     """Warnings after reading: which predictors are categorical, and which
     of them look numeric (decimal commas, or digits in most cells)."""
-    import warnings
     if not columns:
         return
     levels = {h: len(set(c.tolist())) for h, c in columns}
