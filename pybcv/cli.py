@@ -27,7 +27,7 @@ from urllib.parse import urlparse
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
-from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
+from .comparison import (ADJUSTMENTS, compare, compare_many,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine import archive
@@ -35,11 +35,10 @@ from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, RQ1_DATASETS,
                           SIMULATE_DEFAULTS)
-from .learners import LEARNERS, check_learner
+from .learners import check_learner
 from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import check_timeout
-from .learners.noisy import VIEW_PARAMS
-from .partitions import DESIGNS, design_splitter
+from .partitions import DESIGNS, design_folds, design_splitter
 from .pipeline import spec_dict
 from .report import build_report
 from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
@@ -155,10 +154,6 @@ def _options(a, tests):
     return opts
 
 
-def _test_keys_help() -> str:
-    return ", ".join(TESTS)
-
-
 def _profile_help() -> str:
     return ("option profile: " + ", ".join(PROFILES)
             + ' (docs/conventions.md, "The paper profile")')
@@ -183,15 +178,9 @@ def _learner(arg: Optional[str], option: str, backend: str = "python"):
         spec = spec_dict(arg)
     except (ValueError, TypeError) as e:
         raise UsageError(f"{option}: {e}") from None
-    name = spec["name"]
-    if is_import_path(name):          # a scikit-learn classifier: checked by spec_dict
+    name = spec["name"]              # name and parameters checked by spec_dict
+    if is_import_path(name):          # a scikit-learn classifier
         return spec
-    if name not in LEARNERS:
-        raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
-    extra = set(spec) - {"name"} - set(LEARNERS[name].params) - set(VIEW_PARAMS)
-    if extra:
-        raise UsageError(f"{option}: learner {name!r} has no parameter(s) {sorted(extra)}; "
-                         f"its parameters: {sorted(LEARNERS[name].params) or 'none'}")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -318,11 +307,6 @@ def _backend_note(backends) -> str:
 def _print_command_json(command: str, data: str, body: dict):
     """One JSON object of schema pybcv.comparison.JSON_SCHEMA (docs/guide/json.md):
     "schema", "command", "data", then the command's own fields."""
-    _print_json({"schema": JSON_SCHEMA, "command": command, "data": data,
-                 **{k: v for k, v in body.items() if k != "schema"}})
-
-
-def _print_json(obj):
     def clean(x):
         if isinstance(x, float) and not math.isfinite(x):
             return None
@@ -333,6 +317,8 @@ def _print_json(obj):
         if hasattr(x, "item"):        # numpy scalars
             return clean(x.item())
         return x
+    obj = {"schema": JSON_SCHEMA, "command": command, "data": data,
+           **{k: v for k, v in body.items() if k != "schema"}}
     print(json.dumps(clean(obj), indent=1, allow_nan=False))
 
 
@@ -450,7 +436,7 @@ def cmd_folds(a) -> int:
                                     for side, rows in (("train", tr), ("test", te)) for r in rows]
         n_folds = len(splits)
     else:
-        folds = _design_folds(a.n, design, a.seed)
+        folds = design_folds(a.n, design, a.seed)
         lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
         n_folds = len(folds)
     text = "\n".join(lines) + "\n"
@@ -691,12 +677,6 @@ def _file_errors(fn):
     return run
 
 
-def _rq1_report(a) -> int:
-    df, obs = rq1.report(a.out, a.report or a.out)
-    print(json.dumps(obs, indent=1))
-    return 0
-
-
 @_file_errors
 def cmd_rq1_run(a) -> int:
     """Run or resume the experiment record ``rq1`` on each data set (one
@@ -723,13 +703,14 @@ def cmd_rq1_run(a) -> int:
                        scheduler=a.scheduler, chunk=a.chunk, stop_after=a.stop_after)
         done[d] = int(len(res.reps))
     print(json.dumps(done))
-    return _rq1_report(a)
+    return cmd_rq1_report(a)
 
 
 @_file_errors
 def cmd_rq1_report(a) -> int:
-    return _rq1_report(a)
-
+    df, obs = rq1.report(a.out, a.report or a.out)
+    print(json.dumps(obs, indent=1))
+    return 0
 
 
 # ------------------------------------------------------------------ report
@@ -859,17 +840,13 @@ def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
     return found
 
 
-def _stores_under(folders: Sequence[str]) -> List[str]:
-    return _folders_with(archive.SQLITE_NAME, folders)
-
-
 def _size(folder: str, names: Sequence[str]) -> int:
     return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
 
 
 @_file_errors
 def cmd_archive_convert(a) -> int:
-    stores = _stores_under(a.folders)
+    stores = _folders_with(archive.SQLITE_NAME, a.folders)
     if not stores:
         print(f"no {archive.SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
         return 1
@@ -893,7 +870,7 @@ def cmd_archive_convert(a) -> int:
 @_file_errors
 def cmd_archive_verify(a) -> int:
     bad = 0
-    for d in _stores_under(a.folders):
+    for d in _folders_with(archive.SQLITE_NAME, a.folders):
         if not archive.is_run(d):
             print(f"{d}: no {archive.FILE_NAME}")
             bad += 1
@@ -922,7 +899,6 @@ def cmd_archive_unpack(a) -> int:
         print(archive.to_sqlite(d))
     print(f"{len(todo)} archive(s) unpacked")
     return 0
-
 
 
 # ------------------------------------------------------------------ parser
@@ -982,7 +958,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--plot", help="with --learners: write the matrix of adjusted p-values (PNG)")
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
-                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
+                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + ", ".join(TESTS))
     loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
                  "default), absolute, log (the log loss of scikit-learn classifiers with "
                  "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
@@ -1104,22 +1080,19 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
     asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
-    x = asub.add_parser("convert", help="results.sqlite -> run.npz in every run folder under "
-                        "FOLDER, checked bit for bit")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.add_argument("--delete-sqlite", action="store_true",
-                   help="delete each store once its archive reads back identical")
-    x.set_defaults(fn=cmd_archive_convert)
-    x = asub.add_parser("verify", help="compare results.sqlite and run.npz wherever both exist")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.set_defaults(fn=cmd_archive_verify)
-    x = asub.add_parser("show", help="summary of archived runs")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.set_defaults(fn=cmd_archive_show)
-    x = asub.add_parser("unpack", help="run.npz -> results.sqlite in every run folder under FOLDER "
-                        "that has none (so that simulate --resume continues the run)")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.set_defaults(fn=cmd_archive_unpack)
+    for name, fn, text in (
+            ("convert", cmd_archive_convert, "results.sqlite -> run.npz in every run folder under "
+                                             "FOLDER, checked bit for bit"),
+            ("verify", cmd_archive_verify, "compare results.sqlite and run.npz wherever both exist"),
+            ("show", cmd_archive_show, "summary of archived runs"),
+            ("unpack", cmd_archive_unpack, "run.npz -> results.sqlite in every run folder under "
+                                           "FOLDER that has none (so that simulate --resume "
+                                           "continues the run)")):
+        x = asub.add_parser(name, help=text)
+        x.add_argument("folders", nargs="+", metavar="FOLDER")
+        x.set_defaults(fn=fn)
+    asub.choices["convert"].add_argument("--delete-sqlite", action="store_true", help=(
+        "delete each store once its archive reads back identical"))
 
     q = sub.add_parser("rq1", help="the paper's RQ1 on the UCI data sets (run|report)",
                        description="The paper's RQ1: the distribution of rho1 and rho2 on UCI "

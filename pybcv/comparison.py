@@ -32,7 +32,7 @@ from .pipeline import (as_learner, design_generator, learner_free_tables, learne
                        loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums, tables_from_predictions
-from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
+from .partitions import DESIGNS, check_design, check_splits, design_splitter
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats.registry import zero_one_message
@@ -43,10 +43,6 @@ PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marke
 # ------------------------------------------------------------------ selections
 def _paper_first(keys):
     return sorted(keys, key=lambda k: k != PAPER_TEST)
-
-
-def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
-    return design_folds(n, design=design, seed=seed)
 
 
 def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:

@@ -13,7 +13,7 @@ list it.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -130,10 +130,6 @@ def run_repetition(cfg: RunConfig, r: int) -> Repetition:
                       time.perf_counter() - t0, la.fits, lb.fits, f"{la.backend_}/{lb.backend_}",
                       tables, {k: (float(lo[0]), float(hi[0])) for k, (lo, hi) in ci.items()})
 
-
-def asdict_config(cfg: RunConfig) -> dict:
-    """The config as plain keyword arguments of :class:`RunConfig` (for workers)."""
-    return asdict(cfg)
 
 
 def _run_pairs(cfg: RunConfig, r: int, d, t0: float) -> Repetition:
