@@ -32,7 +32,7 @@ from .pipeline import (as_learner, design_generator, learner_free_tables, learne
                        loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums, tables_from_predictions
-from .partitions import DESIGNS, check_design, check_splits, design_splitter
+from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats.registry import zero_one_message
@@ -394,23 +394,35 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     >>> list(cmp.results), cmp.fits
     (['mcnemar_5x2bcv', 'calibrated_f_5x2bcv'], (10, 10))
     """
-    learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
-    learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
+    pair = [COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a,
+            COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b]
+    cmp, = _pairwise(X, y, pair, [learner_label(x) for x in pair], tests, seed, profile, backend,
+                     n_jobs, progress, alpha, stratify, groups, alternative, options, timeout,
+                     loss).values()
+    return cmp
+
+
+def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
+              stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
+    """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
+    ``names``), each learner fitted once per design (:func:`compare`)."""
     data = from_arrays(X, y)
-    lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y, stratify)
+    lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
     notes += [lossobj.note] if lossobj.note else []
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
-    (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress, seed, check_timeout(timeout),
-                                           lossobj.proba)
-    tables = _outcomes(data.y, pa, pb, splits, lossobj,
-                       (learner_label(learner_a), learner_label(learner_b)))
+    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
+                                       seed, check_timeout(timeout), lossobj.proba)
     fits = sum(len(s) for s in splits.values())
-    return Comparison(_score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables,
-                      data.n, learner_label(learner_a), learner_label(learner_b), tuple(backends),
-                      profile, seed, alpha, notes, fits=(fits, fits), loss=lossobj.name)
+    out = {}
+    for i, j in combinations(range(len(learners)), 2):
+        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))
+        out[(names[i], names[j])] = Comparison(
+            _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
+            names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
+            fits=(fits, fits), loss=lossobj.name)
+    return out
 
 
 def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = COMPARE_DEFAULTS["seed"],
@@ -429,10 +441,8 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")
-    if loss == "zero_one":
-        la, lb = _zero_one(loss_a, "loss_a"), _zero_one(loss_b, "loss_b")
-    else:
-        la, lb = _real_losses(loss_a, "loss_a"), _real_losses(loss_b, "loss_b")
+    la, lb = (_per_record_losses(x, k, loss == "zero_one") for x, k in ((loss_a, "loss_a"),
+                                                                          (loss_b, "loss_b")))
     if la.shape != lb.shape:
         raise ValueError(f"loss_a and loss_b must have the same length, got {la.size} and {lb.size}")
     lossobj = Loss(loss, loss == "zero_one")
@@ -452,25 +462,20 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
                       notes, loss=loss)
 
 
-def _real_losses(loss, name) -> np.ndarray:
-    """Per-record real-valued losses as float64: finite numbers."""
+def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
+    """Per-record 0/1 losses as int64 (``zero_one``), else real-valued ones
+    as float64 (finite numbers); anything else is a ValueError saying why."""
     a = np.asarray(loss)
     if a.ndim != 1 or a.size == 0:
         raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
-    if a.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold numbers (per-record losses), got dtype {a.dtype}")
-    a = a.astype(float)
-    bad = np.flatnonzero(~np.isfinite(a))
-    if bad.size:
-        raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; losses must be finite")
-    return a
-
-
-def _zero_one(loss, name) -> np.ndarray:
-    """Per-record 0/1 losses as int64; anything else is a ValueError saying why."""
-    a = np.asarray(loss)
-    if a.ndim != 1 or a.size == 0:
-        raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
+    if not zero_one:
+        if a.dtype.kind not in "biuf":
+            raise ValueError(f"{name} must hold numbers (per-record losses), got dtype {a.dtype}")
+        a = a.astype(float)
+        bad = np.flatnonzero(~np.isfinite(a))
+        if bad.size:
+            raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; losses must be finite")
+        return a
     if a.dtype == bool:
         return a.astype(np.int64)
     if a.dtype.kind not in "iuf":
@@ -514,8 +519,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     """
     if (test_sets is None) == (splits is None):
         raise ValueError("give the folds as test_sets or as splits (one of them)")
-    if design not in DESIGNS:
-        raise ValueError(f"unknown partition design {design!r}; known: {sorted(DESIGNS)}")
+    get_design(design)
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
@@ -856,23 +860,10 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for x in learners:
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
-    data = from_arrays(X, y)
-    lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
-    keys, notes = loss_tests(tests, lossobj)
-    notes += [lossobj.note] if lossobj.note else []
-    keys = _paper_first(keys)
-    opts = test_options(keys, profile, options, alternative)
-    splits = _draw_splits(data, keys, seed, stratify, groups)
-    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed, check_timeout(timeout), lossobj.proba)
-    comparisons = {}
-    for i, j in combinations(range(len(learners)), 2):
-        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))
-        comparisons[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
-            names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
-            loss=lossobj.name)
+    comparisons = _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress,
+                            alpha, stratify, groups, alternative, options, timeout, loss)
     any_cmp = next(iter(comparisons.values()))
+    keys = list(any_cmp.results)              # the paper's test first
     errors = {names[0]: any_cmp.error_a}
     for (a, b), c in comparisons.items():
         errors.setdefault(b, c.error_b)
