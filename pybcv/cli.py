@@ -40,7 +40,7 @@ from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import check_timeout
 from .partitions import DESIGNS, design_folds, design_splitter
 from .pipeline import spec_dict
-from .report import build_report
+from .report import build_report, failure_lines
 from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 from . import validity as V
 
@@ -646,21 +646,11 @@ def cmd_simulate(a) -> int:
             cov = row["ci_coverage"]
             print(f"{row['test']:<22} {row['rejection_rate']:>12.3f}  {row['mc_se']:>6.3f}"
                   + (("  " + ("-" if math.isnan(cov) else f"{cov:.3f}")) if truth is not None else ""))
-        _print_failures(res.failures)
+        for line in failure_lines(res.failures, "{n} repetition(s) failed and are left out of "
+                                  "the rates above (stored; listed by `pybcv report`):", "  "):
+            print(line, file=sys.stderr)
     print(f"wrote {written}", file=sys.stderr)
     return 0
-
-
-def _print_failures(failures, shown: int = 5):
-    """The repetitions whose learner failed (stored, left out of every rate)."""
-    if not failures:
-        return
-    print(f"{len(failures)} repetition(s) failed and are left out of the rates above "
-          f"(stored; listed by `pybcv report`):", file=sys.stderr)
-    for f in failures[:shown]:
-        print(f"  {f['message']}", file=sys.stderr)
-    if len(failures) > shown:
-        print(f"  ... and {len(failures) - shown} more", file=sys.stderr)
 
 
 # ------------------------------------------------------------------ rq1

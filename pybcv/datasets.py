@@ -551,15 +551,11 @@ def make_dataset(name: str, seed=0, n: Optional[int] = None, **params) -> Datase
 def population(name: str):
     """The full population of a finite data set (exp6 grid, letter records)."""
     key = str(name).lower()
-    if key == "exp6":
-        return exp6_grid()
-    if key == "letter":
-        return letter_population()
-    if key == "mnist":
-        return mnist_population()
     if key in UCI_RESAMPLED:
         return uci_population(key)
-    raise ValueError(f"data set {name!r} has no finite population")
+    if key not in ("exp6", "letter", "mnist"):
+        raise ValueError(f"data set {name!r} has no finite population")
+    return {"exp6": exp6_grid, "letter": letter_population, "mnist": mnist_population}[key]()
 
 
 # ------------------------------------------------------------------ user data
@@ -602,7 +598,8 @@ def _read_rows(path, sep):
     return header, rows, lines
 
 
-_DECIMAL = None
+#: a decimal literal, which float() reads even beyond the float range ("1e999")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def _plain_ascii(cells) -> bool:
@@ -617,11 +614,7 @@ def _as_numbers(cells):
     """float values of string cells; NaN where a cell is not a number.  A
     decimal literal beyond the float range ("1e999") becomes +-inf (pandas
     alone would make it NaN, i.e. "not a number")."""
-    import re
     import pandas as pd
-    global _DECIMAL
-    if _DECIMAL is None:
-        _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
     cells = np.asarray(cells, dtype=object)
     if _plain_ascii(cells):
         try:        # fast path: every cell a number (Python's float(), as numpy converts)
@@ -725,11 +718,10 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
         raise DataError(f"data file is a directory: {path}")
     header, rows, lines = _read_rows(path, sep)
     names = [h.strip() for h in header]
+    seen: Dict[str, int] = {}
     for j, h in enumerate(names):
         if not h:
             raise DataError(f"{path}: column {j + 1} of the header (line 1) has no name")
-    seen: Dict[str, int] = {}
-    for j, h in enumerate(names):
         if h in seen:
             raise DataError(f"{path}: duplicate column name {h!r} in the header (line 1), "
                             f"columns {seen[h] + 1} and {j + 1}; every column needs its own name")

@@ -64,16 +64,14 @@ def _fmt_param(cfg, varied: Optional[str] = None) -> str:
     return ", ".join(bits)
 
 
-def _failure_lines(failures, shown: int = 5) -> List[str]:
-    """Markdown lines listing the repetitions whose learner failed (left out
-    of every rate); none when all ran."""
+def failure_lines(failures, head: str = "- **{n} repetition(s) failed** and are left out of "
+                  "the rates:", bullet: str = "  - ", shown: int = 5) -> List[str]:
+    """Lines listing the repetitions whose learner failed (left out of every
+    rate; Markdown by default), ``head`` with their number ``n``; none when all ran."""
     if not failures:
         return []
-    lines = [f"- **{len(failures)} repetition(s) failed** and are left out of the rates:"]
-    lines += [f"  - {f['message']}" for f in failures[:shown]]
-    if len(failures) > shown:
-        lines.append(f"  - ... and {len(failures) - shown} more")
-    return lines
+    more = [f"{bullet}... and {len(failures) - shown} more"] if len(failures) > shown else []
+    return [head.format(n=len(failures))] + [bullet + f["message"] for f in failures[:shown]] + more
 
 
 def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
@@ -92,7 +90,7 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     if R == 0:                   # every repetition failed, or none finished yet
         lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
                  f"- **no finished repetition**: no rate to report "
-                 f"({len(res.failures)} failed)", *_failure_lines(res.failures), ""]
+                 f"({len(res.failures)} failed)", *failure_lines(res.failures), ""]
         return "\n".join(lines), {"dataset": cfg.dataset, "reps": 0, "rates": rates, "flags": {}}
 
     def cov_cell(k):
@@ -103,7 +101,7 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
              f"- option profile: **{cfg.profile}** {json.dumps(PROFILES[cfg.profile])}",
              f"- backend that ran: {', '.join(res.backends)}; fits per repetition: "
              f"A {res.fits_per_rep[0]:.0f}, B {res.fits_per_rep[1]:.0f}; "
-             f"{res.seconds_per_rep:.3f} s per repetition", *_failure_lines(res.failures), "",
+             f"{res.seconds_per_rep:.3f} s per repetition", *failure_lines(res.failures), "",
              "| test | ours | MC SE | paper | paper SE | z | |" + (" 95% CI coverage |" if cov else ""),
              "|---|---:|---:|---:|---:|---:|---|" + ("---:|" if cov else "")]
     flags = {}
@@ -150,7 +148,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     lines = [f"### {cfg.dataset}: power curve along {pname} ({_text(d)})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
              f"{_fmt_param(cfg, pname)} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
-             *_failure_lines([f for _, r in runs for f in r.failures]), ""]
+             *failure_lines([f for _, r in runs for f in r.failures]), ""]
     lams = [lam_of(x) for x in xs]
     if all(lv is not None for lv in lams):         # columns along lambda, as the paper plots them
         order = sorted(range(len(xs)), key=lambda i: lams[i])
