@@ -113,7 +113,8 @@ def _loss(arg: Optional[str]):
 
 def _design(arg: str) -> str:
     if arg not in DESIGNS:
-        raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
+        raise argparse.ArgumentTypeError(f"unknown partition design {arg!r}; known: "
+                                         f"{', '.join(sorted(DESIGNS))}")
     return arg
 
 
@@ -159,13 +160,11 @@ def _profile_help() -> str:
             + ' (docs/conventions.md, "The paper profile")')
 
 
-def _profile(arg: Optional[str]):
-    if arg is None:
-        return None
+def _profile(arg: str) -> str:
     try:
         profile_options(arg)
     except ValueError as e:
-        raise UsageError(f"--profile: {e}") from None
+        raise argparse.ArgumentTypeError(str(e)) from None
     return arg
 
 
@@ -325,7 +324,6 @@ def _print_command_json(command: str, data: str, body: dict):
 # ------------------------------------------------------------------ compare
 def cmd_compare(a) -> int:
     tests = _tests(a.tests)
-    _profile(a.profile)
     options = _options(a, tests)
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
@@ -426,7 +424,7 @@ def cmd_compare(a) -> int:
 
 # ------------------------------------------------------------------ folds, test
 def cmd_folds(a) -> int:
-    design = _design(a.design)
+    design = a.design
     _check_n(a.n, [design])
     if a.out:
         _output_file(a.out)
@@ -550,8 +548,7 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
 
 
 def cmd_test(a) -> int:
-    design = _design(a.design)
-    _profile(a.profile)
+    design = a.design
     tests = None
     if a.tests is not None:
         tests = _tests(a.tests)
@@ -594,7 +591,6 @@ def cmd_simulate(a) -> int:
         raise UsageError(f"--dataset: unknown data set {a.dataset!r}; known: {', '.join(EXPERIMENTS)}")
     experiment = EXPERIMENTS[ds]
     tests = _tests(a.tests)
-    _profile(a.profile)
     la, lb = _learner(a.a, "--a", a.backend), _learner(a.b, "--b", a.backend)
     if experiment.learner_free and (la or lb):
         raise UsageError(f"--a/--b: {ds} is learner-free (fixed per-record losses or "
@@ -710,7 +706,6 @@ def cmd_report(a) -> int:
             raise UsageError(f"not a folder: {d}")
     if a.out:
         _output_file(a.out)
-    _profile(a.profile)
     try:
         text = build_report(a.dirs, profile=a.profile, out=a.out, title=a.title)
     except (FileNotFoundError, ValueError) as e:
@@ -769,8 +764,6 @@ def cmd_truth(a) -> int:
         raise UsageError(f"--dataset: true-error tuning is defined for {', '.join([*TUNING, 'mnist'])}; "
                          f"got {a.dataset!r}")
     a.sets = 100 if a.sets is None else a.sets
-    if a.sets < 2:
-        raise UsageError("--sets must be at least 2")
     grid = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS[ds].truth_grid)
     if a.out:
         _output_file(a.out)
@@ -798,8 +791,6 @@ def _truth_mnist(a) -> int:
     --sets data sets, error on the population), at the reduced defaults of
     :mod:`pybcv.mnist`; --grid: B's dropout rates."""
     sets = mnist.TRUTH_DATA_SETS if a.sets is None else a.sets
-    if sets < 2:
-        raise UsageError("--sets must be at least 2")
     rates = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS["mnist"].power_grid)
     if any(not 0 <= g < 1 for g in rates):
         raise UsageError(f"--grid: dropout rates must lie in [0, 1), got {a.grid!r}")
@@ -957,7 +948,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--loss", type=_loss, help=loss_help)
     c.add_argument("--seed", type=_seed, default=cd["seed"])
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
-    c.add_argument("--profile", default=cd["profile"], help=_profile_help())
+    c.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
     c.add_argument("--backend", default=cd["backend"], choices=backends)
     c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
@@ -980,14 +971,14 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
     f.add_argument("--seed", type=_seed, default=cd["seed"])
-    f.add_argument("--design", default="bcv5x2", help="partition design (default bcv5x2)")
+    f.add_argument("--design", default="bcv5x2", type=_design, help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
 
     t = sub.add_parser("test", help="the tests of a design from your own per-fold predictions")
     t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b "
                    "(folds and rows 0-based, as pybcv folds writes them)")
-    t.add_argument("--design", default="bcv5x2", help="the design of the folds (default bcv5x2)")
+    t.add_argument("--design", default="bcv5x2", type=_design, help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
@@ -995,7 +986,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                                 "for numeric predictions")
                    .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
                             ""))
-    t.add_argument("--profile", default=cd["profile"], help=_profile_help())
+    t.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
     _add_option_arguments(t)
@@ -1017,7 +1008,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
-    s.add_argument("--profile", default=sd["profile"], help=_profile_help())
+    s.add_argument("--profile", default=sd["profile"], type=_profile, help=_profile_help())
     s.add_argument("--backend", default=sd["backend"], choices=backends)
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
@@ -1032,7 +1023,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="Markdown report of simulation folders, beside the paper")
     r.add_argument("dirs", nargs="+", help="simulate --out folders (type-I runs or power curves)")
     r.add_argument("--out", help="write the report to this file (PNG power curves next to it)")
-    r.add_argument("--profile", help="re-score the runs under this profile (default: as run)")
+    r.add_argument("--profile", type=_profile, help="re-score the runs under this profile (default: as run)")
     r.add_argument("--title", default="pybcv replication report")
     r.set_defaults(fn=cmd_report)
 
@@ -1040,7 +1031,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "the CNNs (mnist)")
     u.add_argument("--dataset", required=True, help="exp6, letter or mnist")
     u.add_argument("--grid", help="values of B's parameter, comma separated (default: the experiment's)")
-    u.add_argument("--sets", type=int, help="training data sets (default 100; mnist 3; paper: 1000, "
+    u.add_argument("--sets", type=int_at_least(2), help="training data sets (default 100; mnist 3; paper: 1000, "
                    "mnist 100)")
     u.add_argument("--train-n", type=_n, help="training-set size (default: the data set's n; "
                    "mnist: n/2, a 5x2 fold)")
