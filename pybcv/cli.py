@@ -345,12 +345,8 @@ def cmd_compare(a) -> int:
     else:
         if a.groups:
             raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
-        n = a.n if a.n is not None else EXPERIMENTS["exp6"].n
-        _check_n(n, designs_for(tests))
-        data = D.exp6(a.seed, n=n)
+        data = D.exp6(a.seed, n=EXPERIMENTS["exp6"].n if a.n is None else a.n)
         src = f"EXP6 (n = {data.n}, drawn from seed {a.seed})"
-    if data.n < 2:
-        raise UsageError(f"--csv: too few records ({data.n})")
     _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")
     if a.stratify and a.groups:
         raise UsageError("--stratify and --groups cannot be combined: give one of them")

@@ -72,6 +72,10 @@ def _interval(result, level=0.95) -> Tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _loss_words(loss: str) -> str:
+    return "error rates" if loss == "zero_one" else f"mean {loss} losses"
+
+
 def _fmt_df(df) -> str:
     if df is None:
         return "-"
@@ -182,7 +186,7 @@ class Comparison:
         seed = "" if self.seed is None else f", seed {self.seed}"
         lines = [f"A = {self.learner_a}   vs   B = {self.learner_b}   (n = {self.n}{seed}, "
                  f"profile {self.profile})",
-                 ("error rates" if self.loss == "zero_one" else f"mean {self.loss} losses")
+                 _loss_words(self.loss)
                  + f" over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
         head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
@@ -216,9 +220,8 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         df = self.to_frame()
-        words = "error rates" if self.loss == "zero_one" else f"mean {self.loss} losses"
         cap = html.escape(f"A = {self.learner_a} vs B = {self.learner_b} (n = {self.n}); "
-                          f"{words} A {self.error_a:.4f}, B {self.error_b:.4f}")
+                          f"{_loss_words(self.loss)} A {self.error_a:.4f}, B {self.error_b:.4f}")
         return f"<p><b>{cap}</b></p>" + df.to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
 
@@ -746,7 +749,7 @@ class LearnerComparison:
     def __str__(self) -> str:
         lines = [f"{len(self.learners)} learners, every pair; p-values adjusted by "
                  f"{self.adjust} (alpha {self.alpha:g})",
-                 self._loss_words() + ": "
+                 _loss_words(self._loss()) + ": "
                  + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items())]
         notes = next(iter(self.comparisons.values())).warnings if self.comparisons else []
         lines += [f"warning: {msg}" for msg in notes] + [""]
@@ -767,10 +770,6 @@ class LearnerComparison:
 
     def _loss(self) -> str:
         return next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
-
-    def _loss_words(self) -> str:
-        loss = self._loss()
-        return "error rates" if loss == "zero_one" else f"mean {loss} losses"
 
     def __repr__(self) -> str:
         return f"<LearnerComparison {len(self.learners)} learners, {len(self.pairs)} pair tests>"
