@@ -188,9 +188,7 @@ class Splitter:
         return f"{type(self).__name__}({args})"
 
 
-# --------------------------------------------------------------------------
-# hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
-# --------------------------------------------------------------------------
+# ---- hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
 class RepeatedHoldOut(Splitter):
     """J independent hold-out splits: for each a fresh permutation, whose
     first n1 records train and the other n - n1 test.
@@ -320,9 +318,7 @@ class ConservativeZSplit(Splitter):
                          "the complements of their test sets, so test sets alone cannot form it")
 
 
-# --------------------------------------------------------------------------
-# K-fold schemes: each run cuts one permutation into k contiguous folds
-# --------------------------------------------------------------------------
+# ---- K-fold schemes: each run cuts one permutation into k contiguous folds
 class RepeatedKFoldCV(Splitter):
     """r independent K-fold partitions (fold order: run 1 folds 1..k, run 2
     ...); each run cuts a fresh permutation into k contiguous folds, the
@@ -397,9 +393,7 @@ class KFoldCV(RepeatedKFoldCV):
         return 1
 
 
-# --------------------------------------------------------------------------
-# m x 2 schemes: replication j gives fold (j, 1) testing T_j, (j, 2) testing S_j
-# --------------------------------------------------------------------------
+# ---- m x 2 schemes: replication j gives fold (j, 1) testing T_j, (j, 2) testing S_j
 class RandomMx2CV(Splitter):
     """m x 2 random CV (Dietterich; Alpaydin): per replication a fresh
     permutation, S_j = its first floor(n/2) records, T_j = the rest.
@@ -629,9 +623,7 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
                          "read them from splits(n, rng, groups=groups)")
 
 
-# --------------------------------------------------------------------------
-# checks of user-supplied folds
-# --------------------------------------------------------------------------
+# ---- checks of user-supplied folds
 def _as_folds(test_sets, n: int) -> List[np.ndarray]:
     """Each fold as a 1-d int array of distinct rows in [0, n)."""
     if isinstance(test_sets, np.ndarray) and test_sets.ndim == 1 and test_sets.dtype != object:

@@ -39,12 +39,10 @@ from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResu
                       check_tables, no_interval, real_losses)
 
 
-# --------------------------------------------------------------------------
-# one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
+# ---- one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
 # function's inputs (vectorised over leading dimensions); the test's batch
 # kernel takes the same inputs and returns (the family kernel's output,
 # whose first two fields are statistic and pvalue; its interval function)
-# --------------------------------------------------------------------------
 def _design_param(design, name):
     """A design parameter (J = "n_repeats") of the splitter in ``DESIGNS``."""
     return getattr(DESIGNS[design], name)
@@ -203,9 +201,7 @@ def _k_mcnemar_bcv(C, rho1=0.5, rho2=0.5, clamp_correction=False, t=None, altern
             _mc.mcnemar_kernel_interval)
 
 
-# --------------------------------------------------------------------------
-# option checks (before any arithmetic)
-# --------------------------------------------------------------------------
+# ---- option checks (before any arithmetic)
 #: The options that take one of a few strings (the first is the default);
 #: the R wrappers' choices are generated from these (scripts/gen_r_tests.py).
 OPTION_CHOICES = {"alternative": ALTERNATIVES, "empty_fold": ("zero", "drop")}
@@ -410,9 +406,7 @@ def _n_folds(design: str) -> int:
     return int(d.n_splits(max(d.min_n, 100)))
 
 
-# --------------------------------------------------------------------------
-# the tests
-# --------------------------------------------------------------------------
+# ---- the tests
 _ALT = {"alternative": "two-sided"}
 
 _ROWS = [
