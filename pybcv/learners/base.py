@@ -93,6 +93,9 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
 
     _registry_name = None    # overridden
 
+    def __init__(self, backend="auto"):       # a learner without parameters
+        self.backend = backend
+
     # -- what subclasses provide
     @property
     def name(self):
@@ -189,8 +192,7 @@ class _WekaLearner(NamedLearner):
     """A Weka classifier through RWeka; ``options``: Weka options."""
 
     def __init__(self, options=None, backend="auto"):
-        self.options = options
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _r_params(self):
         return {"options": weka_options(self.options)}
@@ -267,9 +269,6 @@ class Tree(NamedLearner):
     """Classification tree (``tree::tree``, defaults), letter's TREE."""
     _registry_name = "tree"
 
-    def __init__(self, backend="auto"):
-        self.backend = backend
-
 
 class GLM(NamedLearner):
     """Logistic regression (``stats::glm``, binomial logit), the simple
@@ -278,8 +277,7 @@ class GLM(NamedLearner):
     _registry_name = "glm"
 
     def __init__(self, threshold=0.5, backend="auto"):
-        self.threshold = threshold
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _r_params(self):
         return {"threshold": float(self.threshold)}
@@ -292,16 +290,10 @@ class Majority(NamedLearner):
     """MAJ: the most frequent training class (ties → smallest label)."""
     _registry_name = "majority"
 
-    def __init__(self, backend="auto"):
-        self.backend = backend
-
 
 class Mean(NamedLearner):
     """Nearest class mean, Euclidean distance (ties → smallest label)."""
     _registry_name = "mean"
-
-    def __init__(self, backend="auto"):
-        self.backend = backend
 
 
 class _FNN(NamedLearner):

@@ -21,7 +21,7 @@ import numpy as np
 from .spec import weka_options
 from .timelimit import one_fit
 
-from .._validate import check_labels, nonfinite_message
+from .._validate import check_labels, keep_init_args, nonfinite_message
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
@@ -167,11 +167,6 @@ def _numeric_matrix(X, who):
     return enc.transform(X)
 
 
-def _first_argmin(D):
-    """Row-wise index of the first minimum (ties → lowest column), exact."""
-    return np.argmin(D, axis=1)
-
-
 class _PythonLearner(ClassifierMixin, BaseEstimator):
     """Base: ``fit``/``predict`` via ``_fit_codes``/``_predict_codes`` on
     integer class codes, and a generic ``predict_splits`` (one fit per split)."""
@@ -271,7 +266,7 @@ class MeanFallback(_PythonLearner):
             for j in range(Xte.shape[1]):
                 d = d + (Xte[:, j] - M[i, j]) ** 2
             D[:, i] = d
-        return present[_first_argmin(D)]
+        return present[np.argmin(D, axis=1)]      # a tie: the first minimum
 
     def predict_splits(self, X, y, splits):
         classes, codes = _labels(y, X)
@@ -316,7 +311,7 @@ class _FNN(_PythonLearner):
         Xtr, ctr = m
         groups, w = self._groups(Xtr.shape[1])
         D = _fnn_dist(_numeric_matrix(X, self._who), Xtr, groups, w)
-        return ctr[_first_argmin(D)]
+        return ctr[np.argmin(D, axis=1)]
 
     def predict_splits(self, X, y, splits):
         classes, codes = _labels(y, X)
@@ -328,7 +323,7 @@ class _FNN(_PythonLearner):
         out = []
         for tr, te in splits:
             D = full[np.ix_(te, tr)] if full is not None else _fnn_dist(A[te], A[tr], groups, w)
-            out.append(classes[codes[tr][_first_argmin(D)]])
+            out.append(classes[codes[tr][np.argmin(D, axis=1)]])
         return out
 
 
@@ -693,8 +688,7 @@ class KKNNFallback(_PythonLearner):
     """
 
     def __init__(self, k=5, kernel="triangular"):
-        self.k = k
-        self.kernel = kernel
+        keep_init_args(self, locals())
 
     def _fit_codes(self, X, codes, nclass):
         if self.kernel not in _KERNELS:
@@ -859,8 +853,7 @@ class J48Fallback(_SklearnFallback):
     _weka_name = "J48"
 
     def __init__(self, unpruned=False, options=None):
-        self.unpruned = unpruned
-        self.options = options
+        keep_init_args(self, locals())
 
     def _estimator(self, opts=None):
         from sklearn.tree import DecisionTreeClassifier
@@ -874,9 +867,6 @@ class TreeFallback(_SklearnFallback):
     min_samples_leaf = 5 and min_samples_split = 10.  tree's mindev = 0.01
     rule (stop when a node's deviance is < 1 % of the root's) has no
     counterpart, so the fallback tree can be deeper."""
-
-    def __init__(self):
-        pass
 
     def _estimator(self, opts=None):
         from sklearn.tree import DecisionTreeClassifier
