@@ -94,8 +94,7 @@ def parse_import_spec(spec: str) -> Dict[str, Any]:
 
 
 def spec_params(learner: str, pieces, value, what: str = "name") -> Dict[str, Any]:
-    """{param: value(text)} of the pieces ``param=value`` of a learner spec
-    (``what:param=value,...``); ValueError naming the learner and the piece."""
+    """{param: value(text)} of the pieces ``param=value`` of a learner spec."""
     params: Dict[str, Any] = {}
     for kv in pieces:
         k, eq, v = kv.partition("=")
@@ -109,8 +108,7 @@ def spec_params(learner: str, pieces, value, what: str = "name") -> Dict[str, An
 
 
 def check_import_params(path: str, params: Dict[str, Any]) -> Dict[str, Any]:
-    """``params`` of the estimator ``path``, checked (:func:`estimator_from_path`);
-    noise, noise_stream, one_hot (every learner takes them) by their own checks."""
+    """``params`` of the estimator ``path`` and the view parameters, checked."""
     estimator_from_path(path, {k: v for k, v in params.items() if k not in VIEW_PARAMS})
     return {k: check_param(path, k, v) if k in VIEW_PARAMS else v for k, v in params.items()}
 
