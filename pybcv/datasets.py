@@ -915,14 +915,7 @@ def from_arrays(X, y, name="data") -> Dataset:
             raise DataError(f"X has duplicate column name(s) {dup}; every column needs its own name")
         for j, c in enumerate(X_.columns):
             _check_column_values(X_.iloc[:, j].to_numpy(), f"X column {c!r}")
-    else:
-        if X_.dtype.kind in "fc":
-            bad = ~np.isfinite(X_)
-            if bad.any():
-                i, j = map(int, np.argwhere(bad)[0])
-                raise DataError(f"X column {j}, row {i}: {X_[i, j]!r} is not a finite number "
-                                f"({int(bad.sum())} such value(s)); remove or impute them")
-        elif X_.dtype.kind not in "iub":
-            for j in range(X_.shape[1]):
-                _check_column_values(X_[:, j], f"X column {j}")
+    elif X_.dtype.kind not in "iub":
+        for j in range(X_.shape[1]):
+            _check_column_values(X_[:, j], f"X column {j}")
     return Dataset(name, X=X_, y=y_)
