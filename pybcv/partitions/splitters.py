@@ -18,8 +18,8 @@ import numpy as np
 
 from .._validate import keep_init_args
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
-from .blocks import (EXTRA_RULES, MAX_BCV_M, bcv_design_matrix, bcv_n_blocks, bcv_test_cuts,
-                     bcv_test_positions, extra_order_of_rule)
+from .blocks import (EXTRA_RULES, MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
+                     bcv_tests_of_blocks, extra_order_of_rule)
 
 Split = Tuple[np.ndarray, np.ndarray]
 
@@ -477,18 +477,6 @@ class BlockRegularizedMx2CV(Splitter):
         return _check_bcv(folds, int(self.m), n, self.extra_rule)
 
 
-def _bcv_tests_of_blocks(block_of: np.ndarray, m: int) -> List[np.ndarray]:
-    """Test sets T_1, S_1, T_2, S_2, ... of an m x 2 BCV whose record i lies
-    in block ``block_of[i]`` (0-based): the L8 (or L4, L16) design applied to
-    any blocks, as :class:`BlockRegularizedMx2CV` applies it to slices."""
-    M = bcv_design_matrix(m)
-    out = []
-    for j in range(m):
-        in_S = M[j][block_of]
-        out += [np.flatnonzero(~in_S), np.flatnonzero(in_S)]
-    return out
-
-
 def _codes(values, n: int, what: str) -> np.ndarray:
     """0-based codes of the distinct values of a per-record array (checked)."""
     if values is None:
@@ -555,7 +543,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
                                (np.flatnonzero(classes == c) for c in range(int(classes.max()) + 1))])
         block_of = np.empty(n, dtype=np.int64)
         block_of[laid] = deal[np.arange(n) % B]
-        return _bcv_tests_of_blocks(block_of, m)
+        return bcv_tests_of_blocks(block_of, m)
 
     def sizes(self, n):
         """The plain BCV's fold sizes (the blocks have its sizes)."""
@@ -616,7 +604,7 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
             load, rank, b = heapq.heappop(heap)
             block_of_group[grp] = b
             heapq.heappush(heap, (load + int(size[grp]), rank, b))
-        return _bcv_tests_of_blocks(block_of_group[group_of], m)
+        return bcv_tests_of_blocks(block_of_group[group_of], m)
 
     def sizes(self, n):
         raise ValueError("a grouped BCV's fold sizes depend on the groups and the draw; "
