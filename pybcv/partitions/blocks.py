@@ -37,7 +37,6 @@ _EXTRA_ORDER_M = {
 # The order that minimises max_j ||S_j| - |T_j|| alone for the 5x2 BCV
 # (extra_rule="spec"; kept so that runs made with it stay reproducible).
 SPEC_EXTRA_ORDER_5X2 = (1, 7, 2, 8, 3, 5, 4, 6)
-EXTRA_RULES = ("balanced", "first", "spec")
 
 
 def bcv_n_blocks(m: int) -> int:

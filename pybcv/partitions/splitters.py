@@ -18,7 +18,7 @@ import numpy as np
 
 from .._validate import keep_init_args
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
-from .blocks import (EXTRA_RULES, MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
+from .blocks import (MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
                      bcv_tests_of_blocks, extra_order_of_rule)
 
 Split = Tuple[np.ndarray, np.ndarray]
@@ -456,10 +456,7 @@ class BlockRegularizedMx2CV(Splitter):
 
     def _check_params(self):
         B = bcv_n_blocks(self.m)
-        if self.extra_rule not in EXTRA_RULES:
-            raise ValueError(f"extra_rule must be 'balanced', 'first' or 'spec', got {self.extra_rule!r}")
-        if self.extra_rule == "spec" and B != 8:
-            raise ValueError("extra_rule='spec' is defined for the 5x2 BCV (8 blocks) only")
+        extra_order_of_rule(B, self.extra_rule, int(self.m))    # checks the rule
         return B
 
     def _n(self, n):
