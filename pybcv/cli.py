@@ -365,20 +365,12 @@ def cmd_compare(a) -> int:
     progress = not (a.quiet or a.json)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        kw = dict(tests=a.tests, seed=a.seed, loss=a.loss, profile=a.profile, backend=a.backend,
+                  n_jobs=a.jobs, progress=progress, alpha=a.alpha, alternative=a.alternative,
+                  options=options, timeout=a.timeout, **folds)
         try:
-            sel = a.tests if isinstance(a.tests, str) and (
-                a.tests in ("all", "table5") or a.tests in designs_for(tests)) else tests
-            if a.learners:
-                res = compare_many(data.X, data.y, specs, tests=sel, seed=a.seed, loss=a.loss,
-                                   profile=a.profile, backend=a.backend, adjust=a.adjust,
-                                   n_jobs=a.jobs, progress=progress, alpha=a.alpha,
-                                   alternative=a.alternative, options=options,
-                                   timeout=a.timeout, **folds)
-            else:
-                res = compare(data.X, data.y, specs[0], specs[1], tests=sel, seed=a.seed, loss=a.loss,
-                              profile=a.profile, backend=a.backend, n_jobs=a.jobs,
-                              progress=progress, alpha=a.alpha, alternative=a.alternative,
-                              options=options, timeout=a.timeout, **folds)
+            res = (compare_many(data.X, data.y, specs, adjust=a.adjust, **kw) if a.learners
+                   else compare(data.X, data.y, *specs, **kw))
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
