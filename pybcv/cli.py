@@ -382,21 +382,17 @@ def cmd_compare(a) -> int:
             if "regressor" in str(e) or ("loss" in str(e) and a.loss is not None):
                 raise UsageError(f"{'--loss' if a.loss is not None else '--a/--b'}: {e}") from None
             raise
+    if a.plot:                       # (--plot comes with --learners only)
+        res.plot(path=a.plot)
+    if a.json:
+        _print_command_json("compare --learners" if a.learners else "compare", src, res.to_json())
+        return 0
+    print(f"data: {src}")
     if a.learners:
-        if a.plot:
-            res.plot(path=a.plot)
-        if a.json:
-            _print_command_json("compare --learners", src, res.to_json())
-            return 0
-        print(f"data: {src}")
         print(res)
         if a.plot:
             print(f"wrote {a.plot}", file=sys.stderr)
         return 0
-    if a.json:
-        _print_command_json("compare", src, res.to_json())
-        return 0
-    print(f"data: {src}")
     print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
           f"({_backend_note(res.backends)}); requested --backend {a.backend}")
     print(res)
