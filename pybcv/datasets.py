@@ -38,7 +38,7 @@ import numpy as np
 
 from .errors import DataError
 from .experiments import EXPERIMENTS
-from ._validate import check_labels
+from ._validate import check_labels, listed
 
 def data_dir() -> str:
     """The folder of the offline data (``uci/``, ``mnist/``): the environment
@@ -644,12 +644,6 @@ def _classify_column(cells, missing):
     return "cat", num, np.zeros(len(cells), bool)
 
 
-def _lines_text(lines, limit=10):
-    lines = list(lines)
-    s = ", ".join(map(str, lines[:limit]))
-    return s + (f", ... ({len(lines)} in all)" if len(lines) > limit else "")
-
-
 def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
              na_values=(), drop_missing: bool = False, groups: Optional[str] = None,
              decimal: str = ".") -> Dataset:
@@ -769,7 +763,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
                     else "is not a finite number")
             raise DataError(f"{path}: column {names[j]!r}, line {line_arr[i]}: {v!r} {what}, "
                             f"but the column is numeric ({int(bad.sum())} such cell(s) in it, "
-                            f"on line(s) {_lines_text(line_arr[bad])}); correct the file, or "
+                            f"on line(s) {listed(line_arr[bad])}); correct the file, or "
                             f"if the cell marks a missing value pass it in na_values with "
                             f"drop_missing=True")
         kinds.append(kind)
@@ -783,11 +777,11 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             raise DataError(f"{path}: column {names[j]!r}, line {line_arr[i]}: missing value "
                             f"{cells[i, j]!r} ({int(rows_bad.sum())} record(s) with missing "
                             f"values, in column(s) {', '.join(map(repr, cols))}, on line(s) "
-                            f"{_lines_text(line_arr[rows_bad])}); impute them, or pass "
+                            f"{listed(line_arr[rows_bad])}); impute them, or pass "
                             f"drop_missing=True to drop those records")
         dropped = line_arr[rows_bad].tolist()
         warnings.warn(f"{path}: dropped {len(dropped)} record(s) with missing values, on "
-                      f"line(s) {_lines_text(dropped)}", UserWarning, stacklevel=2)
+                      f"line(s) {listed(dropped)}", UserWarning, stacklevel=2)
         keep = ~rows_bad
         cells, num_cells, line_arr = cells[keep], num_cells[keep], line_arr[keep]
         numbers = [num[keep] for num in numbers]
