@@ -28,11 +28,11 @@ from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
 from .losses import Loss, has_proba, is_regressor, no_proba_message, resolve_loss
-from .pipeline import (as_learner, design_generator, learner_free_tables, learner_label,
-                       loss_sums_from_design_predictions, predict_learners,
+from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
+                       learner_label, loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums, tables_from_predictions
-from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
+from .partitions import DESIGNS, check_design, check_splits, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats.registry import zero_one_message
@@ -350,9 +350,9 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
     per record) over whole groups (:func:`pybcv.partitions.design_splitter`)."""
     if not isinstance(stratify, (bool, np.bool_)):
         raise ValueError(f"stratify must be True or False, got {stratify!r}")
-    return {d: design_splitter(d, bool(stratify), groups is not None).splits(
-                data.n, design_generator(seed, d), y=data.y if stratify else None, groups=groups)
-            for d in designs_for(keys)}
+    designs = {d: d for d in designs_for(keys)}
+    return draw_splits(data.n, designs, {d: design_generator(seed, d) for d in designs},
+                       y=data.y if stratify else None, groups=groups)
 
 
 def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
