@@ -747,9 +747,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     line_arr = np.asarray(lines, dtype=np.int64)
     cells = np.array(rows, dtype=object).reshape(n, p) if n else np.empty((0, p), object)
     cells = np.vectorize(str.strip, otypes=[object])(cells) if n else cells
-    missing = np.zeros((n, p), bool)
-    for j in range(p):
-        missing[:, j] = pd.Series(cells[:, j], dtype=object).isin(markers).to_numpy()
+    missing = pd.DataFrame(cells, dtype=object).isin(markers).to_numpy(bool).reshape(n, p)
     # the cells as numbers are read: decimal commas turned into points
     num_cells = cells if decimal == "." or not n else \
         np.vectorize(lambda c: c.replace(",", "."), otypes=[object])(cells)
