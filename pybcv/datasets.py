@@ -102,6 +102,13 @@ def as_rng(seed) -> np.random.Generator:
     return np.random.default_rng(int(seed))
 
 
+def _read_only(*arrays):
+    """The arrays of a cached population, made read-only (callers share them)."""
+    for a in arrays:
+        a.setflags(write=False)
+    return arrays
+
+
 def _check_n(n, minimum=2):
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < minimum:
         raise ValueError(f"n must be an integer >= {minimum}, got {n!r}")
@@ -176,9 +183,7 @@ def exp6_grid():
     x1, x2 = np.meshgrid(i / 10.0, i / 10.0, indexing="ij")
     X = np.column_stack([x1.ravel(), x2.ravel()])
     y = exp6_label(X[:, 0], X[:, 1])
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def _resample(name, population, seed, n) -> Dataset:
@@ -223,9 +228,7 @@ def letter_population(path: Optional[str] = None):
         y = df["class"].astype(str).to_numpy()
     else:  # pragma: no cover - fallback when the offline copy is absent
         X, y = _letter_from_mlbench()
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def _letter_from_mlbench():  # pragma: no cover
@@ -271,9 +274,7 @@ def population_raw(path: Optional[str] = None):
         X, y = d["x_train"], d["y_train"].astype(np.int64)
     if X.shape != (len(y), 28, 28):
         raise ValueError(f"{path}: x_train must have shape (n, 28, 28), got {X.shape}")
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def scale(images) -> np.ndarray:
@@ -316,9 +317,7 @@ def uci_population(name: str):
     if not isinstance(d.X, np.ndarray):
         raise DataError(f"{path}: the validity battery needs numeric predictors only")
     X, y = np.asarray(d.X, float), np.asarray(d.y).astype(str)
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def _resampled(name, population, doc):
@@ -444,9 +443,7 @@ def uci_target_population(name: str):
     j = header.index(column)
     y = X[:, j].copy()
     X = np.delete(X, j, axis=1)
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 #: What a UCI file's name may look like: it becomes a file and folder name
