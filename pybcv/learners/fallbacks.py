@@ -183,11 +183,15 @@ class _PythonLearner(ClassifierMixin, BaseEstimator):
             raise _not_fitted(self)
         return self.classes_[self._predict_codes(self.model_, X)]
 
-    def predict_splits(self, X, y, splits):
+    def _start(self, X, y, splits):
+        """(classes, codes, splits) of a ``predict_splits`` call, checked."""
         classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
-        _Encoder().fit(X).transform(X)    # NaN/inf named by their row in X, not in a fold
         self.backend_ = BACKEND
+        return classes, codes, _check_splits(splits, len(codes))
+
+    def predict_splits(self, X, y, splits):
+        classes, codes, splits = self._start(X, y, splits)
+        _Encoder().fit(X).transform(X)    # NaN/inf named by their row in X, not in a fold
         out = []
         for f, (tr, te) in enumerate(splits, start=1):
             with one_fit(f):             # the time limit of a fit (pybcv.learners.timelimit)
@@ -227,9 +231,7 @@ class MajorityFallback(_PythonLearner):
         return np.full(len(X), m, dtype=np.intp)
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
-        self.backend_ = BACKEND
+        classes, codes, splits = self._start(X, y, splits)
         if not splits:
             return []
         counts = _train_class_counts(codes, splits, len(classes))
@@ -269,10 +271,8 @@ class MeanFallback(_PythonLearner):
         return present[np.argmin(D, axis=1)]      # a tie: the first minimum
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         A = _numeric_matrix(X, "mean")
-        self.backend_ = BACKEND
         return [classes[self._predict_codes(_class_means(A[tr], codes[tr]), A[te])]
                 for tr, te in splits]
 
@@ -314,11 +314,9 @@ class _FNN(_PythonLearner):
         return ctr[np.argmin(D, axis=1)]
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         A = _numeric_matrix(X, self._who)
         groups, w = self._groups(A.shape[1])
-        self.backend_ = BACKEND
         full = _fnn_dist(A, A, groups, w) if A.shape[0] <= FULL_MATRIX_MAX_N else None
         out = []
         for tr, te in splits:
@@ -574,10 +572,8 @@ class GLMFallback(_PythonLearner):
         return np.where(_linkinv(Z @ beta) > self.threshold, present[1], present[0])
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         Z, _ = self._design(X)
-        self.backend_ = BACKEND
         F = len(splits)
         if F == 0:
             return []
@@ -820,11 +816,9 @@ class _SklearnFallback(_PythonLearner):
 
     def predict_splits(self, X, y, splits):
         opts = self.check_options()
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         enc = _Encoder().fit(X)
         A = enc.transform(X)
-        self.backend_ = BACKEND
         out = []
         for tr, te in splits:
             present = np.unique(codes[tr])
