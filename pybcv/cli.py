@@ -521,14 +521,9 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
         if seen[r] and y[r] != lab:
             raise ValueError(f"{path}: row {r} has label {y[r]!r} and, on line {i + 2}, {lab!r}")
         y[r], seen[r] = lab, True
-    tests, pa, pb = [], [], []
-    ya, yb = df["pred_a"].to_numpy(object), df["pred_b"].to_numpy(object)
-    for f in range(F):
-        idx = np.flatnonzero(fold == f)
-        tests.append(row[idx])
-        pa.append(ya[idx])
-        pb.append(yb[idx])
-    return y, pa, pb, tests
+    idx = [np.flatnonzero(fold == f) for f in range(F)]      # each fold's lines
+    pa, pb = ([df[c].to_numpy(object)[i] for i in idx] for c in ("pred_a", "pred_b"))
+    return y, pa, pb, [row[i] for i in idx]
 
 
 def cmd_test(a) -> int:
