@@ -87,16 +87,15 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     rates = res.rejection_rate(ALPHA)
     cov = res.coverage()        # where the statistics give intervals and the true difference is known
 
+    head = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", ""]
     if R == 0:                   # every repetition failed, or none finished yet
-        lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
-                 f"- **no finished repetition**: no rate to report "
+        lines = [*head, f"- **no finished repetition**: no rate to report "
                  f"({len(res.failures)} failed)", *failure_lines(res.failures), ""]
         return "\n".join(lines), {"dataset": cfg.dataset, "reps": 0, "rates": rates, "flags": {}}
 
     def cov_cell(k):
         return (f" {cov[k]:.3f} |" if k in cov else " - |") if cov else ""
-    lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
-             f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
+    lines = [*head, f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
              f"n = {cfg.n}; {_fmt_param(cfg) or 'learner-free (fixed per-record losses)'}",
              f"- option profile: **{cfg.profile}** {json.dumps(PROFILES[cfg.profile])}",
              f"- backend that ran: {', '.join(res.backends)}; fits per repetition: "
