@@ -132,10 +132,8 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     runs.sort(key=lambda x: x[0])
     cfg = runs[0][1].config
     pname = EXPERIMENTS[cfg.dataset].varied
-    truth = None
     tpath = os.path.join(d, "truth.json")
-    if os.path.exists(tpath):
-        truth = json.load(open(tpath))
+    truth = json.load(open(tpath)) if os.path.exists(tpath) else None
     def lam_of(x):
         if not truth:
             return None
@@ -149,7 +147,8 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
              f"{_fmt_param(cfg, pname)} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
              *failure_lines([f for _, r in runs for f in r.failures]), ""]
     lams = [lam_of(x) for x in xs]
-    if all(lv is not None for lv in lams):         # columns along lambda, as the paper plots them
+    use_lam = all(lv is not None for lv in lams)
+    if use_lam:                                    # columns along lambda, as the paper plots them
         order = sorted(range(len(xs)), key=lambda i: lams[i])
         runs, xs, lams = [runs[i] for i in order], [xs[i] for i in order], [lams[i] for i in order]
     head = "| test | " + " | ".join(f"{pname}={x:g}" + (f" (λ={lv:.1f})" if lv is not None else "")
@@ -172,7 +171,6 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        use_lam = all(lv is not None for lv in lams)
         xplot = lams if use_lam else xs
         for i, k in enumerate(tests):
             style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(
