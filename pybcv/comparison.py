@@ -41,10 +41,6 @@ PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marke
 
 
 # ------------------------------------------------------------------ selections
-def _paper_first(keys):
-    return sorted(keys, key=lambda k: k != PAPER_TEST)
-
-
 def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:
     """Fits per learner for a set of tests (the union of designs when shared).
 
@@ -65,11 +61,6 @@ def _num(x):
         return [_num(v) for v in x]
     x = float(x)
     return x if math.isfinite(x) else None
-
-
-def _interval(result, level=0.95) -> Tuple[float, float]:
-    lo, hi = result.confidence_interval(level)
-    return float(lo), float(hi)
 
 
 def _loss_words(loss: str) -> str:
@@ -158,7 +149,7 @@ class Comparison:
         alpha = self.alpha if alpha is None else alpha
         rows = []
         for k, r in self.results.items():
-            lo, hi = _interval(r, level)
+            lo, hi = r.confidence_interval(level)
             rows.append({"test": k, "name": r.method or TESTS[k].name, "design": TESTS[k].design,
                          "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
                          "estimate": np.nan if r.estimate is None else r.estimate,
@@ -191,7 +182,7 @@ class Comparison:
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
         head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
         if head.estimate is not None:
-            lo, hi = _interval(head)
+            lo, hi = head.confidence_interval()
             ci = "" if math.isnan(lo) else f", 95% CI [{lo:.4f}, {hi:.4f}]"
             lines.append(f"estimate of mu_A - mu_B ({head.method}): {head.estimate:+.4f}{ci}")
         def name(r):
@@ -200,7 +191,7 @@ class Comparison:
         lines += ["", f"  {'test':<{w}}{'statistic':>10}  {'df':>7}  {'p-value':>9}  "
                       f"{'95% CI of mu_A - mu_B':>22}  decision at {alpha:g}"]
         for k, r in self.results.items():
-            lo, hi = _interval(r)
+            lo, hi = r.confidence_interval()
             ci = "-" if math.isnan(lo) else f"[{lo:+.4f}, {hi:+.4f}]"
             mark = "*" if k == PAPER_TEST else " "
             lines.append(f"{mark} {name(r):<{w}}{r.statistic:>10.4f}  {_fmt_df(r.df):>7}  "
@@ -238,7 +229,7 @@ def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float =
     estimate, ci_low, ci_high, ci_level, reject, warnings}}."""
     out = {}
     for k, r in results.items():
-        lo, hi = _interval(r, level)
+        lo, hi = r.confidence_interval(level)
         out[k] = {"test": k, "method": r.method, "design": TESTS[k].design,
                   "statistic": _num(r.statistic), "df": _num(r.df), "pvalue": _num(r.pvalue),
                   "alternative": r.alternative, "estimate": _num(r.estimate),
@@ -277,7 +268,7 @@ def _score_tables(tables, n, keys, options, splits=None, zero_one=True) -> Dict[
     ``zero_one`` False: ``tables`` hold per-fold loss sums (F, 4) of a
     real-valued loss (:func:`pybcv.outcomes.loss_sums`)."""
     out = {}
-    for k in _paper_first(keys):
+    for k in sorted(keys, key=lambda k: k != PAPER_TEST):      # the paper's test first
         d = TESTS[k].design
         if splits is not None and d in splits:
             ntr = np.array([len(tr) for tr, _ in splits[d]])
@@ -873,7 +864,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
         h, s = holm(ps), shaffer(ps, k)
         for (a, b), c, ph, psh in zip(comparisons, comparisons.values(), h, s):
             r = c.results[test]
-            lo, hi = _interval(r)
+            lo, hi = r.confidence_interval()
             pairs.append({"a": a, "b": b, "test": test, "pvalue": float(r.pvalue),
                           "pvalue_holm": float(ph), "pvalue_shaffer": float(psh),
                           "statistic": float(r.statistic),
