@@ -137,6 +137,17 @@ def test_sqlite_store_converts_and_unpacks_exactly(tmp_path):
     assert archive.differences(stored, archive.read_sqlite(str(tmp_path / "back"))) == []
     with pytest.raises(FileExistsError):
         archive.to_sqlite(str(tmp_path / "archived"), str(tmp_path / "back"))
+    # ArchivedStore reads an archive as Store reads the store
+    from pybcv.engine.store import Store
+    st, view = Store(src), archive.ArchivedStore(str(tmp_path / "archived"))
+    assert view.config() == st.config() and view.rep_info() == st.rep_info() and view.done() == st.done()
+    (r1, res1), (r2, res2) = st.results(), view.results()
+    assert np.array_equal(r1, r2) and list(res1) == list(res2)
+    assert all(np.array_equal(_bits(res1[k][j]), _bits(res2[k][j])) for k in res1 for j in (0, 1))
+    (r1, t1), (r2, t2) = st.tables(), view.tables()
+    assert np.array_equal(r1, r2) and set(t1) == set(t2)
+    assert all(t1[d].dtype == t2[d].dtype and np.array_equal(t1[d], t2[d]) for d in t1)
+    st.close()
 
 
 def test_cli_converts_verifies_and_reports_errors(tmp_path, capsys):
@@ -277,12 +288,12 @@ def test_rescored_type1_rates_equal_the_committed_reports(run, profile):
 
 @pytest.mark.parametrize("run,profile", [("simple_r", "paper"), ("letter_typeI", "default"),
                                          ("epsilon_paper", "paper")])
-def test_engine_reads_an_archive(run, profile):
-    """pybcv.engine.load_result on an archive folder gives the report's
-    numbers (re-scored from the fold tables where the profile differs)."""
+def test_engine_reads_an_archive_through_archived_store(run, profile):
+    """pybcv.engine.load_result, handed the archive's read-only store, gives the
+    report's numbers (re-scored from the fold tables where the profile differs)."""
     from pybcv.engine import load_result
     folder = os.path.join(RUNS, run)
-    res = load_result(folder, profile=profile)
+    res = load_result(folder, store=archive.ArchivedStore(folder), profile=profile)
     assert res.config.profile == profile and len(res.reps) == 1000
     table = _report_table(f"report_{profile}.md", run)
     assert {TESTS[k].name: f"{r:.3f}" for k, r in res.rejection_rate(ALPHA).items()} == {

@@ -559,6 +559,48 @@ def _rescore(path, meta, tables):
                            f"tables ({type(e).__name__}: {e})") from None
 
 
+class ArchivedStore:
+    """A read-only view of an archived run with the reading methods of
+    :class:`pybcv.engine.store.Store` (``config``, ``results``, ``tables``,
+    ``rep_info``, ``done``, ``n_done``, ``close``), so that code which reads a
+    store reads an archive unchanged."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self.path = os.path.join(folder, FILE_NAME)
+        self._run = read_run(folder)
+
+    def config(self) -> dict:
+        return self._run["config"]
+
+    def results(self):
+        """(reps, {test: (statistic[R], pvalue[R])}), as ``Store.results``."""
+        return self._run["reps"].copy(), {k: (s.copy(), p.copy()) for k, (s, p) in self._run["results"].items()}
+
+    def tables(self, reps=None):
+        """(reps, {design: (R, F, 2, 2)}) of every repetition or of ``reps``, as
+        ``Store.tables``."""
+        if not self._run["tables"]:
+            raise ValueError("this run stored no fold tables")
+        keep = np.isin(self._run["reps"], self._run["reps"] if reps is None else list(reps))
+        return self._run["reps"][keep], {k: v[keep] for k, v in self._run["tables"].items()}
+
+    def rep_info(self) -> List[RepInfo]:
+        return list(self._run["rep_info"])
+
+    def done(self) -> set:
+        return set(int(r) for r in self._run["reps"])
+
+    def n_done(self) -> int:
+        return len(self._run["reps"])
+
+    def failures(self) -> List[dict]:
+        return list(self._run["failures"])
+
+    def close(self):
+        pass
+
+
 # ------------------------------------------------------------------ from / to the SQLite store
 def read_sqlite(folder: str) -> dict:
     """A ``results.sqlite`` run folder in :func:`read_run`'s form, read from a
