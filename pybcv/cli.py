@@ -293,9 +293,7 @@ def _load_csv(a):
 
 
 def _backend_note(backends) -> str:
-    bs = set()
-    for b in backends:
-        bs.update(str(b).split("/"))
+    bs = {part for b in backends for part in str(b).split("/")}
     if bs == {"r"}:
         return "R (the paper's learners)"
     if bs == {"python"}:
