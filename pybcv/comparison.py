@@ -32,7 +32,7 @@ from .pipeline import (as_learner, design_generator, draw_splits, learner_free_t
                        learner_label, loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums, tables_from_predictions
-from .partitions import DESIGNS, check_design, check_splits, get_design
+from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats.registry import zero_one_message
