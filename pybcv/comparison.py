@@ -362,9 +362,9 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
             f"error of 1 -> 3 costs {'4' if out.name == 'squared' else '2'}); meaningful only "
             f"for ordered numeric classes; for labels use zero_one, a cost matrix or log"))
     if stratify is True and reg:
-        raise ValueError(f"stratify=True forms the blocks within the classes of y, but the "
-                         f"learners are regressors: y is a numeric target with no classes; "
-                         f"leave stratify False")
+        raise ValueError("stratify=True forms the blocks within the classes of y, but the "
+                         "learners are regressors: y is a numeric target with no classes; "
+                         "leave stratify False")
     return out
 
 
