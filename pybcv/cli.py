@@ -17,12 +17,10 @@ import argparse
 import json
 import math
 import os
-import socket
 import time
 import sys
 import warnings
 from typing import List, Optional, Sequence
-from urllib.parse import urlparse
 
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
@@ -30,6 +28,7 @@ from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
+from .engine.simulation import check_scheduler
 from .engine import archive
 from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
@@ -49,7 +48,6 @@ EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
 EXIT_INTERRUPTED = interrupts.EXIT_INTERRUPTED
 EXIT_BROKEN_PIPE = 141
-SCHEDULER_TIMEOUT_S = 5.0
 
 
 class UsageError(Exception):
@@ -261,17 +259,11 @@ def _check_n(n: int, designs: List[str], option: str = "--n"):
 
 
 def _check_scheduler(address: Optional[str]):
-    """Connect to a dask scheduler's address within SCHEDULER_TIMEOUT_S (before any work)."""
-    if address is None:
-        return
-    u = urlparse(address if "://" in address else "tcp://" + address)
-    if u.scheme not in ("tcp", "tls") or not u.hostname or u.port is None:
-        raise UsageError(f"--scheduler: give an address as tcp://host:port, got {address!r}")
+    """A dask scheduler's address, reached before any work (check_scheduler)."""
     try:
-        socket.create_connection((u.hostname, u.port), timeout=SCHEDULER_TIMEOUT_S).close()
-    except OSError as e:
-        raise UsageError(f"--scheduler: cannot reach {address} within {SCHEDULER_TIMEOUT_S:g} s "
-                         f"({e.strerror or e})") from None
+        check_scheduler(address, "--scheduler")
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e)) from None
 
 
 def _cli_words(msg: str) -> str:
@@ -702,6 +694,7 @@ def cmd_rq1_run(a) -> int:
     """Run or resume the experiment record ``rq1`` on each data set (one
     engine run each, ``--out/runs/<dataset>``), then write the report."""
     names = [D.check_name(d, "--datasets") for d in a.datasets.split(",") if d]
+    _check_scheduler(a.scheduler)
     files = a.data or D.uci_dir()
     for d in names:
         if not os.path.exists(os.path.join(files, d + ".csv.gz")):
