@@ -273,3 +273,26 @@ test_that("a function returning probabilities under the 0/1 loss is told about l
   r <- compare_learners(probs, MASS::lda, iris, "Species", tests = "kfold_t", loss = "log")
   expect_equal(sum(r$tables$cv10[, "sum_a"]) / 150, 2 / 3 * -log(1e-15), tolerance = 1e-12)
 })
+
+## A test the validity battery found liberal under real-valued losses says so
+## (its registry row's liberal_on_losses; docs/validity/warnings.csv) in its
+## htest's warnings, the results' warnings column and the printed result, as
+## the tests' other warnings; a test not flagged stays quiet.
+test_that("a test liberal under real-valued losses warns in R (loss = 'squared')", {
+  need_python()
+  set.seed(2)
+  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
+  d$y <- 1 + 2 * d$x1 - d$x2 + rnorm(60, sd = 0.5)
+  f_lm <- function(train, test) predict(lm(y ~ ., train), test)
+  f_mean <- function(train, test) rep(mean(train$y), nrow(test))
+  r <- compare_learners(f_lm, f_mean, d, "y", loss = "squared", tests = c("t_5x2cv", "kfold_t"))
+  w <- "the validity battery found the 5x2 CV t liberal under real-valued losses"
+  expect_match(r$htests$t_5x2cv$warnings, w)
+  expect_match(r$results$warnings[r$results$test == "t_5x2cv"], "docs/validity")
+  expect_identical(r$results$warnings[r$results$test == "kfold_t"], "")
+  expect_output(print(r), paste("t_5x2cv:", w))
+  z <- compare_learners(function(train, test) rep("a", nrow(test)),
+                        function(train, test) ifelse(test$x1 > 0, "a", "b"),
+                        transform(d, y = ifelse(y > 1, "a", "b")), "y", tests = "t_5x2cv")
+  expect_identical(z$results$warnings, "")          # 0/1 loss: no such warning
+})
