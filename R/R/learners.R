@@ -251,16 +251,24 @@ learner_probabilities <- function(l, ld, sp, data) {
 ## users who have it (a model_spec cannot exist without it), which R CMD
 ## check cannot resolve offline when it is not installed.
 parsnip_learner <- function(spec, proba = FALSE) {
-  pkg <- "parsnip"
-  if (!requireNamespace(pkg, quietly = TRUE))
-    stop("a parsnip model specification needs the R package parsnip, which is not installed",
-         call. = FALSE)
-  fit <- getExportedValue(pkg, "fit")
+  fit <- parsnip_fit()
   function(train, test) {
     model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
     if (proba) return(as.data.frame(stats::predict(model, new_data = test, type = "prob")))
     as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
   }
+}
+
+## parsnip::fit(spec, formula, data = ) (the contract parsnip_learner relies
+## on: a fitted model whose predict(new_data = , type = "class" / "prob") gives
+## a data frame of .pred_class / .pred_<class>); the tests put a stand-in
+## with that contract here where parsnip is not installed.
+parsnip_fit <- function() {
+  pkg <- "parsnip"
+  if (!requireNamespace(pkg, quietly = TRUE))
+    stop("a parsnip model specification needs the R package parsnip, which is not installed",
+         call. = FALSE)
+  getExportedValue(pkg, "fit")
 }
 
 ## The splits of the designs, concatenated in design order:
