@@ -36,7 +36,7 @@ from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS
                           SIMULATE_DEFAULTS)
 from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path, split_params
-from .learners.timelimit import check_timeout
+from .learners.timelimit import MIN_TIMEOUT_S, check_timeout
 from .learners.noisy import VIEW_PARAMS
 from .partitions import DESIGNS, design_splitter
 from .pipeline import spec_dict
@@ -79,7 +79,8 @@ def _seconds(s: str) -> float:
     try:
         return check_timeout(float(s), "--timeout")
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {s!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds (at least "
+                                         f"{MIN_TIMEOUT_S:g}), got {s!r}") from None
 
 
 def _separator(s: str) -> str:
@@ -768,16 +769,16 @@ def cmd_validity(a) -> int:
         if unknown:
             raise UsageError(f"--families: unknown {unknown}; known: {', '.join(V.FAMILY)}")
         lf = {"all": None, "learner-free": True, "learners": False}[a.kind]
-        V.run(a.runs, names, a.until, lf, a.jobs, say)
+        V.run(_writable_dir(a.runs, "--runs"), names, a.until, lf, a.jobs, say)
     elif a.action == "score":
         if not os.path.isdir(a.runs):
             raise UsageError(f"--runs: no folder {a.runs!r} (the stores that `pybcv validity run "
                              f"--runs FOLDER` writes)")
-        V.score(a.runs, a.out, say)
+        V.score(a.runs, _writable_dir(a.out), say)
         V.candidates(a.runs, a.out, say)
         V.rq1_coverage(V.RQ1_RUNS, a.out, say)
     else:
-        V.report(a.out)
+        V.report(_writable_dir(a.out))
         say(f"wrote {os.path.join(a.out, 'README.md')}")
     return 0
 
@@ -886,7 +887,11 @@ def cmd_archive_convert(a) -> int:
 @_file_errors
 def cmd_archive_verify(a) -> int:
     bad = 0
-    for d in _stores_under(a.folders):
+    stores = _stores_under(a.folders)
+    if not stores:                   # nothing verified is not "identical"
+        print(f"no {archive.SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
+        return 1
+    for d in stores:
         if not archive.is_run(d):
             print(f"{d}: no {archive.FILE_NAME}")
             bad += 1
