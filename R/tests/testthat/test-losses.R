@@ -29,13 +29,20 @@ py_compare <- function(X, y, a, b, ...) {
   comp$compare(X, y, a, b, seed = 0L, backend = "python", ...)
 }
 
-test_that("compare_learners(loss = 'squared' / 'absolute'): R regressors, Python's statistics", {
-  need_python()
-  set.seed(1)
+## A small regression data set and two R regressors on it (a linear model,
+## the training mean).
+regression_pair <- function(seed) {
+  set.seed(seed)
   d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
   d$y <- 1 + 2 * d$x1 - d$x2 + rnorm(60, sd = 0.5)
-  f_lm <- function(train, test) predict(lm(y ~ ., train), test)
-  f_mean <- function(train, test) rep(mean(train$y), nrow(test))
+  list(d = d, f_lm = function(train, test) predict(lm(y ~ ., train), test),
+       f_mean = function(train, test) rep(mean(train$y), nrow(test)))
+}
+
+test_that("compare_learners(loss = 'squared' / 'absolute'): R regressors, Python's statistics", {
+  need_python()
+  rp <- regression_pair(1)
+  d <- rp$d; f_lm <- rp$f_lm; f_mean <- rp$f_mean
   expect_warning(r <- compare_learners(f_lm, f_mean, d, "y", loss = "squared"),
                  "not run under loss 'squared': mcnemar_5x2bcv")
   lm_ <- reticulate::import("sklearn.linear_model")
@@ -280,11 +287,8 @@ test_that("a function returning probabilities under the 0/1 loss is told about l
 ## the tests' other warnings; a test not flagged stays quiet.
 test_that("a test liberal under real-valued losses warns in R (loss = 'squared')", {
   need_python()
-  set.seed(2)
-  d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
-  d$y <- 1 + 2 * d$x1 - d$x2 + rnorm(60, sd = 0.5)
-  f_lm <- function(train, test) predict(lm(y ~ ., train), test)
-  f_mean <- function(train, test) rep(mean(train$y), nrow(test))
+  rp <- regression_pair(2)
+  d <- rp$d; f_lm <- rp$f_lm; f_mean <- rp$f_mean
   r <- compare_learners(f_lm, f_mean, d, "y", loss = "squared", tests = c("t_5x2cv", "kfold_t"))
   w <- "the validity battery found the 5x2 CV t liberal under real-valued losses"
   expect_match(r$htests$t_5x2cv$warnings, w)
