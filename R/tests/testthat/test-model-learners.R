@@ -96,7 +96,7 @@ test_that("a parsnip specification: the real path with parsnip, said so without 
 ## a data frame with .pred_class and type = "prob" one with .pred_<class>
 ## columns), wrapping MASS::lda; a model_spec then gives what MASS::lda gives
 ## as a model-fitting function, for labels and for the log loss.
-local_parsnip_stand_in <- function(env = parent.frame()) {
+with_parsnip_stand_in <- function(code) {
   fit <- function(spec, formula, data) {
     stopifnot(inherits(spec, "model_spec"), inherits(formula, "formula"))
     structure(list(model = MASS::lda(formula, data = data)), class = c("stand_in_fit", "model_fit"))
@@ -115,28 +115,30 @@ local_parsnip_stand_in <- function(env = parent.frame()) {
   old <- get("parsnip_fit", envir = ns)
   unlockBinding("parsnip_fit", ns)
   assign("parsnip_fit", function() fit, envir = ns)
-  withr::defer({
+  on.exit({
     assign("parsnip_fit", old, envir = ns)
     lockBinding("parsnip_fit", ns)
-  }, envir = env)
+  })
+  force(code)
 }
 
 test_that("a parsnip-style specification (stand-in fit): labels and log loss as the model", {
   need_python()
   need_r_packages("MASS")
-  local_parsnip_stand_in()
   spec <- structure(list(mode = "classification"), class = c("stand_in_spec", "model_spec"))
-  unif <- function(train, test)
-    matrix(1 / 3, nrow(test), 3, dimnames = list(NULL, levels(train$Species)))
-  p <- compare_learners(spec, unif, iris, "Species", loss = "log", tests = c("kfold_t", "t_5x2cv"))
-  m <- compare_learners(MASS::lda, unif, iris, "Species", loss = "log",
-                        tests = c("kfold_t", "t_5x2cv"))
-  expect_identical(p$loss, "log")
-  expect_equal(p$tables, m$tables, tolerance = 1e-12)
-  expect_equal(p$results$statistic, m$results$statistic, tolerance = 1e-10)
-  expect_true(all(is.finite(p$results$statistic)))
-  l <- compare_learners(spec, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
-  ml <- compare_learners(MASS::lda, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
-  expect_identical(l$tables, ml$tables)
-  expect_identical(unname(l$learners[["a"]]), "spec")
+  with_parsnip_stand_in({
+    unif <- function(train, test)
+      matrix(1 / 3, nrow(test), 3, dimnames = list(NULL, levels(train$Species)))
+    p <- compare_learners(spec, unif, iris, "Species", loss = "log", tests = c("kfold_t", "t_5x2cv"))
+    m <- compare_learners(MASS::lda, unif, iris, "Species", loss = "log",
+                          tests = c("kfold_t", "t_5x2cv"))
+    expect_identical(p$loss, "log")
+    expect_equal(p$tables, m$tables, tolerance = 1e-12)
+    expect_equal(p$results$statistic, m$results$statistic, tolerance = 1e-10)
+    expect_true(all(is.finite(p$results$statistic)))
+    l <- compare_learners(spec, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+    ml <- compare_learners(MASS::lda, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+    expect_identical(l$tables, ml$tables)
+    expect_identical(unname(l$learners[["a"]]), "spec")
+  })
 })
