@@ -7,15 +7,12 @@ Families (:data:`FAMILIES`, the one list) run through the engine
 (:class:`pybcv.engine.RunConfig`, :func:`pybcv.engine.simulate` and its
 store), with the engine's random streams (``pybcv.seeds``):
 
-* learner-free families (epsilon) draw their fold tables with the engine
-  (:func:`pybcv.engine.repetition.learner_free_batch`) and score
-  every option variant at once, chunk by chunk; each chunk's counts and the
-  fold tables of the designs with at most :data:`KEEP_FOLDS` folds are kept
-  under the run folder, so a new option of those tests is re-scored
-  without redrawing;
-* learner families run :func:`pybcv.engine.simulate` into a store
-  (``<runs>/<family>/results.sqlite``, resumable) which keeps every fold
-  table: every option is re-scored from the stored tables, never refitted.
+every family, learner-free (epsilon, the fixed-prediction twins) or with
+learners, runs :func:`pybcv.engine.simulate` into a store
+(``<runs>/<family>/results.sqlite``, resumable) which keeps every fold
+table (``RunConfig.keep_tables`` for the learner-free ones): every option is
+re-scored from the stored tables, never redrawn or refitted, in chunks of
+:data:`SCORE_CHUNK` repetitions (memory bounded in the repetitions).
 
 Option variants (:func:`variants`) are read from the registry: each test's
 defaults, every profile in ``PROFILES``, the other value of each option
@@ -37,20 +34,18 @@ Commands: ``pybcv validity run`` (resumable), ``pybcv validity score`` and
 """
 from __future__ import annotations
 
-import glob
 import json
-import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import rq1
 from .datasets import simple
 from .engine import RunConfig, Store, simulate
-from .engine.repetition import learner_free_batch
+from .engine.store import DB_NAME
 from .learners import make_learner
 from .outcomes import differences
 from .partitions import DESIGNS
@@ -60,7 +55,7 @@ from .stats.registry import _n_folds
 ALPHA = 0.05
 LEVEL = 0.95
 SEED = 18                     # the battery's seed (issue 18); every family uses it
-KEEP_FOLDS = 15               # learner-free runs keep the tables of designs this small
+SCORE_CHUNK = 500             # stored repetitions scored at a time
 DOCS = os.path.join("docs", "validity")
 RUNS = os.path.join("validity_runs")        # untracked: the stores (.gitignore)
 
@@ -116,7 +111,7 @@ class Family:
         return RunConfig(self.dataset, self.tests, seed=SEED, n=self.n,
                          data_params=dict(self.data_params), learner_a=self.learner_a,
                          learner_b=self.learner_b, backend="python", stratify=self.stratify,
-                         group_size=self.group_size, loss=self.loss)
+                         group_size=self.group_size, loss=self.loss, keep_tables=True)
 
     @property
     def learner_free(self) -> bool:
@@ -362,15 +357,13 @@ def truths(fam: Family, root: Optional[str] = None) -> Dict[str, float]:
 
 
 # --------------------------------------------------------------------------- counting
-def count(cfg: RunConfig, tables: Dict[str, np.ndarray], truth: Dict[str, float],
-          only: Optional[Iterable[str]] = None) -> Dict[Tuple[str, str], dict]:
+def count(cfg: RunConfig, tables: Dict[str, np.ndarray], truth: Dict[str, float]
+          ) -> Dict[Tuple[str, str], dict]:
     """{(test, variant): counts} on fold tables {unit: (R, F, 2, 2)}:
     ``reps``, ``rejections`` (p < ALPHA), ``intervals`` (with an interval)
     and ``covered`` (interval contains the truth of its design)."""
     out = {}
     for k in cfg.tests:
-        if only is not None and k not in only:
-            continue
         spec = TESTS[k]
         T = tables[cfg.unit_of(k)]
         ntr, nte = DESIGNS[spec.design].sizes(cfg.n)
@@ -393,67 +386,18 @@ def _add(acc, part):
 
 
 # --------------------------------------------------------------------------- running
-def _chunk_size(n: int) -> int:
-    return int(max(10, min(500, 600_000 // n)))
-
-
-def run_learner_free(fam: Family, root: str, deadline: Optional[float] = None,
-                     progress=print) -> int:
-    """Run (or resume) a learner-free family; returns the repetitions done."""
+def run_family(fam: Family, root: str, deadline: Optional[float] = None, jobs: int = 1,
+               progress=print) -> int:
+    """Run (or resume) a family into the engine's store; returns the
+    repetitions done (finished or failed).  ``deadline`` is checked every
+    100 repetitions of a learner family, between learner-free families
+    (each in one call: every call reads the stored repetitions back);
+    learner-free chunks draw at most 600,000 records at a time."""
     cfg = fam.config()
-    out = family_dir(root, fam)
-    os.makedirs(out, exist_ok=True)
-    _write_identity(out, fam, cfg)
-    truth = truths(fam, root)
-    size = _chunk_size(fam.n)
-    done = 0
-    for a in range(0, fam.reps, size):
-        b = min(fam.reps, a + size)
-        path = os.path.join(out, f"chunk_{a:06d}_{b:06d}.json")
-        if os.path.exists(path):
-            done = b
-            continue
-        if deadline is not None and time.time() > deadline:
-            break
-        t0 = time.perf_counter()
-        tables = learner_free_batch(cfg, range(a, b))      # the engine's draw
-        counts = count(cfg, tables, truth)
-        sec = time.perf_counter() - t0
-        keep = {u: T.astype(np.uint16 if cfg.zero_one else np.float64)
-                for u, T in tables.items() if T.shape[1] <= KEEP_FOLDS}
-        np.savez_compressed(os.path.join(out, f"tables_{a:06d}_{b:06d}.npz"), **keep)
-        tmp = path + ".tmp"
-        with open(tmp, "w") as fh:
-            json.dump({"reps": [a, b], "seconds": sec,
-                       "counts": [[k, lab, c] for (k, lab), c in counts.items()]}, fh)
-        os.replace(tmp, path)
-        done = b
-        progress(f"{fam.name}: {b}/{fam.reps} ({sec:.1f} s)")
-    return done
-
-
-def _write_identity(out, fam, cfg):
-    path = os.path.join(out, "family.json")
-    ident = {"family": fam.name, "config": cfg.identity(), "reps": fam.reps}
-    if os.path.exists(path):
-        old = json.load(open(path))
-        if old["config"] != ident["config"]:
-            raise ValueError(f"{out}: stored family {old['family']!r} has another configuration; "
-                             f"remove the folder to start again")
-    with open(path, "w") as fh:
-        json.dump(ident, fh, indent=1)
-
-
-def run_learners(fam: Family, root: str, deadline: Optional[float] = None, jobs: int = 1,
-                 progress=print) -> int:
-    """Run (or resume) a learner family into the engine's store."""
-    cfg = fam.config()
-    out = family_dir(root, fam)
-    done = 0
-    step = 100
+    chunk, step = (max(10, min(500, 600_000 // fam.n)), None) if fam.learner_free else (10, 100)
     while True:
-        res = simulate(cfg, fam.reps, out=out, resume=True, jobs=jobs, chunk=10,
-                       stop_after=step)
+        res = simulate(cfg, fam.reps, out=family_dir(root, fam), resume=True, jobs=jobs,
+                       chunk=chunk, stop_after=step)
         done = len(res.reps) + len(res.failures)
         progress(f"{fam.name}: {done}/{fam.reps}")
         if done >= fam.reps or (deadline is not None and time.time() > deadline):
@@ -472,75 +416,42 @@ def run(root: str = RUNS, names: Optional[Sequence[str]] = None, deadline: Optio
             continue
         if deadline is not None and time.time() > deadline:
             break
-        if fam.learner_free:
-            run_learner_free(fam, root, deadline, progress)
-        else:
-            run_learners(fam, root, deadline, jobs, progress)
+        run_family(fam, root, deadline, jobs, progress)
 
 
 # --------------------------------------------------------------------------- scoring
 def stored_tables(fam: Family, root: str):
-    """(reps, {unit: (R, F, 2, 2)}, seconds) of a family's finished work:
-    learner families from the engine's store; learner-free ones from the
-    kept tables (designs of at most KEEP_FOLDS folds)."""
+    """Yield ({unit: (r, F, 2, 2)} fold tables (per-fold loss sums under a
+    real-valued loss), their seconds) of a family's finished repetitions,
+    from its engine store, :data:`SCORE_CHUNK` repetitions at a time."""
     out = family_dir(root, fam)
-    if fam.learner_free:
-        parts, secs, reps = {}, 0.0, 0
-        for p in sorted(glob.glob(os.path.join(out, "tables_*.npz"))):
-            with np.load(p) as z:
-                for u in z.files:
-                    parts.setdefault(u, []).append(z[u].astype(
-                        np.int64 if z[u].dtype.kind == "u" else float))
-        for p in sorted(glob.glob(os.path.join(out, "chunk_*.json"))):
-            c = json.load(open(p))
-            secs += c["seconds"]
-            reps += c["reps"][1] - c["reps"][0]
-        return reps, {u: np.concatenate(v) for u, v in parts.items()}, secs
-    if not os.path.exists(os.path.join(out, "results.sqlite")):
-        return 0, {}, 0.0
+    if not os.path.exists(os.path.join(out, DB_NAME)):
+        return
     st = Store(out, readonly=True)
     try:
-        reps, tabs = st.tables()
-        secs = float(sum(row[1] for row in st.rep_info()))
+        secs = {row[0]: row[1] for row in st.rep_info()}
+        reps = sorted(secs)
+        for i in range(0, len(reps), SCORE_CHUNK):
+            part = reps[i:i + SCORE_CHUNK]
+            yield ({u: T.astype(np.int64 if T.dtype.kind in "iu" else float)      # as drawn
+                    for u, T in st.tables(part)[1].items()}, float(sum(secs[r] for r in part)))
     finally:
         st.close()
-    return len(reps), tabs, secs
 
 
 def score_family(fam: Family, root: str) -> Tuple[List[dict], dict]:
     """Rows of results.csv for one family and its run facts."""
     cfg = fam.config()
-    out = family_dir(root, fam)
     counts: Dict[Tuple[str, str], dict] = {}
-    if not os.path.isdir(out):
-        return [], {"family": fam.name, "kind": fam.kind, "role": fam.role,
-                    "dataset": fam.dataset, "n": fam.n, "reps_target": fam.reps, "reps": 0,
-                    "seconds": 0.0, "v_eff": float("nan"), "note": fam.note}
-    truth = truths(fam, root)
-    if fam.learner_free:
-        R, tabs, secs = stored_tables(fam, root)
-        for p in sorted(glob.glob(os.path.join(out, "chunk_*.json"))):
-            c = json.load(open(p))
-            _add(counts, {(k, lab): v for k, lab, v in c["counts"]})
-        # variants the chunks did not score (a newer option): from the kept tables
-        if R and tabs:
-            missing = [k for k in cfg.tests
-                       if cfg.unit_of(k) in tabs
-                       and any((k, lab) not in counts for lab, _ in variants(k))]
-            if missing:
-                extra = count(cfg, tabs, truth, only=missing)
-                for key, c in extra.items():
-                    counts.setdefault(key, c)
-    else:
-        R, tabs, secs = stored_tables(fam, root)
-        if R:
-            counts = count(cfg, tabs, truth)
-    rows = []
-    for (k, lab), c in counts.items():
-        rows.append({"family": fam.name, "kind": fam.kind, "role": fam.role, "test": k,
-                     "variant": lab, "truth": truth[TESTS[k].design], **c})
-    veff = (v_eff(tabs["bcv5x2"], fam.n) if R and "bcv5x2" in tabs and cfg.zero_one
-            else float("nan"))
+    R, secs, bcv = 0, 0.0, []
+    truth = truths(fam, root) if os.path.isdir(family_dir(root, fam)) else {}
+    for tabs, s in stored_tables(fam, root):
+        _add(counts, count(cfg, tabs, truth))
+        R, secs = R + len(next(iter(tabs.values()))), secs + s
+        bcv += [tabs["bcv5x2"]] if "bcv5x2" in tabs and cfg.zero_one else []
+    rows = [{"family": fam.name, "kind": fam.kind, "role": fam.role, "test": k, "variant": lab,
+             "truth": truth[TESTS[k].design], **c} for (k, lab), c in counts.items()]
+    veff = v_eff(np.concatenate(bcv), fam.n) if bcv else float("nan")
     return rows, {"family": fam.name, "kind": fam.kind, "role": fam.role,
                   "dataset": fam.dataset, "n": fam.n, "reps_target": fam.reps, "reps": R,
                   "seconds": round(secs, 1), "v_eff": veff, "note": fam.note}
@@ -605,13 +516,15 @@ def score(root: str = RUNS, dest: str = DOCS, progress=print):
 
 
 # --------------------------------------------------------------------------- RQ1 coverage
-RQ1_RUNS = os.path.join("docs", "replication", "rq1")     # runs/<dataset>/run.npz below it
+#: the committed RQ1 archive (runs/<dataset>/run.npz below it) of the checkout this package is in
+RQ1_RUNS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "docs", "replication", "rq1")
 
 
 def _rq1_experiments(out: str):
     """(data set, learner A, learner B, (R, F, 2, 2) tables, train and test
     sizes, design) of every RQ1 experiment stored under ``out``."""
-    for ds, run in rq1.pair_tables(out).items():
+    for ds, run in rq1.pair_tables(out).items():      # none: a ValueError naming the folder
         cfg = run["config"]
         design = cfg.units()[0][1]
         ntr, nte = DESIGNS[design].sizes(cfg.n)
@@ -660,10 +573,10 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
     rows = []
     spec = TESTS["mcnemar_5x2bcv"]
     for fam in FAMILIES:
-        R, tabs, _ = stored_tables(fam, root)
-        if not R or "bcv5x2" not in tabs or not fam.config().zero_one:
+        parts = [t["bcv5x2"] for t, _ in stored_tables(fam, root) if "bcv5x2" in t]
+        if not parts or not fam.config().zero_one:
             continue
-        T = tabs["bcv5x2"]
+        T = np.concatenate(parts)
         truth = truths(fam, root)["bcv5x2"]
         ntr, nte = DESIGNS["bcv5x2"].sizes(fam.n)
         for t in T_CANDIDATES:
@@ -767,7 +680,6 @@ def assessed(dest: str = DOCS):
 def flags(dest: str = DOCS, w=None) -> List[dict]:
     """Every flag of the battery (families and RQ1 experiments) with the
     documented reason (None where undocumented)."""
-    import pandas as pd
     w = read_warnings(os.path.join(dest, "warnings.csv")) if w is None else w
     out = []
     df = assessed(dest)
@@ -876,7 +788,6 @@ def _fmt_seconds(s: float) -> str:
 def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
     """Write ``README.md`` and the plot into ``dest`` from results.csv,
     families.csv, rq1_coverage.csv, candidates.csv and warnings.csv."""
-    import pandas as pd
     df = assessed(dest)
     fams = read_csv(os.path.join(dest, "families.csv"))
     w = read_warnings(os.path.join(dest, "warnings.csv"))
@@ -957,8 +868,8 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
              "family's 5x2 BCV tables (N = n/2): the 5x2 BCV McNemar with factor t holds "
              "its level roughly when t <= 10 / v_eff (the paper's t = 20/11 needs "
              "v_eff <= 5.5). Run time: the sum of the repetitions' seconds (one core, "
-             "shared with other work; learner-free families: drawing the tables and scoring "
-             "every option).\n")
+             "shared with other work; learner-free families: drawing and scoring the "
+             "tables).\n")
     # ---- tables
     L.append("## Type-I error, default options\n")
     L.append(_matrix(d, "type1", "liberal", nulls, [(k, "default") for k in tests]) + "\n")

@@ -449,3 +449,31 @@ def test_stratify_refuses_what_it_cannot_draw():
         RunConfig("simple", "mcnemar_5x2bcv", stratify=True, group_size=2)
     with pytest.raises(ValueError, match="grouped"):
         RunConfig("simple", "t_5x2cv", group_size=2)
+
+
+def test_a_learner_free_run_keeps_its_tables_when_asked(tmp_path, monkeypatch):
+    """RunConfig(keep_tables=True): the store keeps the learner-free run's
+    drawn fold tables, and reading it re-scores them without redrawing, to
+    the numbers of a plain run (which redraws them)."""
+    from pybcv.engine import Store, simulation
+    from pybcv.engine.repetition import learner_free_batch
+    tests = ["mcnemar_5x2bcv", "corrected_10x10cv_t"]
+    kept = RunConfig("epsilon", tests, seed=3, n=100, keep_tables=True)
+    assert kept.identity()["keep_tables"] is True
+    assert "keep_tables" not in RunConfig("epsilon", tests).identity()
+    assert not RunConfig("simple", tests, keep_tables=True).keep_tables   # learner runs: always
+    with pytest.raises(ValueError, match="keep_tables must be True or False"):
+        RunConfig("epsilon", tests, keep_tables="yes")
+    simulate(kept, 5, out=str(tmp_path / "kept"))
+    plain = load_result(simulate(RunConfig("epsilon", tests, seed=3, n=100), 5,
+                                 out=str(tmp_path / "plain")).out, profile="paper")
+    st = Store(str(tmp_path / "kept"), readonly=True)
+    reps, T = st.tables([1, 3])
+    st.close()
+    drawn = learner_free_batch(kept, [1, 3])
+    assert list(reps) == [1, 3] and all(np.array_equal(T[u], drawn[u]) for u in drawn)
+    monkeypatch.setattr(simulation, "learner_free_batch", None)   # nothing is redrawn
+    again = load_result(str(tmp_path / "kept"), profile="paper")
+    for k in tests:
+        for x, y in zip((*plain.interval[k], plain.pvalue[k]), (*again.interval[k], again.pvalue[k])):
+            assert np.array_equal(x, y, equal_nan=True)

@@ -123,12 +123,12 @@ def test_reading_a_learner_free_run_redraws_its_tables_in_chunks(tmp_path, monke
     simulate("epsilon", tests=["mcnemar_ho", "mcnemar_5x2bcv"], reps=20, seed=2, out=out)
     whole = load_result(out)
     sizes = []
-    real = simulation_module.run_chunk
+    real = simulation_module.learner_free_batch
 
     def counting(cfg, reps):
         sizes.append(len(reps))
         return real(cfg, reps)
-    monkeypatch.setattr(simulation_module, "run_chunk", counting)
+    monkeypatch.setattr(simulation_module, "learner_free_batch", counting)
     monkeypatch.setattr(simulation_module, "RESCORE_CHUNK", 7, raising=False)
     chunked = load_result(out, profile="paper")
     assert sizes and max(sizes) <= 7 and sum(sizes) == 20
@@ -138,6 +138,28 @@ def test_reading_a_learner_free_run_redraws_its_tables_in_chunks(tmp_path, monke
                      (whole.pvalue[k], again.pvalue[k])):
             assert np.array_equal(a, b, equal_nan=True)
     assert set(chunked.pvalue) == set(whole.pvalue)
+
+
+def test_reading_a_run_with_stored_tables_takes_them_in_chunks(tmp_path, monkeypatch):
+    """A learner run's tables are read from the store RESCORE_CHUNK
+    repetitions at a time (memory bounded in the repetitions), with the
+    numbers of reading them at once."""
+    out = str(tmp_path / "simple")
+    simulate("simple", tests=["mcnemar_5x2bcv", "kfold_t"], n=40, reps=5, seed=2,
+             backend="python", out=out)
+    whole, paper = load_result(out), load_result(out, profile="paper")
+    sizes, real = [], S.Store.tables
+
+    def spy(self, reps=None):
+        sizes.append(None if reps is None else len(reps))
+        return real(self, reps)
+    monkeypatch.setattr(S.Store, "tables", spy)
+    monkeypatch.setattr(simulation_module, "RESCORE_CHUNK", 2)
+    for a, b in ((whole, load_result(out)), (paper, load_result(out, profile="paper"))):
+        for k in a.config.tests:
+            for x, y in zip((*a.interval[k], a.pvalue[k]), (*b.interval[k], b.pvalue[k])):
+                assert np.array_equal(x, y, equal_nan=True)
+    assert sizes == [2, 2, 1] * 2
 
 
 def test_a_run_whose_repetitions_all_failed_reports_plainly(tmp_path, monkeypatch, capsys):

@@ -93,12 +93,21 @@ def test_variants_read_the_registry():
 
 
 def test_learner_free_counts_are_the_engines(tmp_path, monkeypatch):
-    """The battery's learner-free chunks draw the engine's tables: its
-    default counts equal simulate()'s rejections and coverage."""
+    """The battery's learner-free families run through the engine into its
+    store, which keeps their tables: every option of every test (the 100
+    folds of the 10x10 CV too) is re-scored from it, chunk by chunk, to the
+    counts of the drawn tables; the default counts equal simulate()'s
+    rejections and coverage."""
+    from pybcv.engine.repetition import learner_free_batch
+    monkeypatch.setattr(V, "SCORE_CHUNK", 25)
     fam = V.Family("t", "null", "epsilon", 120, 60, {"eps": 0.2},
-                   tests=("mcnemar_5x2bcv", "kfold_t", "proportion_z"))
-    V.run_learner_free(fam, str(tmp_path), progress=lambda s: None)
+                   tests=("mcnemar_5x2bcv", "kfold_t", "proportion_z", "corrected_10x10cv_t"))
+    V.run_family(fam, str(tmp_path), progress=lambda s: None)
+    assert "results.sqlite" in os.listdir(V.family_dir(str(tmp_path), fam))
     rows, facts = V.score_family(fam, str(tmp_path))
+    want = V.count(fam.config(), learner_free_batch(fam.config(), range(60)), V.truths(fam))
+    assert {(r["test"], r["variant"]): {k: r[k] for k in ("reps", "rejections", "intervals",
+                                                           "covered")} for r in rows} == want
     res = simulate(fam.config(), fam.reps)
     got = {r["test"]: r for r in rows if r["variant"] == "default"}
     for k in fam.config().tests:
@@ -111,7 +120,7 @@ def test_learner_free_counts_are_the_engines(tmp_path, monkeypatch):
 def test_learner_counts_are_rescored_from_the_store(tmp_path):
     fam = V.Family("s", "null", "simple", 60, 3, {"delta": 0.0},
                    tests=("mcnemar_5x2bcv", "kfold_t"))
-    V.run_learners(fam, str(tmp_path), progress=lambda s: None)
+    V.run_family(fam, str(tmp_path), progress=lambda s: None)
     rows, facts = V.score_family(fam, str(tmp_path))
     res = simulate(fam.config(), fam.reps)
     got = {r["test"]: r for r in rows if r["variant"] == "default"}
@@ -119,6 +128,16 @@ def test_learner_counts_are_rescored_from_the_store(tmp_path):
         assert got[k]["rejections"] == int(np.sum(res.pvalue[k] < V.ALPHA))
     t2 = [r for r in rows if r["variant"] == "t=2.0"][0]
     assert t2["reps"] == 3 and facts["reps"] == 3
+
+
+def test_the_rq1_runs_are_found_from_any_folder(tmp_path, monkeypatch):
+    """`pybcv validity score` reads the committed RQ1 archive wherever it is
+    started; a folder without RQ1 runs is an error, not an empty table."""
+    monkeypatch.chdir(tmp_path)
+    assert os.path.isfile(os.path.join(V.RQ1_RUNS, "runs", "pima", "run.npz"))
+    with pytest.raises(ValueError, match="no RQ1 run in"):
+        V.rq1_coverage(str(tmp_path), str(tmp_path))
+    assert not os.path.exists(tmp_path / "rq1_coverage.csv")
 
 
 def test_simple_truth_is_zero_without_signal_and_negative_with_it():

@@ -579,11 +579,13 @@ class ArchivedStore:
         """(reps, {test: (statistic[R], pvalue[R])}), as ``Store.results``."""
         return self._run["reps"].copy(), {k: (s.copy(), p.copy()) for k, (s, p) in self._run["results"].items()}
 
-    def tables(self):
-        """(reps, {design: (R, F, 2, 2)}), as ``Store.tables``."""
+    def tables(self, reps=None):
+        """(reps, {design: (R, F, 2, 2)}) of every repetition or of ``reps``, as
+        ``Store.tables``."""
         if not self._run["tables"]:
             raise ValueError("this run stored no fold tables")
-        return self._run["reps"].copy(), {k: v.copy() for k, v in self._run["tables"].items()}
+        keep = np.isin(self._run["reps"], self._run["reps"] if reps is None else list(reps))
+        return self._run["reps"][keep], {k: v[keep] for k, v in self._run["tables"].items()}
 
     def rep_info(self) -> List[RepInfo]:
         return list(self._run["rep_info"])

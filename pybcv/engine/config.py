@@ -12,7 +12,9 @@ independent: the groups only constrain the partition), and (only when not
 ``"absolute"``, ``"log"`` (class probabilities) or a cost matrix, :mod:`pybcv.losses`; default: the
 experiment record's) under which the t, F and z tests read per-fold loss
 sums instead of the 2x2 fold tables (the tests that need 0/1 outcomes are
-refused).  Missing
+refused), and (only when set) ``keep_tables``: a learner-free run stores its
+fold tables like a learner run (which always does), so that its tests and
+their options are re-scored from the store (the validity battery).  Missing
 learners and n come from the experiment's record
 (:data:`pybcv.experiments.EXPERIMENTS`).
 
@@ -66,6 +68,7 @@ class RunConfig:
     group_size: int = 0
     loss: Any = None
     learners: Optional[List[dict]] = None
+    keep_tables: bool = False
     #: the folder of a data set read from files (RQ1's UCI files; default
     #: :func:`pybcv.datasets.uci_dir`); not part of the identity
     data_dir: Optional[str] = None
@@ -101,9 +104,11 @@ class RunConfig:
         if isinstance(self.seed, bool) or int(self.seed) != self.seed or int(self.seed) < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         self.seed = int(self.seed)
-        if not isinstance(self.stratify, (bool, np.bool_)):
-            raise ValueError(f"stratify must be True or False, got {self.stratify!r}")
+        for k in ("stratify", "keep_tables"):
+            if not isinstance(getattr(self, k), (bool, np.bool_)):
+                raise ValueError(f"{k} must be True or False, got {getattr(self, k)!r}")
         self.stratify = bool(self.stratify)
+        self.keep_tables = bool(self.keep_tables) and experiment.learner_free  # learners: always
         g = self.group_size
         if isinstance(g, (bool, np.bool_)) or int(g) != g or int(g) < 0:
             raise ValueError(f"group_size must be a non-negative integer (0: no groups), got {g!r}")
@@ -168,7 +173,7 @@ class RunConfig:
     def identity(self) -> dict:
         out = asdict(self)
         del out["data_dir"]            # where the files are does not change the run
-        for k in ("stratify", "group_size", "learners"):
+        for k in ("stratify", "group_size", "learners", "keep_tables"):
             if not out[k]:
                 del out[k]
         if out["loss"] == "zero_one":

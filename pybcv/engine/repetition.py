@@ -32,9 +32,10 @@ class Repetition:
 
     ``results``: {test: (statistic, pvalue)}; ``tables``: {unit: (F, 2, 2)}
     fold tables (under a real-valued loss {unit: (F, 4)} per-fold loss
-    sums; None for learner-free runs, whose tables are redrawn from
-    the seed); ``intervals``: {test: (low, high)} of the 95% confidence
-    interval of mu_A - mu_B where the statistics provide one.  A k-learner
+    sums; None for learner-free runs, whose tables are redrawn from the
+    seed, unless ``RunConfig.keep_tables``); ``intervals``: {test: (low,
+    high)} of the 95% confidence interval of mu_A - mu_B where the
+    statistics provide one.  A k-learner
     run keys them by pair (:meth:`RunConfig.keys`, ``"<unit>@<pair>"``) and
     counts every learner's fits in ``fits_a``."""
     rep: int
@@ -99,10 +100,12 @@ def learner_free_batch(cfg: RunConfig, reps: Sequence[int]) -> Dict[str, np.ndar
 def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
     """Learner-free repetitions (fixed per-record losses), all at once."""
     t0 = time.perf_counter()
-    res, ci = score(cfg, learner_free_batch(cfg, reps))
+    tabs = learner_free_batch(cfg, reps)
+    res, ci = score(cfg, tabs)
     sec = (time.perf_counter() - t0) / max(len(reps), 1)
     return [Repetition(int(r), {k: (res[k][0][i], res[k][1][i]) for k in cfg.tests}, sec,
-                      intervals={k: (lo[i], hi[i]) for k, (lo, hi) in ci.items()})
+                       tables={u: T[i] for u, T in tabs.items()} if cfg.keep_tables else None,
+                       intervals={k: (lo[i], hi[i]) for k, (lo, hi) in ci.items()})
             for i, r in enumerate(reps)]
 
 

@@ -30,7 +30,7 @@ from ..stats import TESTS
 from . import archive
 from .config import RunConfig, score
 from ..learners.timelimit import check_timeout
-from .repetition import Repetition, run_chunk
+from .repetition import Repetition, learner_free_batch, run_chunk
 from .store import Store
 
 ALPHA = 0.05
@@ -206,7 +206,7 @@ def _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_aft
     cfg_dict = asdict(cfg)
     pending: List[dict] = []            # finished, not yet committed
     since = [0.0]                       # when the oldest pending repetition finished
-    intervals_now: Dict[int, dict] = {}  # this call's learner-free intervals (not stored)
+    intervals_now: Dict[int, dict] = {}  # this call's intervals (not stored): not recomputed
 
     def commit():
         if pending:
@@ -225,9 +225,8 @@ def _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_aft
                 f = rec.failure
                 store.record_failure(rec.rep, f["message"], learner=f["learner"],
                                      design=f["design"], fold=f["fold"])
-            if cfg.learner_free:
-                intervals_now.update((rec.rep, rec.intervals) for rec in records
-                                     if rec.failure is None and rec.intervals is not None)
+            intervals_now.update((rec.rep, rec.intervals) for rec in records
+                                 if rec.failure is None and rec.intervals is not None)
         else:
             finished.extend(records)
         bar.update(len(records))
@@ -391,21 +390,17 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
                 known_intervals: Optional[Dict[int, dict]] = None) -> SimulationResult:
     """Read a stored run: a ``results.sqlite`` folder or a compact archive
     folder (``pybcv.engine.archive.read_run``).  ``profile`` other than the run's
-    re-scores the tests from the stored fold tables (learner runs) or
-    recomputes them (learner-free runs)."""
-    if store is None and not os.path.exists(os.path.join(out, "results.sqlite")) \
-            and archive.is_run(out):
-        run = archive.read_run(out)
-        result = _result_from_parts(RunConfig(**run["config"]) if cfg is None else cfg,
-                                    np.asarray(run["reps"]), run["results"], run["rep_info"],
-                                    lambda: run["tables"], out, profile)
-        result.failures = run["failures"]
-        return result
+    re-scores the tests from the stored fold tables (learner runs, and
+    learner-free runs with ``keep_tables``) or redraws them (other
+    learner-free runs)."""
     own = store is None
     if own:
-        if not os.path.exists(os.path.join(out, "results.sqlite")):
+        if os.path.exists(os.path.join(out, "results.sqlite")):
+            store = Store(out, readonly=True)   # reading a run never writes it
+        elif archive.is_run(out):
+            store = archive.ArchivedStore(out)
+        else:
             raise FileNotFoundError(f"no simulation results in {out} (results.sqlite missing)")
-        store = Store(out, readonly=True)   # reading a run never writes it
     try:
         if cfg is None:
             c = store.config()
@@ -415,8 +410,8 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
         reps, res = store.results()
         info = store.rep_info()
 
-        def tables():
-            return store.tables()[1]
+        def tables(sel):
+            return store.tables(sel)[1]
         result = _result_from_parts(cfg, reps, res, info, tables, out, profile,
                                     known_intervals)
         result.failures = store.failures()
@@ -428,52 +423,47 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
 
 def _result_from_parts(cfg, reps, res, info, tables, out, profile,
                        known_intervals=None) -> SimulationResult:
-    """A SimulationResult from stored parts; ``tables()`` gives the stored
-    {unit: (R, F, 2, 2)} tables (learner runs); ``known_intervals``
-    {rep: {test: (low, high)}} those of a learner-free run that need not be
-    redrawn (computed by this process's :func:`simulate`)."""
+    """A SimulationResult from stored parts; ``tables(reps)`` gives the
+    stored {unit: (r, F, 2, 2)} tables of repetitions ``reps`` (a
+    ValueError when the run stored none); a learner-free run without them
+    redraws them from the seed.  Both RESCORE_CHUNK repetitions at a time
+    (memory bounded in the repetitions): the intervals, and the tests
+    re-scored under another ``profile``.  ``known_intervals`` {rep: {test:
+    (low, high)}}: those that need not be recomputed (this process's
+    :func:`simulate` computed them)."""
     need_rescore = profile is not None and profile != cfg.profile
     if need_rescore:
         cfg = RunConfig(**{**asdict(cfg), "profile": profile})
-    if cfg.learner_free:
-        # the tables are redrawn from the seed, RESCORE_CHUNK repetitions at a
-        # time (memory bounded in the repetitions): re-score (another
-        # profile) and intervals
-        reps_list = list(map(int, reps))
-        known = {} if need_rescore or known_intervals is None else known_intervals
-        rescored = {k: (np.empty(len(reps_list)), np.empty(len(reps_list))) for k in cfg.tests}
-        ci = {}
+    reps = [int(r) for r in reps]
+    redraw = cfg.learner_free and not cfg.keep_tables
+    known = {} if need_rescore else (known_intervals or {})
+    rescored, ci = {}, {}
 
-        def put_intervals(j, iv):
-            for k, (lo, hi) in (iv or {}).items():
-                if k not in ci:
-                    ci[k] = (np.empty(len(reps_list)), np.empty(len(reps_list)))
-                ci[k][0][j], ci[k][1][j] = lo, hi
-        redraw = [j for j, r in enumerate(reps_list) if r not in known]
-        for j, r in enumerate(reps_list):
-            if r in known:
-                put_intervals(j, known[r])
-        for i in range(0, len(redraw), RESCORE_CHUNK):
-            idx = redraw[i:i + RESCORE_CHUNK]
-            recs = run_chunk(cfg, [reps_list[j] for j in idx])
-            for j, r_ in zip(idx, recs):
-                for k in cfg.tests:
-                    rescored[k][0][j], rescored[k][1][j] = r_.results[k]
-                put_intervals(j, r_.intervals)
-        if need_rescore:
-            res = rescored
-    else:
-        ci, tabs = {}, None
-        if need_rescore:
-            tabs = tables()                 # a ValueError when the run stored no tables
-            res, ci = score(cfg, tabs)
-        elif len(reps):
-            try:
-                tabs = tables()
-            except ValueError:              # no stored tables: no intervals
-                tabs = None
-            if tabs is not None:
-                _, ci = score(cfg, tabs)
+    def put(into, k, j, a, b):
+        if k not in into:
+            into[k] = (np.full(len(reps), np.nan), np.full(len(reps), np.nan))
+        into[k][0][j], into[k][1][j] = a, b
+    for j, r in enumerate(reps):
+        for k, (lo, hi) in known.get(r, {}).items():
+            put(ci, k, j, lo, hi)
+    todo = [j for j, r in enumerate(reps) if r not in known]
+    for i in range(0, len(todo), RESCORE_CHUNK):
+        idx = todo[i:i + RESCORE_CHUNK]
+        sel = [reps[j] for j in idx]
+        try:
+            tabs = None if redraw else tables(sel)
+        except ValueError:
+            if need_rescore:
+                raise                       # no stored tables: nothing to re-score
+            ci = {}                         # no stored tables: no intervals
+            break
+        tabs = learner_free_batch(cfg, sel) if redraw else tabs
+        r_, c_ = score(cfg, tabs)
+        for into, part in ((rescored, r_), (ci, c_)):
+            for k, (a, b) in part.items():
+                put(into, k, idx, a, b)
+    if need_rescore:
+        res = rescored
     empty = (np.empty(0), np.empty(0))     # no finished repetition (every one failed)
     stat = {k: np.asarray(res.get(k, empty)[0], float) for k in cfg.keys()}
     pv = {k: np.asarray(res.get(k, empty)[1], float) for k in cfg.keys()}

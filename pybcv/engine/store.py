@@ -320,7 +320,8 @@ class Store:
             if isinstance(tests, list) and isinstance(learners, list):
                 tests = [f"{k}@{p}" for _, _, p in pair_keys(learners) for k in tests]
             self._expected = (list(tests) if isinstance(tests, list) else None,
-                              c.get("learner_a") is not None or bool(learners))
+                              c.get("learner_a") is not None or bool(learners)
+                              or bool(c.get("keep_tables")))
         return self._expected
 
     def init_config(self, identity: dict, resume: bool, reps_target: int):
@@ -497,12 +498,15 @@ class Store:
             out[k][1][pos[r]] = np.nan if p is None else p
         return reps, out
 
-    def tables(self) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
+    def tables(self, reps: Optional[Iterable[int]] = None
+               ) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
         """(reps, {design: (R, F, 2, 2)}) from the stored fold tables of the
-        complete repetitions."""
-        done = self.done()
-        rows = [(r, b) for r, b in self._run("SELECT rep, tables FROM reps ORDER BY rep")
-                if r in done]
+        complete repetitions, or of the complete ones among
+        ``reps`` (a chunk of a long run: memory bounded in the repetitions)."""
+        want = self.done() if reps is None else self.done() & {int(r) for r in reps}
+        span = (min(want), max(want)) if want else (0, -1)
+        rows = [(r, b) for r, b in self._run("SELECT rep, tables FROM reps WHERE rep BETWEEN ? "
+                                             "AND ? ORDER BY rep", span) if r in want]
         reps = np.array([r for r, _ in rows], dtype=np.int64)
         acc: Dict[str, List[np.ndarray]] = {}
         for r, blob in rows:
