@@ -31,6 +31,13 @@ def int_at_least(minimum: int, what: str = ""):
     return parse
 
 
+def listed(values, limit: int = 10) -> str:
+    """The first ``limit`` values, comma separated, and how many there are in all."""
+    values = list(values)
+    more = f", ... ({len(values)} in all)" if len(values) > limit else ""
+    return ", ".join(map(str, values[:limit])) + more
+
+
 def nonfinite_message(a, j) -> str:
     """The error for predictor column ``j`` (values ``a``) with NaN/inf."""
     bad = np.flatnonzero(~np.isfinite(a))

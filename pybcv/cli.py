@@ -25,7 +25,7 @@ from typing import List, Optional, Sequence
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
-from .comparison import (ADJUSTMENTS, _design_folds, compare, compare_many,
+from .comparison import (ADJUSTMENTS, compare, compare_many,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine.simulation import check_scheduler
@@ -34,13 +34,12 @@ from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, RQ1_DATASETS,
                           SIMULATE_DEFAULTS)
-from .learners import LEARNERS, check_learner
+from .learners import check_learner
 from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import MIN_TIMEOUT_S, check_timeout
-from .learners.noisy import VIEW_PARAMS
-from .partitions import DESIGNS, design_splitter
+from .partitions import DESIGNS, design_folds, design_splitter
 from .pipeline import spec_dict
-from .report import build_report
+from .report import build_report, failure_lines
 from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 from . import validity as V
 
@@ -113,7 +112,8 @@ def _loss(arg: Optional[str]):
 
 def _design(arg: str) -> str:
     if arg not in DESIGNS:
-        raise UsageError(f"--design: unknown partition design {arg!r}; known: {', '.join(sorted(DESIGNS))}")
+        raise argparse.ArgumentTypeError(f"unknown partition design {arg!r}; known: "
+                                         f"{', '.join(sorted(DESIGNS))}")
     return arg
 
 
@@ -154,22 +154,16 @@ def _options(a, tests):
     return opts
 
 
-def _test_keys_help() -> str:
-    return ", ".join(TESTS)
-
-
 def _profile_help() -> str:
     return ("option profile: " + ", ".join(PROFILES)
             + ' (docs/conventions.md, "The paper profile")')
 
 
-def _profile(arg: Optional[str]):
-    if arg is None:
-        return None
+def _profile(arg: str) -> str:
     try:
         profile_options(arg)
     except ValueError as e:
-        raise UsageError(f"--profile: {e}") from None
+        raise argparse.ArgumentTypeError(str(e)) from None
     return arg
 
 
@@ -182,15 +176,9 @@ def _learner(arg: Optional[str], option: str, backend: str = "python"):
         spec = spec_dict(arg)
     except (ValueError, TypeError) as e:
         raise UsageError(f"{option}: {e}") from None
-    name = spec["name"]
-    if is_import_path(name):          # a scikit-learn classifier: checked by spec_dict
+    name = spec["name"]              # name and parameters checked by spec_dict
+    if is_import_path(name):          # a scikit-learn classifier
         return spec
-    if name not in LEARNERS:
-        raise UsageError(f"{option}: unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}")
-    extra = set(spec) - {"name"} - set(LEARNERS[name].params) - set(VIEW_PARAMS)
-    if extra:
-        raise UsageError(f"{option}: learner {name!r} has no parameter(s) {sorted(extra)}; "
-                         f"its parameters: {sorted(LEARNERS[name].params) or 'none'}")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -298,9 +286,7 @@ def _load_csv(a):
 
 
 def _backend_note(backends) -> str:
-    bs = set()
-    for b in backends:
-        bs.update(str(b).split("/"))
+    bs = {part for b in backends for part in str(b).split("/")}
     if bs == {"r"}:
         return "R (the paper's learners)"
     if bs == {"python"}:
@@ -311,11 +297,6 @@ def _backend_note(backends) -> str:
 def _print_command_json(command: str, data: str, body: dict):
     """One JSON object of schema pybcv.comparison.JSON_SCHEMA (docs/guide/json.md):
     "schema", "command", "data", then the command's own fields."""
-    _print_json({"schema": JSON_SCHEMA, "command": command, "data": data,
-                 **{k: v for k, v in body.items() if k != "schema"}})
-
-
-def _print_json(obj):
     def clean(x):
         if isinstance(x, float) and not math.isfinite(x):
             return None
@@ -326,13 +307,14 @@ def _print_json(obj):
         if hasattr(x, "item"):        # numpy scalars
             return clean(x.item())
         return x
+    obj = {"schema": JSON_SCHEMA, "command": command, "data": data,
+           **{k: v for k, v in body.items() if k != "schema"}}
     print(json.dumps(clean(obj), indent=1, allow_nan=False))
 
 
 # ------------------------------------------------------------------ compare
 def cmd_compare(a) -> int:
     tests = _tests(a.tests)
-    _profile(a.profile)
     options = _options(a, tests)
     if a.learners and (a.a or a.b):
         raise UsageError("--learners replaces --a/--b; give one or the other")
@@ -354,12 +336,8 @@ def cmd_compare(a) -> int:
     else:
         if a.groups:
             raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
-        n = a.n if a.n is not None else EXPERIMENTS["exp6"].n
-        _check_n(n, designs_for(tests))
-        data = D.exp6(a.seed, n=n)
+        data = D.exp6(a.seed, n=EXPERIMENTS["exp6"].n if a.n is None else a.n)
         src = f"EXP6 (n = {data.n}, drawn from seed {a.seed})"
-    if data.n < 2:
-        raise UsageError(f"--csv: too few records ({data.n})")
     _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")
     if a.stratify and a.groups:
         raise UsageError("--stratify and --groups cannot be combined: give one of them")
@@ -378,20 +356,12 @@ def cmd_compare(a) -> int:
     progress = not (a.quiet or a.json)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        kw = dict(tests=a.tests, seed=a.seed, loss=a.loss, profile=a.profile, backend=a.backend,
+                  n_jobs=a.jobs, progress=progress, alpha=a.alpha, alternative=a.alternative,
+                  options=options, timeout=a.timeout, **folds)
         try:
-            sel = a.tests if isinstance(a.tests, str) and (
-                a.tests in ("all", "table5") or a.tests in designs_for(tests)) else tests
-            if a.learners:
-                res = compare_many(data.X, data.y, specs, tests=sel, seed=a.seed, loss=a.loss,
-                                   profile=a.profile, backend=a.backend, adjust=a.adjust,
-                                   n_jobs=a.jobs, progress=progress, alpha=a.alpha,
-                                   alternative=a.alternative, options=options,
-                                   timeout=a.timeout, **folds)
-            else:
-                res = compare(data.X, data.y, specs[0], specs[1], tests=sel, seed=a.seed, loss=a.loss,
-                              profile=a.profile, backend=a.backend, n_jobs=a.jobs,
-                              progress=progress, alpha=a.alpha, alternative=a.alternative,
-                              options=options, timeout=a.timeout, **folds)
+            res = (compare_many(data.X, data.y, specs, adjust=a.adjust, **kw) if a.learners
+                   else compare(data.X, data.y, *specs, **kw))
         except ValueError as e:
             if a.groups and str(e).startswith("groups"):
                 raise UsageError(f"--groups {a.groups}: {e}") from None
@@ -403,21 +373,17 @@ def cmd_compare(a) -> int:
             if "regressor" in str(e) or ("loss" in str(e) and a.loss is not None):
                 raise UsageError(f"{'--loss' if a.loss is not None else '--a/--b'}: {e}") from None
             raise
+    if a.plot:                       # (--plot comes with --learners only)
+        res.plot(path=a.plot)
+    if a.json:
+        _print_command_json("compare --learners" if a.learners else "compare", src, res.to_json())
+        return 0
+    print(f"data: {src}")
     if a.learners:
-        if a.plot:
-            res.plot(path=a.plot)
-        if a.json:
-            _print_command_json("compare --learners", src, res.to_json())
-            return 0
-        print(f"data: {src}")
         print(res)
         if a.plot:
             print(f"wrote {a.plot}", file=sys.stderr)
         return 0
-    if a.json:
-        _print_command_json("compare", src, res.to_json())
-        return 0
-    print(f"data: {src}")
     print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
           f"({_backend_note(res.backends)}); requested --backend {a.backend}")
     print(res)
@@ -433,7 +399,7 @@ def cmd_compare(a) -> int:
 
 # ------------------------------------------------------------------ folds, test
 def cmd_folds(a) -> int:
-    design = _design(a.design)
+    design = a.design
     _check_n(a.n, [design])
     if a.out:
         _output_file(a.out)
@@ -443,7 +409,7 @@ def cmd_folds(a) -> int:
                                     for side, rows in (("train", tr), ("test", te)) for r in rows]
         n_folds = len(splits)
     else:
-        folds = _design_folds(a.n, design, a.seed)
+        folds = design_folds(a.n, design, a.seed)
         lines = ["fold,row"] + [f"{f},{int(r)}" for f, te in enumerate(folds) for r in te]
         n_folds = len(folds)
     text = "\n".join(lines) + "\n"
@@ -546,19 +512,13 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None):
         if seen[r] and y[r] != lab:
             raise ValueError(f"{path}: row {r} has label {y[r]!r} and, on line {i + 2}, {lab!r}")
         y[r], seen[r] = lab, True
-    tests, pa, pb = [], [], []
-    ya, yb = df["pred_a"].to_numpy(object), df["pred_b"].to_numpy(object)
-    for f in range(F):
-        idx = np.flatnonzero(fold == f)
-        tests.append(row[idx])
-        pa.append(ya[idx])
-        pb.append(yb[idx])
-    return y, pa, pb, tests
+    idx = [np.flatnonzero(fold == f) for f in range(F)]      # each fold's lines
+    pa, pb = ([df[c].to_numpy(object)[i] for i in idx] for c in ("pred_a", "pred_b"))
+    return y, pa, pb, [row[i] for i in idx]
 
 
 def cmd_test(a) -> int:
-    design = _design(a.design)
-    _profile(a.profile)
+    design = a.design
     tests = None
     if a.tests is not None:
         tests = _tests(a.tests)
@@ -601,7 +561,6 @@ def cmd_simulate(a) -> int:
         raise UsageError(f"--dataset: unknown data set {a.dataset!r}; known: {', '.join(EXPERIMENTS)}")
     experiment = EXPERIMENTS[ds]
     tests = _tests(a.tests)
-    _profile(a.profile)
     la, lb = _learner(a.a, "--a", a.backend), _learner(a.b, "--b", a.backend)
     if experiment.learner_free and (la or lb):
         raise UsageError(f"--a/--b: {ds} is learner-free (fixed per-record losses or "
@@ -653,21 +612,11 @@ def cmd_simulate(a) -> int:
             cov = row["ci_coverage"]
             print(f"{row['test']:<22} {row['rejection_rate']:>12.3f}  {row['mc_se']:>6.3f}"
                   + (("  " + ("-" if math.isnan(cov) else f"{cov:.3f}")) if truth is not None else ""))
-        _print_failures(res.failures)
+        for line in failure_lines(res.failures, "{n} repetition(s) failed and are left out of "
+                                  "the rates above (stored; listed by `pybcv report`):", "  "):
+            print(line, file=sys.stderr)
     print(f"wrote {written}", file=sys.stderr)
     return 0
-
-
-def _print_failures(failures, shown: int = 5):
-    """The repetitions whose learner failed (stored, left out of every rate)."""
-    if not failures:
-        return
-    print(f"{len(failures)} repetition(s) failed and are left out of the rates above "
-          f"(stored; listed by `pybcv report`):", file=sys.stderr)
-    for f in failures[:shown]:
-        print(f"  {f['message']}", file=sys.stderr)
-    if len(failures) > shown:
-        print(f"  ... and {len(failures) - shown} more", file=sys.stderr)
 
 
 # ------------------------------------------------------------------ rq1
@@ -682,12 +631,6 @@ def _file_errors(fn):
             raise UsageError(str(e)) from None
     run.__doc__ = fn.__doc__
     return run
-
-
-def _rq1_report(a) -> int:
-    df, obs = rq1.report(a.out, a.report or a.out)
-    print(json.dumps(obs, indent=1))
-    return 0
 
 
 @_file_errors
@@ -717,13 +660,14 @@ def cmd_rq1_run(a) -> int:
                        scheduler=a.scheduler, chunk=a.chunk, stop_after=a.stop_after)
         done[d] = int(len(res.reps))
     print(json.dumps(done))
-    return _rq1_report(a)
+    return cmd_rq1_report(a)
 
 
 @_file_errors
 def cmd_rq1_report(a) -> int:
-    return _rq1_report(a)
-
+    df, obs = rq1.report(a.out, a.report or a.out)
+    print(json.dumps(obs, indent=1))
+    return 0
 
 
 # ------------------------------------------------------------------ report
@@ -733,7 +677,6 @@ def cmd_report(a) -> int:
             raise UsageError(f"not a folder: {d}")
     if a.out:
         _output_file(a.out)
-    _profile(a.profile)
     try:
         text = build_report(a.dirs, profile=a.profile, out=a.out, title=a.title)
     except (FileNotFoundError, ValueError) as e:
@@ -792,8 +735,6 @@ def cmd_truth(a) -> int:
         raise UsageError(f"--dataset: true-error tuning is defined for {', '.join([*TUNING, 'mnist'])}; "
                          f"got {a.dataset!r}")
     a.sets = 100 if a.sets is None else a.sets
-    if a.sets < 2:
-        raise UsageError("--sets must be at least 2")
     grid = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS[ds].truth_grid)
     if a.out:
         _output_file(a.out)
@@ -821,8 +762,6 @@ def _truth_mnist(a) -> int:
     --sets data sets, error on the population), at the reduced defaults of
     :mod:`pybcv.mnist`; --grid: B's dropout rates."""
     sets = mnist.TRUTH_DATA_SETS if a.sets is None else a.sets
-    if sets < 2:
-        raise UsageError("--sets must be at least 2")
     rates = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS["mnist"].power_grid)
     if any(not 0 <= g < 1 for g in rates):
         raise UsageError(f"--grid: dropout rates must lie in [0, 1), got {a.grid!r}")
@@ -853,17 +792,13 @@ def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
     return found
 
 
-def _stores_under(folders: Sequence[str]) -> List[str]:
-    return _folders_with(archive.SQLITE_NAME, folders)
-
-
 def _size(folder: str, names: Sequence[str]) -> int:
     return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
 
 
 @_file_errors
 def cmd_archive_convert(a) -> int:
-    stores = _stores_under(a.folders)
+    stores = _folders_with(archive.SQLITE_NAME, a.folders)
     if not stores:
         print(f"no {archive.SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
         return 1
@@ -887,7 +822,7 @@ def cmd_archive_convert(a) -> int:
 @_file_errors
 def cmd_archive_verify(a) -> int:
     bad = 0
-    stores = _stores_under(a.folders)
+    stores = _folders_with(archive.SQLITE_NAME, a.folders)
     if not stores:                   # nothing verified is not "identical"
         print(f"no {archive.SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
         return 1
@@ -920,7 +855,6 @@ def cmd_archive_unpack(a) -> int:
         print(archive.to_sqlite(d))
     print(f"{len(todo)} archive(s) unpacked")
     return 0
-
 
 
 # ------------------------------------------------------------------ parser
@@ -980,7 +914,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--plot", help="with --learners: write the matrix of adjusted p-values (PNG)")
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
-                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + _test_keys_help())
+                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + ", ".join(TESTS))
     loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
                  "default), absolute, log (the log loss of scikit-learn classifiers with "
                  "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
@@ -989,7 +923,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--loss", type=_loss, help=loss_help)
     c.add_argument("--seed", type=_seed, default=cd["seed"])
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
-    c.add_argument("--profile", default=cd["profile"], help=_profile_help())
+    c.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
     c.add_argument("--backend", default=cd["backend"], choices=backends)
     c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
@@ -1012,14 +946,14 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
     f.add_argument("--seed", type=_seed, default=cd["seed"])
-    f.add_argument("--design", default="bcv5x2", help="partition design (default bcv5x2)")
+    f.add_argument("--design", default="bcv5x2", type=_design, help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
 
     t = sub.add_parser("test", help="the tests of a design from your own per-fold predictions")
     t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b "
                    "(folds and rows 0-based, as pybcv folds writes them)")
-    t.add_argument("--design", default="bcv5x2", help="the design of the folds (default bcv5x2)")
+    t.add_argument("--design", default="bcv5x2", type=_design, help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
     t.add_argument("--sep", type=_separator, default=",")
@@ -1027,7 +961,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                                 "for numeric predictions")
                    .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
                             ""))
-    t.add_argument("--profile", default=cd["profile"], help=_profile_help())
+    t.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
     t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
     _add_option_arguments(t)
@@ -1049,7 +983,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
-    s.add_argument("--profile", default=sd["profile"], help=_profile_help())
+    s.add_argument("--profile", default=sd["profile"], type=_profile, help=_profile_help())
     s.add_argument("--backend", default=sd["backend"], choices=backends)
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
@@ -1064,7 +998,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="Markdown report of simulation folders, beside the paper")
     r.add_argument("dirs", nargs="+", help="simulate --out folders (type-I runs or power curves)")
     r.add_argument("--out", help="write the report to this file (PNG power curves next to it)")
-    r.add_argument("--profile", help="re-score the runs under this profile (default: as run)")
+    r.add_argument("--profile", type=_profile, help="re-score the runs under this profile (default: as run)")
     r.add_argument("--title", default="pybcv replication report")
     r.set_defaults(fn=cmd_report)
 
@@ -1072,7 +1006,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "the CNNs (mnist)")
     u.add_argument("--dataset", required=True, help="exp6, letter or mnist")
     u.add_argument("--grid", help="values of B's parameter, comma separated (default: the experiment's)")
-    u.add_argument("--sets", type=int, help="training data sets (default 100; mnist 3; paper: 1000, "
+    u.add_argument("--sets", type=int_at_least(2), help="training data sets (default 100; mnist 3; paper: 1000, "
                    "mnist 100)")
     u.add_argument("--train-n", type=_n, help="training-set size (default: the data set's n; "
                    "mnist: n/2, a 5x2 fold)")
@@ -1102,22 +1036,19 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
     asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
-    x = asub.add_parser("convert", help="results.sqlite -> run.npz in every run folder under "
-                        "FOLDER, checked bit for bit")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.add_argument("--delete-sqlite", action="store_true",
-                   help="delete each store once its archive reads back identical")
-    x.set_defaults(fn=cmd_archive_convert)
-    x = asub.add_parser("verify", help="compare results.sqlite and run.npz wherever both exist")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.set_defaults(fn=cmd_archive_verify)
-    x = asub.add_parser("show", help="summary of archived runs")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.set_defaults(fn=cmd_archive_show)
-    x = asub.add_parser("unpack", help="run.npz -> results.sqlite in every run folder under FOLDER "
-                        "that has none (so that simulate --resume continues the run)")
-    x.add_argument("folders", nargs="+", metavar="FOLDER")
-    x.set_defaults(fn=cmd_archive_unpack)
+    for name, fn, text in (
+            ("convert", cmd_archive_convert, "results.sqlite -> run.npz in every run folder under "
+                                             "FOLDER, checked bit for bit"),
+            ("verify", cmd_archive_verify, "compare results.sqlite and run.npz wherever both exist"),
+            ("show", cmd_archive_show, "summary of archived runs"),
+            ("unpack", cmd_archive_unpack, "run.npz -> results.sqlite in every run folder under "
+                                           "FOLDER that has none (so that simulate --resume "
+                                           "continues the run)")):
+        x = asub.add_parser(name, help=text)
+        x.add_argument("folders", nargs="+", metavar="FOLDER")
+        x.set_defaults(fn=fn)
+    asub.choices["convert"].add_argument("--delete-sqlite", action="store_true", help=(
+        "delete each store once its archive reads back identical"))
 
     q = sub.add_parser("rq1", help="the paper's RQ1 on the UCI data sets (run|report)",
                        description="The paper's RQ1: the distribution of rho1 and rho2 on UCI "

@@ -28,11 +28,11 @@ from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
 from .losses import Loss, has_proba, is_regressor, no_proba_message, resolve_loss
-from .pipeline import (as_learner, design_generator, learner_free_tables, learner_label,
-                       loss_sums_from_design_predictions, predict_learners,
+from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
+                       learner_label, loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums, tables_from_predictions
-from .partitions import DESIGNS, check_design, check_splits, design_folds, design_splitter
+from .partitions import DESIGNS, check_design, check_splits, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats.registry import zero_one_message
@@ -41,14 +41,6 @@ PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marke
 
 
 # ------------------------------------------------------------------ selections
-def _paper_first(keys):
-    return sorted(keys, key=lambda k: k != PAPER_TEST)
-
-
-def _design_folds(n: int, design: str, seed: int) -> List[np.ndarray]:
-    return design_folds(n, design=design, seed=seed)
-
-
 def fit_counts(tests="table5", share_designs: bool = True, n: int = 300) -> int:
     """Fits per learner for a set of tests (the union of designs when shared).
 
@@ -71,9 +63,8 @@ def _num(x):
     return x if math.isfinite(x) else None
 
 
-def _interval(result, level=0.95) -> Tuple[float, float]:
-    lo, hi = result.confidence_interval(level)
-    return float(lo), float(hi)
+def _loss_words(loss: str) -> str:
+    return "error rates" if loss == "zero_one" else f"mean {loss} losses"
 
 
 def _fmt_df(df) -> str:
@@ -158,7 +149,7 @@ class Comparison:
         alpha = self.alpha if alpha is None else alpha
         rows = []
         for k, r in self.results.items():
-            lo, hi = _interval(r, level)
+            lo, hi = r.confidence_interval(level)
             rows.append({"test": k, "name": r.method or TESTS[k].name, "design": TESTS[k].design,
                          "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
                          "estimate": np.nan if r.estimate is None else r.estimate,
@@ -186,12 +177,12 @@ class Comparison:
         seed = "" if self.seed is None else f", seed {self.seed}"
         lines = [f"A = {self.learner_a}   vs   B = {self.learner_b}   (n = {self.n}{seed}, "
                  f"profile {self.profile})",
-                 ("error rates" if self.loss == "zero_one" else f"mean {self.loss} losses")
+                 _loss_words(self.loss)
                  + f" over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
         head = self.results.get(PAPER_TEST) or next(iter(self.results.values()))
         if head.estimate is not None:
-            lo, hi = _interval(head)
+            lo, hi = head.confidence_interval()
             ci = "" if math.isnan(lo) else f", 95% CI [{lo:.4f}, {hi:.4f}]"
             lines.append(f"estimate of mu_A - mu_B ({head.method}): {head.estimate:+.4f}{ci}")
         def name(r):
@@ -200,7 +191,7 @@ class Comparison:
         lines += ["", f"  {'test':<{w}}{'statistic':>10}  {'df':>7}  {'p-value':>9}  "
                       f"{'95% CI of mu_A - mu_B':>22}  decision at {alpha:g}"]
         for k, r in self.results.items():
-            lo, hi = _interval(r)
+            lo, hi = r.confidence_interval()
             ci = "-" if math.isnan(lo) else f"[{lo:+.4f}, {hi:+.4f}]"
             mark = "*" if k == PAPER_TEST else " "
             lines.append(f"{mark} {name(r):<{w}}{r.statistic:>10.4f}  {_fmt_df(r.df):>7}  "
@@ -220,9 +211,8 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         df = self.to_frame()
-        words = "error rates" if self.loss == "zero_one" else f"mean {self.loss} losses"
         cap = html.escape(f"A = {self.learner_a} vs B = {self.learner_b} (n = {self.n}); "
-                          f"{words} A {self.error_a:.4f}, B {self.error_b:.4f}")
+                          f"{_loss_words(self.loss)} A {self.error_a:.4f}, B {self.error_b:.4f}")
         return f"<p><b>{cap}</b></p>" + df.to_html(index=False, float_format=lambda v: f"{v:.4g}")
 
 
@@ -239,7 +229,7 @@ def results_as_json(results: Dict[str, Any], alpha: float = 0.05, level: float =
     estimate, ci_low, ci_high, ci_level, reject, warnings}}."""
     out = {}
     for k, r in results.items():
-        lo, hi = _interval(r, level)
+        lo, hi = r.confidence_interval(level)
         out[k] = {"test": k, "method": r.method, "design": TESTS[k].design,
                   "statistic": _num(r.statistic), "df": _num(r.df), "pvalue": _num(r.pvalue),
                   "alternative": r.alternative, "estimate": _num(r.estimate),
@@ -278,7 +268,7 @@ def _score_tables(tables, n, keys, options, splits=None, zero_one=True) -> Dict[
     ``zero_one`` False: ``tables`` hold per-fold loss sums (F, 4) of a
     real-valued loss (:func:`pybcv.outcomes.loss_sums`)."""
     out = {}
-    for k in _paper_first(keys):
+    for k in sorted(keys, key=lambda k: k != PAPER_TEST):      # the paper's test first
         d = TESTS[k].design
         if splits is not None and d in splits:
             ntr = np.array([len(tr) for tr, _ in splits[d]])
@@ -351,9 +341,9 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
     per record) over whole groups (:func:`pybcv.partitions.design_splitter`)."""
     if not isinstance(stratify, (bool, np.bool_)):
         raise ValueError(f"stratify must be True or False, got {stratify!r}")
-    return {d: design_splitter(d, bool(stratify), groups is not None).splits(
-                data.n, design_generator(seed, d), y=data.y if stratify else None, groups=groups)
-            for d in designs_for(keys)}
+    designs = {d: d for d in designs_for(keys)}
+    return draw_splits(data.n, designs, {d: design_generator(seed, d) for d in designs},
+                       y=data.y if stratify else None, groups=groups)
 
 
 def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
@@ -398,23 +388,35 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     >>> list(cmp.results), cmp.fits
     (['mcnemar_5x2bcv', 'calibrated_f_5x2bcv'], (10, 10))
     """
-    learner_a = COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a
-    learner_b = COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b
+    pair = [COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a,
+            COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b]
+    cmp, = _pairwise(X, y, pair, [learner_label(x) for x in pair], tests, seed, profile, backend,
+                     n_jobs, progress, alpha, stratify, groups, alternative, options, timeout,
+                     loss).values()
+    return cmp
+
+
+def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
+              stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
+    """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
+    ``names``), each learner fitted once per design (:func:`compare`)."""
     data = from_arrays(X, y)
-    lossobj = _learner_loss([learner_a, learner_b], backend, loss, data.y, stratify)
+    lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
     notes += [lossobj.note] if lossobj.note else []
     opts = test_options(keys, profile, options, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
-    (pa, pb), backends = predict_learners([learner_a, learner_b], data.X, data.y, splits, backend,
-                                           n_jobs, progress, seed, check_timeout(timeout),
-                                           lossobj.proba)
-    tables = _outcomes(data.y, pa, pb, splits, lossobj,
-                       (learner_label(learner_a), learner_label(learner_b)))
+    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
+                                       seed, check_timeout(timeout), lossobj.proba)
     fits = sum(len(s) for s in splits.values())
-    return Comparison(_score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables,
-                      data.n, learner_label(learner_a), learner_label(learner_b), tuple(backends),
-                      profile, seed, alpha, notes, fits=(fits, fits), loss=lossobj.name)
+    out = {}
+    for i, j in combinations(range(len(learners)), 2):
+        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))
+        out[(names[i], names[j])] = Comparison(
+            _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
+            names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
+            fits=(fits, fits), loss=lossobj.name)
+    return out
 
 
 def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = COMPARE_DEFAULTS["seed"],
@@ -433,10 +435,8 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")
-    if loss == "zero_one":
-        la, lb = _zero_one(loss_a, "loss_a"), _zero_one(loss_b, "loss_b")
-    else:
-        la, lb = _real_losses(loss_a, "loss_a"), _real_losses(loss_b, "loss_b")
+    la, lb = (_per_record_losses(x, k, loss == "zero_one") for x, k in ((loss_a, "loss_a"),
+                                                                          (loss_b, "loss_b")))
     if la.shape != lb.shape:
         raise ValueError(f"loss_a and loss_b must have the same length, got {la.size} and {lb.size}")
     lossobj = Loss(loss, loss == "zero_one")
@@ -456,25 +456,20 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
                       notes, loss=loss)
 
 
-def _real_losses(loss, name) -> np.ndarray:
-    """Per-record real-valued losses as float64: finite numbers."""
+def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
+    """Per-record 0/1 losses as int64 (``zero_one``), else real-valued ones
+    as float64 (finite numbers); anything else is a ValueError saying why."""
     a = np.asarray(loss)
     if a.ndim != 1 or a.size == 0:
         raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
-    if a.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold numbers (per-record losses), got dtype {a.dtype}")
-    a = a.astype(float)
-    bad = np.flatnonzero(~np.isfinite(a))
-    if bad.size:
-        raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; losses must be finite")
-    return a
-
-
-def _zero_one(loss, name) -> np.ndarray:
-    """Per-record 0/1 losses as int64; anything else is a ValueError saying why."""
-    a = np.asarray(loss)
-    if a.ndim != 1 or a.size == 0:
-        raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
+    if not zero_one:
+        if a.dtype.kind not in "biuf":
+            raise ValueError(f"{name} must hold numbers (per-record losses), got dtype {a.dtype}")
+        a = a.astype(float)
+        bad = np.flatnonzero(~np.isfinite(a))
+        if bad.size:
+            raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; losses must be finite")
+        return a
     if a.dtype == bool:
         return a.astype(np.int64)
     if a.dtype.kind not in "iuf":
@@ -518,8 +513,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     """
     if (test_sets is None) == (splits is None):
         raise ValueError("give the folds as test_sets or as splits (one of them)")
-    if design not in DESIGNS:
-        raise ValueError(f"unknown partition design {design!r}; known: {sorted(DESIGNS)}")
+    get_design(design)
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
@@ -746,7 +740,7 @@ class LearnerComparison:
     def __str__(self) -> str:
         lines = [f"{len(self.learners)} learners, every pair; p-values adjusted by "
                  f"{self.adjust} (alpha {self.alpha:g})",
-                 self._loss_words() + ": "
+                 _loss_words(self._loss()) + ": "
                  + ", ".join(f"{k} {v:.4f}" for k, v in self.errors.items())]
         notes = next(iter(self.comparisons.values())).warnings if self.comparisons else []
         lines += [f"warning: {msg}" for msg in notes] + [""]
@@ -779,10 +773,6 @@ class LearnerComparison:
 
     def _loss(self) -> str:
         return next(iter(self.comparisons.values())).loss if self.comparisons else "zero_one"
-
-    def _loss_words(self) -> str:
-        loss = self._loss()
-        return "error rates" if loss == "zero_one" else f"mean {loss} losses"
 
     def __repr__(self) -> str:
         return f"<LearnerComparison {len(self.learners)} learners, {len(self.pairs)} pair tests>"
@@ -872,23 +862,10 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     for x in learners:
         lab = learner_label(x)
         names.append(lab if lab not in names else f"{lab}#{len(names) + 1}")
-    data = from_arrays(X, y)
-    lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
-    keys, notes = loss_tests(tests, lossobj)
-    notes += [lossobj.note] if lossobj.note else []
-    keys = _paper_first(keys)
-    opts = test_options(keys, profile, options, alternative)
-    splits = _draw_splits(data, keys, seed, stratify, groups)
-    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed, check_timeout(timeout), lossobj.proba)
-    comparisons = {}
-    for i, j in combinations(range(len(learners)), 2):
-        tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))
-        comparisons[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
-            names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
-            loss=lossobj.name)
+    comparisons = _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress,
+                            alpha, stratify, groups, alternative, options, timeout, loss)
     any_cmp = next(iter(comparisons.values()))
+    keys = list(any_cmp.results)              # the paper's test first
     errors = {names[0]: any_cmp.error_a}
     for (a, b), c in comparisons.items():
         errors.setdefault(b, c.error_b)
@@ -899,7 +876,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
         h, s = holm(ps), shaffer(ps, k)
         for (a, b), c, ph, psh in zip(comparisons, comparisons.values(), h, s):
             r = c.results[test]
-            lo, hi = _interval(r)
+            lo, hi = r.confidence_interval()
             pairs.append({"a": a, "b": b, "test": test, "pvalue": float(r.pvalue),
                           "pvalue_holm": float(ph), "pvalue_shaffer": float(psh),
                           "statistic": float(r.statistic),

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numbers
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, Optional
@@ -37,7 +38,7 @@ import numpy as np
 
 from .errors import DataError
 from .experiments import EXPERIMENTS
-from ._validate import check_labels
+from ._validate import check_labels, listed
 
 def data_dir() -> str:
     """The folder of the offline data (``uci/``, ``mnist/``): the environment
@@ -99,6 +100,13 @@ def as_rng(seed) -> np.random.Generator:
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, a SeedSequence or a Generator, got {seed!r}")
     return np.random.default_rng(int(seed))
+
+
+def _read_only(*arrays):
+    """The arrays of a cached population, made read-only (callers share them)."""
+    for a in arrays:
+        a.setflags(write=False)
+    return arrays
 
 
 def _check_n(n, minimum=2):
@@ -175,9 +183,7 @@ def exp6_grid():
     x1, x2 = np.meshgrid(i / 10.0, i / 10.0, indexing="ij")
     X = np.column_stack([x1.ravel(), x2.ravel()])
     y = exp6_label(X[:, 0], X[:, 1])
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def _resample(name, population, seed, n) -> Dataset:
@@ -222,14 +228,11 @@ def letter_population(path: Optional[str] = None):
         y = df["class"].astype(str).to_numpy()
     else:  # pragma: no cover - fallback when the offline copy is absent
         X, y = _letter_from_mlbench()
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def _letter_from_mlbench():  # pragma: no cover
     """mlbench's LetterRecognition (same rows, different order: other data sets)."""
-    import warnings
     import rpy2.robjects as ro
     from rpy2.robjects import pandas2ri
     from rpy2.robjects.conversion import localconverter
@@ -271,9 +274,7 @@ def population_raw(path: Optional[str] = None):
         X, y = d["x_train"], d["y_train"].astype(np.int64)
     if X.shape != (len(y), 28, 28):
         raise ValueError(f"{path}: x_train must have shape (n, 28, 28), got {X.shape}")
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def scale(images) -> np.ndarray:
@@ -316,9 +317,7 @@ def uci_population(name: str):
     if not isinstance(d.X, np.ndarray):
         raise DataError(f"{path}: the validity battery needs numeric predictors only")
     X, y = np.asarray(d.X, float), np.asarray(d.y).astype(str)
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 def _resampled(name, population, doc):
@@ -444,9 +443,7 @@ def uci_target_population(name: str):
     j = header.index(column)
     y = X[:, j].copy()
     X = np.delete(X, j, axis=1)
-    X.setflags(write=False)
-    y.setflags(write=False)
-    return X, y
+    return _read_only(X, y)
 
 
 #: What a UCI file's name may look like: it becomes a file and folder name
@@ -478,29 +475,19 @@ def uci_dir() -> str:
 
 @lru_cache(maxsize=8)
 def read_uci(path: str):
-    """(X, y, n_dropped) of one UCI file as RQ1 reads it: predictors (float
-    ndarray when all numeric, else a DataFrame with string factor columns and
-    float numeric ones), labels as strings, records with a missing value
-    (empty or ``?``) dropped and counted ("the record that contains missing
+    """(X, y, n_dropped) of one UCI file as RQ1 reads it, by :func:`load_csv`:
+    predictors (float ndarray when all numeric, else a DataFrame with string
+    factor columns and float numeric ones), labels as strings, records with a
+    missing value dropped and counted ("the record that contains missing
     values is omitted", [YWSL])."""
     import pandas as pd
-    if not os.path.exists(path):
-        raise ValueError(f"data file not found: {path}")
-    with open(path, "rb") as fh:            # a handle: a path like file:x is no URL
-        df = pd.read_csv(fh, na_values=["?"], keep_default_na=True,
-                         compression="gzip" if path.endswith(".gz") else None)
-    if "class" not in df.columns:
-        raise ValueError(f"{path}: no 'class' column; columns are {', '.join(df.columns)}")
-    n0 = len(df)
-    df = df.dropna(axis=0, how="any").reset_index(drop=True)
-    y = df["class"].astype(str).to_numpy()
-    X = df.drop(columns=["class"])
-    if all(pd.api.types.is_numeric_dtype(t) for t in X.dtypes):
-        X = X.to_numpy(float)
-    else:
-        for c in X.columns:
-            X[c] = X[c].astype(float if pd.api.types.is_numeric_dtype(X[c].dtype) else str)
-    return X, y, n0 - len(df)
+    with warnings.catch_warnings():         # the notes on categorical and dropped records
+        warnings.simplefilter("ignore", UserWarning)
+        d = load_csv(path, drop_missing=True, min_records=1)
+    X = d.X
+    if not isinstance(X, np.ndarray):
+        X = X.astype({c: float if X[c].dtype.kind in "iuf" else str for c in X.columns})
+    return X, pd.Series(d.y).astype(str).to_numpy(), len(d.params["dropped_lines"])
 
 
 def drop_single_level(X):
@@ -561,15 +548,11 @@ def make_dataset(name: str, seed=0, n: Optional[int] = None, **params) -> Datase
 def population(name: str):
     """The full population of a finite data set (exp6 grid, letter records)."""
     key = str(name).lower()
-    if key == "exp6":
-        return exp6_grid()
-    if key == "letter":
-        return letter_population()
-    if key == "mnist":
-        return mnist_population()
     if key in UCI_RESAMPLED:
         return uci_population(key)
-    raise ValueError(f"data set {name!r} has no finite population")
+    if key not in ("exp6", "letter", "mnist"):
+        raise ValueError(f"data set {name!r} has no finite population")
+    return {"exp6": exp6_grid, "letter": letter_population, "mnist": mnist_population}[key]()
 
 
 # ------------------------------------------------------------------ user data
@@ -612,7 +595,8 @@ def _read_rows(path, sep):
     return header, rows, lines
 
 
-_DECIMAL = None
+#: a decimal literal, which float() reads even beyond the float range ("1e999")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def _plain_ascii(cells) -> bool:
@@ -627,11 +611,7 @@ def _as_numbers(cells):
     """float values of string cells; NaN where a cell is not a number.  A
     decimal literal beyond the float range ("1e999") becomes +-inf (pandas
     alone would make it NaN, i.e. "not a number")."""
-    import re
     import pandas as pd
-    global _DECIMAL
-    if _DECIMAL is None:
-        _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
     cells = np.asarray(cells, dtype=object)
     if _plain_ascii(cells):
         try:        # fast path: every cell a number (Python's float(), as numpy converts)
@@ -659,12 +639,6 @@ def _classify_column(cells, missing):
     if parsed.sum() * 2 > present.sum() and present.any():
         return "num", num, present & ~np.isfinite(num)
     return "cat", num, np.zeros(len(cells), bool)
-
-
-def _lines_text(lines, limit=10):
-    lines = list(lines)
-    s = ", ".join(map(str, lines[:limit]))
-    return s + (f", ... ({len(lines)} in all)" if len(lines) > limit else "")
 
 
 def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
@@ -735,11 +709,10 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
         raise DataError(f"data file is a directory: {path}")
     header, rows, lines = _read_rows(path, sep)
     names = [h.strip() for h in header]
+    seen: Dict[str, int] = {}
     for j, h in enumerate(names):
         if not h:
             raise DataError(f"{path}: column {j + 1} of the header (line 1) has no name")
-    seen: Dict[str, int] = {}
-    for j, h in enumerate(names):
         if h in seen:
             raise DataError(f"{path}: duplicate column name {h!r} in the header (line 1), "
                             f"columns {seen[h] + 1} and {j + 1}; every column needs its own name")
@@ -771,9 +744,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     line_arr = np.asarray(lines, dtype=np.int64)
     cells = np.array(rows, dtype=object).reshape(n, p) if n else np.empty((0, p), object)
     cells = np.vectorize(str.strip, otypes=[object])(cells) if n else cells
-    missing = np.zeros((n, p), bool)
-    for j in range(p):
-        missing[:, j] = pd.Series(cells[:, j], dtype=object).isin(markers).to_numpy()
+    missing = pd.DataFrame(cells, dtype=object).isin(markers).to_numpy(bool).reshape(n, p)
     # the cells as numbers are read: decimal commas turned into points
     num_cells = cells if decimal == "." or not n else \
         np.vectorize(lambda c: c.replace(",", "."), otypes=[object])(cells)
@@ -787,7 +758,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
                     else "is not a finite number")
             raise DataError(f"{path}: column {names[j]!r}, line {line_arr[i]}: {v!r} {what}, "
                             f"but the column is numeric ({int(bad.sum())} such cell(s) in it, "
-                            f"on line(s) {_lines_text(line_arr[bad])}); correct the file, or "
+                            f"on line(s) {listed(line_arr[bad])}); correct the file, or "
                             f"if the cell marks a missing value pass it in na_values with "
                             f"drop_missing=True")
         kinds.append(kind)
@@ -801,12 +772,11 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             raise DataError(f"{path}: column {names[j]!r}, line {line_arr[i]}: missing value "
                             f"{cells[i, j]!r} ({int(rows_bad.sum())} record(s) with missing "
                             f"values, in column(s) {', '.join(map(repr, cols))}, on line(s) "
-                            f"{_lines_text(line_arr[rows_bad])}); impute them, or pass "
+                            f"{listed(line_arr[rows_bad])}); impute them, or pass "
                             f"drop_missing=True to drop those records")
         dropped = line_arr[rows_bad].tolist()
-        import warnings
         warnings.warn(f"{path}: dropped {len(dropped)} record(s) with missing values, on "
-                      f"line(s) {_lines_text(dropped)}", UserWarning, stacklevel=2)
+                      f"line(s) {listed(dropped)}", UserWarning, stacklevel=2)
         keep = ~rows_bad
         cells, num_cells, line_arr = cells[keep], num_cells[keep], line_arr[keep]
         numbers = [num[keep] for num in numbers]
@@ -849,7 +819,6 @@ MANY_LEVELS = 20
 def _note_categorical(path, columns, decimal):
     """Warnings after reading: which predictors are categorical, and which
     of them look numeric (decimal commas, or digits in most cells)."""
-    import warnings
     if not columns:
         return
     levels = {h: len(set(c.tolist())) for h, c in columns}
@@ -935,14 +904,7 @@ def from_arrays(X, y, name="data") -> Dataset:
             raise DataError(f"X has duplicate column name(s) {dup}; every column needs its own name")
         for j, c in enumerate(X_.columns):
             _check_column_values(X_.iloc[:, j].to_numpy(), f"X column {c!r}")
-    else:
-        if X_.dtype.kind in "fc":
-            bad = ~np.isfinite(X_)
-            if bad.any():
-                i, j = map(int, np.argwhere(bad)[0])
-                raise DataError(f"X column {j}, row {i}: {X_[i, j]!r} is not a finite number "
-                                f"({int(bad.sum())} such value(s)); remove or impute them")
-        elif X_.dtype.kind not in "iub":
-            for j in range(X_.shape[1]):
-                _check_column_values(X_[:, j], f"X column {j}")
+    elif X_.dtype.kind not in "iub":
+        for j in range(X_.shape[1]):
+            _check_column_values(X_[:, j], f"X column {j}")
     return Dataset(name, X=X_, y=y_)

@@ -50,6 +50,10 @@ class LearnerContext(Exception):
     detail = ""
     prefix = "learner"
 
+    def __init__(self, learner, fold, n_folds, message):
+        super().__init__(message)
+        self._place(learner, fold, n_folds, message)
+
     @classmethod
     def with_place(cls, learner, fold, n_folds, detail, **kw):
         e = cls.__new__(cls)
@@ -93,29 +97,17 @@ class PredictionError(LearnerContext, ValueError):
     passed), ``n_folds``, and ``design`` / ``repetition`` which the engine
     fills with ``set_context(design=..., repetition=...)``."""
 
-    def __init__(self, learner, fold, n_folds, message):
-        ValueError.__init__(self, message)
-        self._place(learner, fold, n_folds, message)
-
 
 class LearnerInputError(LearnerContext, ValueError):
     """A learner refuses the data it is given (a 2-class learner on 3
     classes, categorical columns for a numeric learner): the message names
     the learner, and the engine adds the design and the repetition."""
 
-    def __init__(self, learner, fold, n_folds, message):
-        ValueError.__init__(self, message)
-        self._place(learner, fold, n_folds, message)
-
 
 class FitError(LearnerContext, RuntimeError):
     """A Python learner's fit or predict raised (a scikit-learn estimator on
     data it cannot take, a time limit): the message names the learner and
     the fold, and the engine adds the design and the repetition."""
-
-    def __init__(self, learner, fold, n_folds, message):
-        RuntimeError.__init__(self, message)
-        self._place(learner, fold, n_folds, message)
 
 
 class ConfigMismatch(ValueError):

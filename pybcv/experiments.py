@@ -96,16 +96,6 @@ class Experiment:
         """True for epsilon: fixed per-record losses, no learner."""
         return self.learner_a is None and not self.learners
 
-    def learner_b_at(self, value: float) -> dict:
-        """B's spec with the varied parameter set to ``value`` (learner experiments).
-
-        >>> EXPERIMENTS["letter"].learner_b_at(1.0)
-        {'name': 'fnn-distorted', 'upsilon': 1.0}
-        """
-        if self.varies != "learner_b":
-            raise ValueError(f"{self.dataset}: {self.varied} is a data parameter, not B's")
-        return {**self.learner_b, self.varied: float(value)}
-
     def data_params_at(self, value: float) -> dict:
         """The data generator's parameters with the varied one set to ``value``."""
         if self.varies != "data":

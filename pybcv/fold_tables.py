@@ -32,6 +32,14 @@ def _fold_ids(design: str, n: int) -> np.ndarray:
     return np.repeat(np.arange(len(nte)), nte)
 
 
+def _folds(design: str, n: int, generators):
+    """(fold of each test row, number of folds F, (R, L) test rows of every
+    fold in turn) of ``design`` for each generator."""
+    fid = _fold_ids(design, n)
+    idx = np.stack([np.concatenate(DESIGNS[design].test_sets(n, g)) for g in generators])
+    return fid, int(fid[-1]) + 1, idx
+
+
 def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     """(R, F, 2, 2) fold tables of ``design`` for R repetitions.
 
@@ -40,10 +48,7 @@ def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     stream).  Fold f of repetition r counts the records of
     ``DESIGNS[design].test_sets(n, generators[r])[f]``."""
     R, n = codes.shape
-    fid = _fold_ids(design, n)
-    F = int(fid[-1]) + 1
-    d = DESIGNS[design]
-    idx = np.stack([np.concatenate(d.test_sets(n, g)) for g in generators])
+    fid, F, idx = _folds(design, n, generators)
     c = np.take_along_axis(codes, idx, axis=1)                       # (R, L)
     key = (np.arange(R)[:, None] * F + fid[None, :]) * 4 + c
     cnt = np.bincount(key.ravel(), minlength=R * F * 4).reshape(R, F, 4)
@@ -60,10 +65,7 @@ def loss_sums_batch(design: str, loss_a: np.ndarray, loss_b: np.ndarray, generat
     la = np.asarray(loss_a, float)
     lb = np.asarray(loss_b, float)
     R, n = la.shape
-    fid = _fold_ids(design, n)
-    F = int(fid[-1]) + 1
-    d = DESIGNS[design]
-    idx = np.stack([np.concatenate(d.test_sets(n, g)) for g in generators])
+    fid, F, idx = _folds(design, n, generators)
     a = np.take_along_axis(la, idx, axis=1)
     b = np.take_along_axis(lb, idx, axis=1)
     key = (np.arange(R)[:, None] * F + fid[None, :]).ravel()

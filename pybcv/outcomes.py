@@ -95,7 +95,6 @@ def differences(tables) -> np.ndarray:
     return (C[..., 0, 1] - C[..., 1, 0]) / fold_sizes(C)
 
 
-
 def loss_sums(loss_a, loss_b, test_sets: Sequence) -> np.ndarray:
     """(F, 4) per-fold sums of real-valued per-record losses read on each
     fold's test records: records, sum of A's losses, sum of B's, sum of the

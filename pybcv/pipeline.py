@@ -46,7 +46,7 @@ from .fold_tables import tables_batch
 from .interrupts import stop_pool, workers_deaf
 from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded
-from .learners.timelimit import check_timeout, fit_timeout
+from .learners.timelimit import fit_timeout
 from .outcomes import loss_sums, tables_from_predictions
 from .partitions import DESIGNS, design_splitter
 
@@ -132,18 +132,19 @@ def predict_designs(learner, X, y, splits: Mapping[str, list], one_batch: bool =
     names = list(splits)
     if not one_batch:
         return {u: _predict_one_design(learner, X, y, splits[u], u) for u in names}
-    flat = [sp for u in names for sp in splits[u]]
     try:
-        pred = learner.predict_splits(X, y, flat)
+        pred = learner.predict_splits(X, y, [sp for u in names for sp in splits[u]])
     except Exception:
         for u in names:
             _predict_one_design(learner, X, y, splits[u], u)
         raise
-    out, i = {}, 0
-    for u in names:
-        out[u] = pred[i:i + len(splits[u])]
-        i += len(splits[u])
-    return out
+    return _by_design(pred, splits)
+
+
+def _by_design(flat, splits: Mapping[str, list]) -> dict:
+    """A list over the folds of every design in turn, cut back into ``{design: its part}``."""
+    ends = np.cumsum([len(splits[u]) for u in splits])
+    return {u: flat[e - len(splits[u]):e] for u, e in zip(splits, ends)}
 
 
 def _predict_one_design(learner, X, y, splits, name):
@@ -164,15 +165,10 @@ def tables_from_design_predictions(y, pred_a: Mapping[str, list], pred_b: Mappin
                                    splits: Mapping[str, list]) -> Dict[str, np.ndarray]:
     """``{design: (F, 2, 2)}`` tables from both learners' predictions of the
     union of designs (one count over all folds)."""
-    names = list(splits)
-    flat_splits = [sp for u in names for sp in splits[u]]
-    T = tables_from_predictions(y, [p for u in names for p in pred_a[u]],
-                                [p for u in names for p in pred_b[u]], flat_splits)
-    out, i = {}, 0
-    for u in names:
-        out[u] = T[i:i + len(splits[u])]
-        i += len(splits[u])
-    return out
+    T = tables_from_predictions(y, [p for u in splits for p in pred_a[u]],
+                                [p for u in splits for p in pred_b[u]],
+                                [sp for u in splits for sp in splits[u]])
+    return _by_design(T, splits)
 
 
 def fold_tables(learner_a, learner_b, X, y, splits: Mapping[str, list], one_batch: bool = True
@@ -210,21 +206,12 @@ def design_generator(seed: int, design: str):
     return seeds.rng(seeds.design_seq(seed, 0, design))
 
 
-def _seeded_learner(learner, backend, seed):
-    """The learner; a scikit-learn estimator's fits get ``seed`` as their
-    ``random_state`` where it has none (``pybcv.learners.seeded``)."""
-    return seeded(as_learner(learner, backend), seed)
-
-
 def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None, proba=False):
+    """One learner's predictions of some designs (a task of a process);
+    ``seed``: the random_state of a scikit-learn estimator that has none."""
     with fit_timeout(timeout):
-        return _predict_task_timed(learner, backend, X, y, design_splits, seed, proba)
-
-
-def _predict_task_timed(learner, backend, X, y, design_splits, seed, proba=False):
-    lrn = CountingLearner(_seeded_learner(learner, backend, seed), proba)
-    pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
-    return pred, lrn.backend_
+        lrn = CountingLearner(seeded(as_learner(learner, backend), seed), proba)
+        return predict_designs(lrn, X, y, design_splits, one_batch=False), lrn.backend_
 
 
 def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None, timeout=None,
@@ -246,7 +233,7 @@ def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, t
     if n_jobs == 1 and not progress:
         preds, backends = [], []
         for lrn in learners:
-            c = CountingLearner(_seeded_learner(lrn, backend, seed), proba)
+            c = CountingLearner(seeded(as_learner(lrn, backend), seed), proba)
             preds.append(predict_designs(c, X, y, splits))
             backends.append(c.backend_)
         return preds, backends

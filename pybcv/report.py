@@ -64,16 +64,14 @@ def _fmt_param(cfg, varied: Optional[str] = None) -> str:
     return ", ".join(bits)
 
 
-def _failure_lines(failures, shown: int = 5) -> List[str]:
-    """Markdown lines listing the repetitions whose learner failed (left out
-    of every rate); none when all ran."""
+def failure_lines(failures, head: str = "- **{n} repetition(s) failed** and are left out of "
+                  "the rates:", bullet: str = "  - ", shown: int = 5) -> List[str]:
+    """Lines listing the repetitions whose learner failed (left out of every
+    rate; Markdown by default), ``head`` with their number ``n``; none when all ran."""
     if not failures:
         return []
-    lines = [f"- **{len(failures)} repetition(s) failed** and are left out of the rates:"]
-    lines += [f"  - {f['message']}" for f in failures[:shown]]
-    if len(failures) > shown:
-        lines.append(f"  - ... and {len(failures) - shown} more")
-    return lines
+    more = [f"{bullet}... and {len(failures) - shown} more"] if len(failures) > shown else []
+    return [head.format(n=len(failures))] + [bullet + f["message"] for f in failures[:shown]] + more
 
 
 def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
@@ -89,21 +87,20 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     rates = res.rejection_rate(ALPHA)
     cov = res.coverage()        # where the statistics give intervals and the true difference is known
 
+    head = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", ""]
     if R == 0:                   # every repetition failed, or none finished yet
-        lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
-                 f"- **no finished repetition**: no rate to report "
-                 f"({len(res.failures)} failed)", *_failure_lines(res.failures), ""]
+        lines = [*head, f"- **no finished repetition**: no rate to report "
+                 f"({len(res.failures)} failed)", *failure_lines(res.failures), ""]
         return "\n".join(lines), {"dataset": cfg.dataset, "reps": 0, "rates": rates, "flags": {}}
 
     def cov_cell(k):
         return (f" {cov[k]:.3f} |" if k in cov else " - |") if cov else ""
-    lines = [f"### {cfg.dataset}: type-I error at alpha = {ALPHA} ({_text(d)})", "",
-             f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
+    lines = [*head, f"- repetitions: **{R}** (paper: {paper.PAPER_REPS.get(col, '-')}); seed {cfg.seed}; "
              f"n = {cfg.n}; {_fmt_param(cfg) or 'learner-free (fixed per-record losses)'}",
              f"- option profile: **{cfg.profile}** {json.dumps(PROFILES[cfg.profile])}",
              f"- backend that ran: {', '.join(res.backends)}; fits per repetition: "
              f"A {res.fits_per_rep[0]:.0f}, B {res.fits_per_rep[1]:.0f}; "
-             f"{res.seconds_per_rep:.3f} s per repetition", *_failure_lines(res.failures), "",
+             f"{res.seconds_per_rep:.3f} s per repetition", *failure_lines(res.failures), "",
              "| test | ours | MC SE | paper | paper SE | z | |" + (" 95% CI coverage |" if cov else ""),
              "|---|---:|---:|---:|---:|---:|---|" + ("---:|" if cov else "")]
     flags = {}
@@ -135,10 +132,8 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     runs.sort(key=lambda x: x[0])
     cfg = runs[0][1].config
     pname = EXPERIMENTS[cfg.dataset].varied
-    truth = None
     tpath = os.path.join(d, "truth.json")
-    if os.path.exists(tpath):
-        truth = json.load(open(tpath))
+    truth = json.load(open(tpath)) if os.path.exists(tpath) else None
     def lam_of(x):
         if not truth:
             return None
@@ -150,9 +145,10 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
     lines = [f"### {cfg.dataset}: power curve along {pname} ({_text(d)})", "",
              f"- repetitions per point: {min(reps)}–{max(reps)}; profile **{cfg.profile}**; seed {cfg.seed}; "
              f"{_fmt_param(cfg, pname)} ({pname} varies); backend {', '.join(sorted({b for _, r in runs for b in r.backends}))}",
-             *_failure_lines([f for _, r in runs for f in r.failures]), ""]
+             *failure_lines([f for _, r in runs for f in r.failures]), ""]
     lams = [lam_of(x) for x in xs]
-    if all(lv is not None for lv in lams):         # columns along lambda, as the paper plots them
+    use_lam = all(lv is not None for lv in lams)
+    if use_lam:                                    # columns along lambda, as the paper plots them
         order = sorted(range(len(xs)), key=lambda i: lams[i])
         runs, xs, lams = [runs[i] for i in order], [xs[i] for i in order], [lams[i] for i in order]
     head = "| test | " + " | ".join(f"{pname}={x:g}" + (f" (λ={lv:.1f})" if lv is not None else "")
@@ -175,7 +171,6 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        use_lam = all(lv is not None for lv in lams)
         xplot = lams if use_lam else xs
         for i, k in enumerate(tests):
             style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(

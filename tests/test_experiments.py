@@ -59,12 +59,12 @@ def test_run_config_and_truth_read_the_record(name):
     assert cfg.true_difference() == 0.0           # the record's defaults are an H0 point
     if e.varies == "learner_b" and e.power_grid:    # mnist: a fixed grid of B's parameter
         assert name not in TUNING and not e.lambdas and e.h0_value == e.power_grid[0]
-        off = RunConfig(name, test, learner_b=e.learner_b_at(e.power_grid[-1]))
+        off = cfg.at(e.power_grid[-1])
         assert off.true_difference() is None
     elif e.varies == "learner_b":
         assert TUNING[name] == (e.learner_a, e.learner_b["name"], e.varied, e.value_at_lambda_1)
         assert e.lambdas == LAMBDAS and e.truth_grid
-        off = RunConfig(name, "mcnemar_5x2bcv", learner_b=e.learner_b_at(e.value_at_lambda_1))
+        off = cfg.at(e.value_at_lambda_1)
         assert off.true_difference() is None
     else:
         assert name not in TUNING
@@ -76,5 +76,5 @@ def test_run_config_and_truth_read_the_record(name):
 def test_unknown_experiment_names_the_known_ones():
     with pytest.raises(ValueError, match="known: epsilon, simple, exp6, letter"):
         get_experiment("iris")
-    with pytest.raises(ValueError, match="data parameter"):
-        EXPERIMENTS["simple"].learner_b_at(1.0)
+    with pytest.raises(ValueError, match="B's parameter, not the data's"):
+        EXPERIMENTS["exp6"].data_params_at(1.0)

@@ -426,8 +426,9 @@ def _meta(z, path) -> dict:
     return meta
 
 
-def _check_tables(path, design, packed, desc, R):
-    """The (3, R, F) kept cells of ``design`` and their description, checked."""
+def _check_tables(z, path, design, desc, R):
+    """The (3, R, F) kept cells of ``design`` (member ``tables/<design>`` of
+    ``z``), checked with their description."""
     name = "tables/" + design
     if not isinstance(desc, dict) or not isinstance(desc.get("fold_sizes"), list) \
             or not isinstance(desc.get("cells"), list):
@@ -439,13 +440,14 @@ def _check_tables(path, design, packed, desc, R):
     sizes = desc["fold_sizes"]
     if not sizes or not all(isinstance(x, int) and x >= 0 for x in sizes):
         raise ArchiveError(f"{path}: member 'meta': the fold sizes of {design!r} must be counts")
-    _member({name: packed}, path, name, "u", (3, R, len(sizes)))
+    packed = _member(z, path, name, "u", (3, R, len(sizes)))
     kept = packed.astype(np.int64).sum(axis=0)
     over = np.argwhere(kept > np.asarray(sizes, np.int64)[None, :])
     if len(over):
         r, f = over[0]
         raise ArchiveError(f"{path}: member {name!r}: repetition index {r}, fold {f}: the "
                            f"counts exceed the fold's {sizes[f]} records")
+    return packed
 
 
 def read_run(folder: str) -> dict:
@@ -495,11 +497,7 @@ def read_run(folder: str) -> dict:
     for d, desc in meta["tables"].items():
         if not isinstance(d, str) or "/" in d:
             raise ArchiveError(f"{path}: member 'meta': design name {d!r}")
-        name = "tables/" + d
-        if name not in z:
-            raise ArchiveError(f"{path}: member {name!r} missing")
-        _check_tables(path, d, z[name], desc, R)
-        tables[d] = _unpack_tables(z[name], desc)
+        tables[d] = _unpack_tables(_check_tables(z, path, d, desc, R), desc)
     extra = sorted(set(z) - {"meta", "reps", "statistic", "pvalue", "seconds", "fits", "backend"}
                    - {"tables/" + d for d in meta["tables"]}
                    - {f"pairs/{d}/{m}" for d in meta.get("pair_tables", {}) for m in ("wrong", "gap")})

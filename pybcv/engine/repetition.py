@@ -13,7 +13,7 @@ list it.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -110,50 +110,33 @@ def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
 
 
 def run_repetition(cfg: RunConfig, r: int) -> Repetition:
-    """Repetition ``r`` of a run with learners."""
+    """Repetition ``r`` of a run with learners: A and B, or (a k-learner run)
+    each learner predicting the design's folds once (one batch) and every
+    pair's tables counted from those predictions."""
     t0 = time.perf_counter()
     d = cfg.dataset_for(r)
+    units = dict(cfg.units())
+    splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units},
+                         **cfg.split_labels(d.y))
     if cfg.learners:
-        return _run_pairs(cfg, r, d, t0)
-    proba = cfg.loss_for(d.y).proba      # the log loss reads class probabilities
-    la = CountingLearner(learner_from_spec(cfg.learner_a, cfg.backend), proba)
-    lb = CountingLearner(learner_from_spec(cfg.learner_b, cfg.backend), proba)
-    units = dict(cfg.units())
-    splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units},
-                         **cfg.split_labels(d.y))
-    # shared designs: the union of designs in one batch per learner; else one batch per test
-    if cfg.zero_one:
-        tables = fold_tables(la, lb, d.X, d.y, splits, one_batch=cfg.share_designs)
-    else:       # a real-valued loss: per-fold loss sums (F, 4) in place of the tables
-        pa, pb = (predict_designs(x, d.X, d.y, splits, cfg.share_designs) for x in (la, lb))
-        tables = loss_sums_from_design_predictions(d.y, pa, pb, splits, cfg.loss_for(d.y))
-    batch = {u: t[None] for u, t in tables.items()}
-    res, ci = score(cfg, batch)
+        learners = [CountingLearner(learner_from_spec(x, cfg.backend)) for x in cfg.learners]
+        preds = [predict_designs(lrn, d.X, d.y, splits) for lrn in learners]
+        tables = {f"{u}@{pair}": t for i, j, pair in cfg.pairs()
+                  for u, t in tables_from_design_predictions(d.y, preds[i], preds[j], splits).items()}
+        fits = (sum(lrn.fits for lrn in learners), 0)
+    else:
+        proba = cfg.loss_for(d.y).proba      # the log loss reads class probabilities
+        learners = [CountingLearner(learner_from_spec(x, cfg.backend), proba)
+                    for x in (cfg.learner_a, cfg.learner_b)]
+        la, lb = learners
+        # shared designs: the union of designs in one batch per learner; else one batch per test
+        if cfg.zero_one:
+            tables = fold_tables(la, lb, d.X, d.y, splits, one_batch=cfg.share_designs)
+        else:       # a real-valued loss: per-fold loss sums (F, 4) in place of the tables
+            pa, pb = (predict_designs(x, d.X, d.y, splits, cfg.share_designs) for x in learners)
+            tables = loss_sums_from_design_predictions(d.y, pa, pb, splits, cfg.loss_for(d.y))
+        fits = (la.fits, lb.fits)
+    res, ci = score(cfg, {u: t[None] for u, t in tables.items()})
     return Repetition(int(r), {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
-                      time.perf_counter() - t0, la.fits, lb.fits, f"{la.backend_}/{lb.backend_}",
+                      time.perf_counter() - t0, *fits, "/".join(x.backend_ for x in learners),
                       tables, {k: (float(lo[0]), float(hi[0])) for k, (lo, hi) in ci.items()})
-
-
-def asdict_config(cfg: RunConfig) -> dict:
-    """The config as plain keyword arguments of :class:`RunConfig` (for workers)."""
-    return asdict(cfg)
-
-
-def _run_pairs(cfg: RunConfig, r: int, d, t0: float) -> Repetition:
-    """Repetition ``r`` of a k-learner run: each learner predicts the design's
-    folds once (one batch), every pair's tables are counted from those
-    predictions and scored."""
-    learners = [CountingLearner(learner_from_spec(x, cfg.backend)) for x in cfg.learners]
-    units = dict(cfg.units())
-    splits = draw_splits(d.n, units, {u: cfg.unit_rng(r, u) for u in units},
-                         **cfg.split_labels(d.y))
-    preds = [predict_designs(lrn, d.X, d.y, splits) for lrn in learners]
-    tables = {}
-    for i, j, pair in cfg.pairs():
-        for u, t in tables_from_design_predictions(d.y, preds[i], preds[j], splits).items():
-            tables[f"{u}@{pair}"] = t
-    res, ci = score(cfg, {k: t[None] for k, t in tables.items()})
-    return Repetition(int(r), {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
-                      time.perf_counter() - t0, sum(lrn.fits for lrn in learners), 0,
-                      "/".join(lrn.backend_ for lrn in learners), tables,
-                      {k: (float(lo[0]), float(hi[0])) for k, (lo, hi) in ci.items()})

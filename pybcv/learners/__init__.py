@@ -24,14 +24,13 @@ Nothing here starts R until a learner with an R backend is used.
 from .base import (BACKENDS, GLM, J48, KKNN, LEARNERS, FNNDistorted,  # noqa: F401
                    FNNWeighted, JRip, LearnerSpec, Logistic, Majority, Mean,
                    NamedLearner, SklearnLearner, SMO, Tree, as_learner, check_learner,
-                   make_learner, seeded)
+                   check_params, make_learner, parse_spec, seeded)
 from .fallbacks import (FNNDistortedFallback, FNNWeightedFallback, GLMFallback,  # noqa: F401
                         J48Fallback, JRipFallback, KKNNFallback, LogisticFallback,
                         MajorityFallback, MeanFallback, SMOFallback, TreeFallback,
                         irls_logistic)
 from .predictions import PredictionError, check_predictions  # noqa: F401
 from .rlearners import RClassifier  # noqa: F401
-from .base import check_params, parse_spec  # noqa: F401
 
 __all__ = ["BACKENDS", "LEARNERS", "LearnerSpec", "NamedLearner", "SklearnLearner",
            "RClassifier", "as_learner", "make_learner", "parse_spec", "check_params",

@@ -36,7 +36,8 @@ from ..experiments import BACKENDS
 from . import cnn as _cnn
 from ..errors import FitError, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
-from .importpath import estimator_from_path, is_import_path, parse_import_spec
+from .importpath import (check_import_params, estimator_from_path, is_import_path,
+                         parse_import_spec, spec_params)
 from .timelimit import FitTimeout, one_fit
 from .noisy import VIEW_PARAMS, NoisyLearner
 from .predictions import check_predictions
@@ -92,6 +93,9 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
     or the Python fallback according to ``backend``."""
 
     _registry_name = None    # overridden
+
+    def __init__(self, backend="auto"):       # a learner without parameters
+        self.backend = backend
 
     # -- what subclasses provide
     @property
@@ -189,8 +193,7 @@ class _WekaLearner(NamedLearner):
     """A Weka classifier through RWeka; ``options``: Weka options."""
 
     def __init__(self, options=None, backend="auto"):
-        self.options = options
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _r_params(self):
         return {"options": weka_options(self.options)}
@@ -267,9 +270,6 @@ class Tree(NamedLearner):
     """Classification tree (``tree::tree``, defaults), letter's TREE."""
     _registry_name = "tree"
 
-    def __init__(self, backend="auto"):
-        self.backend = backend
-
 
 class GLM(NamedLearner):
     """Logistic regression (``stats::glm``, binomial logit), the simple
@@ -278,8 +278,7 @@ class GLM(NamedLearner):
     _registry_name = "glm"
 
     def __init__(self, threshold=0.5, backend="auto"):
-        self.threshold = threshold
-        self.backend = backend
+        keep_init_args(self, locals())
 
     def _r_params(self):
         return {"threshold": float(self.threshold)}
@@ -292,16 +291,10 @@ class Majority(NamedLearner):
     """MAJ: the most frequent training class (ties → smallest label)."""
     _registry_name = "majority"
 
-    def __init__(self, backend="auto"):
-        self.backend = backend
-
 
 class Mean(NamedLearner):
     """Nearest class mean, Euclidean distance (ties → smallest label)."""
     _registry_name = "mean"
-
-    def __init__(self, backend="auto"):
-        self.backend = backend
 
 
 class _FNN(NamedLearner):
@@ -591,10 +584,8 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     learner's parameters, a bad value names the parameter and its type.
     A dotted name is a scikit-learn classifier's import path
     (:mod:`pybcv.learners.importpath`)."""
-    if is_import_path(name):          # noise, noise_stream: taken by every learner
-        estimator_from_path(name, {k: v for k, v in params.items() if k not in VIEW_PARAMS})
-        return {k: check_param(name, k, v) if k in VIEW_PARAMS else v
-                for k, v in params.items()}
+    if is_import_path(name):
+        return check_import_params(name, params)
     if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
@@ -644,15 +635,8 @@ def parse_spec(spec) -> Optional[dict]:
         if is_import_path(spec.partition(":")[0]):
             return parse_import_spec(spec)      # values by ast.literal_eval
         name, _, rest = spec.partition(":")
-        d = {"name": name.strip()}
-        for kv in filter(None, (s.strip() for s in rest.split(","))):
-            k, eq, v = kv.partition("=")
-            if not eq or not k.strip():
-                raise ValueError(f"learner {d['name']!r}: parameter {kv!r}: write "
-                                 f"name:param=value")
-            if k.strip() in d:
-                raise ValueError(f"learner {d['name']!r}: parameter {k.strip()} given twice")
-            d[k.strip()] = _value(v)
+        d = {"name": name.strip(), **spec_params(name.strip(), filter(None, (
+            s.strip() for s in rest.split(","))), _value)}
     else:
         raise TypeError(f"learner must be a name, 'name:param=value,...' or a spec dict, "
                         f"got {type(spec).__name__}")

@@ -339,9 +339,7 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
     def predict_splits(self, X, y, splits):
         """Labels predicted for ``X[test]`` by a network fitted on ``X[train], y[train]``,
         for each ``(train, test)`` of ``splits``."""
-        dev = self._check_params()
-        images = as_images(X)
-        classes, codes = label_codes(y, len(images))
+        dev, images, classes, codes = self._data(X, y)
         splits = _check_splits(splits, len(images))
         out = [None] * len(splits)
         with self._settings() as torch:
@@ -356,20 +354,22 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
                     for f, P in zip(group, trained):
                         te = splits[f][1]
                         out[f] = classes[self._predict_codes(torch, dev, P, images[te])]
-        self.classes_ = classes
-        self.backend_ = "python"
         return out
 
     def fit(self, X, y):
-        dev = self._check_params()
-        images = as_images(X)
-        classes, codes = label_codes(y, len(images))
+        dev, images, classes, codes = self._data(X, y)
         with self._settings() as torch:
             self.params_ = [p.cpu() for p in self._train(
                 torch, dev, images, codes, len(classes), [np.arange(len(images))])[0]]
-        self.classes_ = classes
-        self.backend_ = "python"
         return self
+
+    def _data(self, X, y):
+        """(device, images, classes, label codes), checked; sets ``classes_``."""
+        dev = self._check_params()
+        images = as_images(X)
+        self.classes_, codes = label_codes(y, len(images))
+        self.backend_ = "python"
+        return dev, images, self.classes_, codes
 
     def predict(self, X):
         if not hasattr(self, "params_"):

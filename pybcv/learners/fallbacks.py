@@ -21,7 +21,7 @@ import numpy as np
 from .spec import weka_options
 from .timelimit import one_fit
 
-from .._validate import check_labels, nonfinite_message
+from .._validate import check_labels, keep_init_args, nonfinite_message
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
@@ -167,11 +167,6 @@ def _numeric_matrix(X, who):
     return enc.transform(X)
 
 
-def _first_argmin(D):
-    """Row-wise index of the first minimum (ties → lowest column), exact."""
-    return np.argmin(D, axis=1)
-
-
 class _PythonLearner(ClassifierMixin, BaseEstimator):
     """Base: ``fit``/``predict`` via ``_fit_codes``/``_predict_codes`` on
     integer class codes, and a generic ``predict_splits`` (one fit per split)."""
@@ -188,11 +183,15 @@ class _PythonLearner(ClassifierMixin, BaseEstimator):
             raise _not_fitted(self)
         return self.classes_[self._predict_codes(self.model_, X)]
 
-    def predict_splits(self, X, y, splits):
+    def _start(self, X, y, splits):
+        """(classes, codes, splits) of a ``predict_splits`` call, checked."""
         classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
-        _Encoder().fit(X).transform(X)    # NaN/inf named by their row in X, not in a fold
         self.backend_ = BACKEND
+        return classes, codes, _check_splits(splits, len(codes))
+
+    def predict_splits(self, X, y, splits):
+        classes, codes, splits = self._start(X, y, splits)
+        _Encoder().fit(X).transform(X)    # NaN/inf named by their row in X, not in a fold
         out = []
         for f, (tr, te) in enumerate(splits, start=1):
             with one_fit(f):             # the time limit of a fit (pybcv.learners.timelimit)
@@ -232,9 +231,7 @@ class MajorityFallback(_PythonLearner):
         return np.full(len(X), m, dtype=np.intp)
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
-        self.backend_ = BACKEND
+        classes, codes, splits = self._start(X, y, splits)
         if not splits:
             return []
         counts = _train_class_counts(codes, splits, len(classes))
@@ -271,13 +268,11 @@ class MeanFallback(_PythonLearner):
             for j in range(Xte.shape[1]):
                 d = d + (Xte[:, j] - M[i, j]) ** 2
             D[:, i] = d
-        return present[_first_argmin(D)]
+        return present[np.argmin(D, axis=1)]      # a tie: the first minimum
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         A = _numeric_matrix(X, "mean")
-        self.backend_ = BACKEND
         return [classes[self._predict_codes(_class_means(A[tr], codes[tr]), A[te])]
                 for tr, te in splits]
 
@@ -316,19 +311,17 @@ class _FNN(_PythonLearner):
         Xtr, ctr = m
         groups, w = self._groups(Xtr.shape[1])
         D = _fnn_dist(_numeric_matrix(X, self._who), Xtr, groups, w)
-        return ctr[_first_argmin(D)]
+        return ctr[np.argmin(D, axis=1)]
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         A = _numeric_matrix(X, self._who)
         groups, w = self._groups(A.shape[1])
-        self.backend_ = BACKEND
         full = _fnn_dist(A, A, groups, w) if A.shape[0] <= FULL_MATRIX_MAX_N else None
         out = []
         for tr, te in splits:
             D = full[np.ix_(te, tr)] if full is not None else _fnn_dist(A[te], A[tr], groups, w)
-            out.append(classes[codes[tr][_first_argmin(D)]])
+            out.append(classes[codes[tr][np.argmin(D, axis=1)]])
         return out
 
 
@@ -579,10 +572,8 @@ class GLMFallback(_PythonLearner):
         return np.where(_linkinv(Z @ beta) > self.threshold, present[1], present[0])
 
     def predict_splits(self, X, y, splits):
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         Z, _ = self._design(X)
-        self.backend_ = BACKEND
         F = len(splits)
         if F == 0:
             return []
@@ -693,8 +684,7 @@ class KKNNFallback(_PythonLearner):
     """
 
     def __init__(self, k=5, kernel="triangular"):
-        self.k = k
-        self.kernel = kernel
+        keep_init_args(self, locals())
 
     def _fit_codes(self, X, codes, nclass):
         if self.kernel not in _KERNELS:
@@ -826,11 +816,9 @@ class _SklearnFallback(_PythonLearner):
 
     def predict_splits(self, X, y, splits):
         opts = self.check_options()
-        classes, codes = _labels(y, X)
-        splits = _check_splits(splits, len(codes))
+        classes, codes, splits = self._start(X, y, splits)
         enc = _Encoder().fit(X)
         A = enc.transform(X)
-        self.backend_ = BACKEND
         out = []
         for tr, te in splits:
             present = np.unique(codes[tr])
@@ -859,8 +847,7 @@ class J48Fallback(_SklearnFallback):
     _weka_name = "J48"
 
     def __init__(self, unpruned=False, options=None):
-        self.unpruned = unpruned
-        self.options = options
+        keep_init_args(self, locals())
 
     def _estimator(self, opts=None):
         from sklearn.tree import DecisionTreeClassifier
@@ -874,9 +861,6 @@ class TreeFallback(_SklearnFallback):
     min_samples_leaf = 5 and min_samples_split = 10.  tree's mindev = 0.01
     rule (stop when a node's deviance is < 1 % of the root's) has no
     counterpart, so the fallback tree can be deeper."""
-
-    def __init__(self):
-        pass
 
     def _estimator(self, opts=None):
         from sklearn.tree import DecisionTreeClassifier

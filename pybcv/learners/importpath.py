@@ -85,23 +85,32 @@ def parse_import_spec(spec: str) -> Dict[str, Any]:
     name and value checked (:func:`estimator_from_path`)."""
     path, _, rest = spec.partition(":")
     path = path.strip()
-    params: Dict[str, Any] = {}
     try:
         pieces = split_params(rest)
     except ValueError as e:
         raise ValueError(f"learner {path!r}: {e}") from None
+    params = spec_params(path, pieces, literal, "path")
+    return {"name": path, **check_import_params(path, params)}
+
+
+def spec_params(learner: str, pieces, value, what: str = "name") -> Dict[str, Any]:
+    """{param: value(text)} of the pieces ``param=value`` of a learner spec."""
+    params: Dict[str, Any] = {}
     for kv in pieces:
         k, eq, v = kv.partition("=")
         k = k.strip()
-        if not eq or not k.isidentifier():
-            raise ValueError(f"learner {path!r}: parameter {kv!r}: write path:param=value")
-        if k in params:
-            raise ValueError(f"learner {path!r}: parameter {k} given twice")
-        params[k] = literal(v)
+        if not eq or not k:
+            raise ValueError(f"learner {learner!r}: parameter {kv!r}: write {what}:param=value")
+        if k in params or k == "name":
+            raise ValueError(f"learner {learner!r}: parameter {k} given twice")
+        params[k] = value(v)
+    return params
+
+
+def check_import_params(path: str, params: Dict[str, Any]) -> Dict[str, Any]:
+    """``params`` of the estimator ``path`` and the view parameters, checked."""
     estimator_from_path(path, {k: v for k, v in params.items() if k not in VIEW_PARAMS})
-    # noise, noise_stream: taken by every learner (pybcv.learners.noisy)
-    return {"name": path, **{k: check_param(path, k, v) if k in VIEW_PARAMS else v
-                             for k, v in params.items()}}
+    return {k: check_param(path, k, v) if k in VIEW_PARAMS else v for k, v in params.items()}
 
 
 def estimator_class(path: str):

@@ -22,12 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import listed
 from ..errors import PredictionError
-
-
-def _labels_text(classes, limit=8):
-    c = [str(v) for v in classes[:limit]]
-    return ", ".join(c) + (f", ... ({len(classes)} in all)" if len(classes) > limit else "")
 
 
 _NUMERIC = "biufc"
@@ -93,6 +89,6 @@ def check_predictions(predictions, y, splits, learner="learner", numeric=False):
             else:
                 f = start + 1
             raise PredictionError(learner, f, F, f"predicted {a[first]!r}, which is not a label "
-                                  f"of y (labels: {_labels_text(classes)}); a learner must "
+                                  f"of y (labels: {listed(classes.tolist(), 8)}); a learner must "
                                   f"predict class labels, not scores or probabilities")
     return [a if a.dtype == y.dtype else a.astype(y.dtype) for a in arrays]

@@ -30,18 +30,13 @@ def _positive_number(learner, name, v):
     return float(v)
 
 
-def _integer_at_least_1(learner, name, v):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
-        raise ValueError(f"learner {learner!r}: parameter {name} must be an integer >= 1, "
-                         f"got {_got(v)}")
-    return int(v)
-
-
-def _integer_at_least_0(learner, name, v):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-        raise ValueError(f"learner {learner!r}: parameter {name} must be an integer >= 0, "
-                         f"got {_got(v)}")
-    return int(v)
+def _integer_at_least(minimum):
+    def check(learner, name, v):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < minimum:
+            raise ValueError(f"learner {learner!r}: parameter {name} must be an integer "
+                             f">= {minimum}, got {_got(v)}")
+        return int(v)
+    return check
 
 
 def _kernel(learner, name, v):
@@ -97,14 +92,14 @@ def _weka_options(learner, name, v):
 PARAM_CHECKS = {
     "omega": _positive_number,
     "upsilon": _positive_number,
-    "k": _integer_at_least_1,
+    "k": _integer_at_least(1),
     "kernel": _kernel,
     "threshold": _probability,
     "options": _weka_options,
     "unpruned": _flag,
     # generic: every learner takes them (pybcv.learners.noisy)
     "noise": _positive_number,
-    "noise_stream": lambda learner, name, v: _integer_at_least_0(learner, name, v),
+    "noise_stream": _integer_at_least(0),
     "one_hot": _flag,
 }
 

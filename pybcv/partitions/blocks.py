@@ -37,7 +37,6 @@ _EXTRA_ORDER_M = {
 # The order that minimises max_j ||S_j| - |T_j|| alone for the 5x2 BCV
 # (extra_rule="spec"; kept so that runs made with it stay reproducible).
 SPEC_EXTRA_ORDER_5X2 = (1, 7, 2, 8, 3, 5, 4, 6)
-EXTRA_RULES = ("balanced", "first", "spec")
 
 
 def bcv_n_blocks(m: int) -> int:
@@ -179,15 +178,23 @@ def bcv_test_positions(n: int, m: int, extra_rule: str = "balanced") -> np.ndarr
     [4, 5, 6, 7, 0, 1, 2, 3, 2, 3, 6, 7, 0, 1, 4, 5, 2, 3, 4, 5, 0, 1, 6, 7]
     """
     B = bcv_n_blocks(m)
-    block_of = np.repeat(np.arange(B), bcv_block_sizes(n, B, extra_rule, m))
+    pos = np.concatenate(bcv_tests_of_blocks(np.repeat(np.arange(B), bcv_block_sizes(
+        n, B, extra_rule, m)), m))
+    pos.setflags(write=False)
+    return pos
+
+
+def bcv_tests_of_blocks(block_of: np.ndarray, m: int) -> List[np.ndarray]:
+    """Test sets T_1, S_1, T_2, S_2, ... of an m x 2 BCV whose record i lies
+    in block ``block_of[i]`` (0-based): the orthogonal-array design applied
+    to any blocks (contiguous slices here, the stratified and grouped blocks
+    in :mod:`pybcv.partitions.splitters`)."""
     M = bcv_design_matrix(m)
     out = []
     for j in range(m):
         in_S = M[j][block_of]
         out += [np.flatnonzero(~in_S), np.flatnonzero(in_S)]
-    pos = np.concatenate(out)
-    pos.setflags(write=False)
-    return pos
+    return out
 
 
 @lru_cache(maxsize=256)

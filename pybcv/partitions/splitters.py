@@ -18,8 +18,8 @@ import numpy as np
 
 from .._validate import keep_init_args
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
-from .blocks import (EXTRA_RULES, MAX_BCV_M, bcv_design_matrix, bcv_n_blocks, bcv_test_cuts,
-                     bcv_test_positions, extra_order_of_rule)
+from .blocks import (MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
+                     bcv_tests_of_blocks, extra_order_of_rule)
 
 Split = Tuple[np.ndarray, np.ndarray]
 
@@ -188,9 +188,7 @@ class Splitter:
         return f"{type(self).__name__}({args})"
 
 
-# --------------------------------------------------------------------------
-# hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
-# --------------------------------------------------------------------------
+# ---- hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
 class RepeatedHoldOut(Splitter):
     """J independent hold-out splits: for each a fresh permutation, whose
     first n1 records train and the other n - n1 test.
@@ -320,9 +318,7 @@ class ConservativeZSplit(Splitter):
                          "the complements of their test sets, so test sets alone cannot form it")
 
 
-# --------------------------------------------------------------------------
-# K-fold schemes: each run cuts one permutation into k contiguous folds
-# --------------------------------------------------------------------------
+# ---- K-fold schemes: each run cuts one permutation into k contiguous folds
 class RepeatedKFoldCV(Splitter):
     """r independent K-fold partitions (fold order: run 1 folds 1..k, run 2
     ...); each run cuts a fresh permutation into k contiguous folds, the
@@ -397,9 +393,7 @@ class KFoldCV(RepeatedKFoldCV):
         return 1
 
 
-# --------------------------------------------------------------------------
-# m x 2 schemes: replication j gives fold (j, 1) testing T_j, (j, 2) testing S_j
-# --------------------------------------------------------------------------
+# ---- m x 2 schemes: replication j gives fold (j, 1) testing T_j, (j, 2) testing S_j
 class RandomMx2CV(Splitter):
     """m x 2 random CV (Dietterich; Alpaydin): per replication a fresh
     permutation, S_j = its first floor(n/2) records, T_j = the rest.
@@ -462,10 +456,7 @@ class BlockRegularizedMx2CV(Splitter):
 
     def _check_params(self):
         B = bcv_n_blocks(self.m)
-        if self.extra_rule not in EXTRA_RULES:
-            raise ValueError(f"extra_rule must be 'balanced', 'first' or 'spec', got {self.extra_rule!r}")
-        if self.extra_rule == "spec" and B != 8:
-            raise ValueError("extra_rule='spec' is defined for the 5x2 BCV (8 blocks) only")
+        extra_order_of_rule(B, self.extra_rule, int(self.m))    # checks the rule
         return B
 
     def _n(self, n):
@@ -481,18 +472,6 @@ class BlockRegularizedMx2CV(Splitter):
 
     def _check_test_sets(self, folds, n):
         return _check_bcv(folds, int(self.m), n, self.extra_rule)
-
-
-def _bcv_tests_of_blocks(block_of: np.ndarray, m: int) -> List[np.ndarray]:
-    """Test sets T_1, S_1, T_2, S_2, ... of an m x 2 BCV whose record i lies
-    in block ``block_of[i]`` (0-based): the L8 (or L4, L16) design applied to
-    any blocks, as :class:`BlockRegularizedMx2CV` applies it to slices."""
-    M = bcv_design_matrix(m)
-    out = []
-    for j in range(m):
-        in_S = M[j][block_of]
-        out += [np.flatnonzero(~in_S), np.flatnonzero(in_S)]
-    return out
 
 
 def _codes(values, n: int, what: str) -> np.ndarray:
@@ -561,7 +540,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
                                (np.flatnonzero(classes == c) for c in range(int(classes.max()) + 1))])
         block_of = np.empty(n, dtype=np.int64)
         block_of[laid] = deal[np.arange(n) % B]
-        return _bcv_tests_of_blocks(block_of, m)
+        return bcv_tests_of_blocks(block_of, m)
 
     def sizes(self, n):
         """The plain BCV's fold sizes (the blocks have its sizes)."""
@@ -622,16 +601,14 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
             load, rank, b = heapq.heappop(heap)
             block_of_group[grp] = b
             heapq.heappush(heap, (load + int(size[grp]), rank, b))
-        return _bcv_tests_of_blocks(block_of_group[group_of], m)
+        return bcv_tests_of_blocks(block_of_group[group_of], m)
 
     def sizes(self, n):
         raise ValueError("a grouped BCV's fold sizes depend on the groups and the draw; "
                          "read them from splits(n, rng, groups=groups)")
 
 
-# --------------------------------------------------------------------------
-# checks of user-supplied folds
-# --------------------------------------------------------------------------
+# ---- checks of user-supplied folds
 def _as_folds(test_sets, n: int) -> List[np.ndarray]:
     """Each fold as a 1-d int array of distinct rows in [0, n)."""
     if isinstance(test_sets, np.ndarray) and test_sets.ndim == 1 and test_sets.dtype != object:

@@ -35,9 +35,7 @@ DEFAULT_LEVEL = 0.95
 TEST_NAMES: Dict[str, str] = {}
 
 
-# --------------------------------------------------------------------------
-# results
-# --------------------------------------------------------------------------
+# ---- results
 def _plain(x):
     """A field's value as plain Python (arrays and tuples -> lists)."""
     if isinstance(x, np.ndarray):
@@ -261,10 +259,8 @@ class BCVMcNemarResult(TestResult):
         return float(self.effective_table.sum())
 
 
-# --------------------------------------------------------------------------
-# strict input checks: each error names the argument and the expected form
+# ---- strict input checks: each error names the argument and the expected form
 # (conventions.md, "Inputs")
-# --------------------------------------------------------------------------
 def check_flag(value, name: str) -> bool:
     """A flag must be a real bool (numpy's bool_ included): ``None``, 0/1 or
     strings are a TypeError naming the flag."""
@@ -432,9 +428,7 @@ def check_sizes(v, name: str) -> np.ndarray:
     return a
 
 
-# --------------------------------------------------------------------------
-# the zero-variance rule (conventions.md, "Zero-variance rule")
-# --------------------------------------------------------------------------
+# ---- the zero-variance rule (conventions.md, "Zero-variance rule")
 def constant(values: np.ndarray, axis=-1) -> np.ndarray:
     """The rule's zero test for a set of values: max - min <= 1e-12."""
     return (np.max(values, axis=axis) - np.min(values, axis=axis)) <= ZERO_TOL
@@ -466,9 +460,7 @@ def zero_variance_warning(degenerate: bool, statistic: float, what: str) -> List
     return [f"zero-variance rule: {what} is zero with a non-zero numerator; statistic +-inf, p = 0"]
 
 
-# --------------------------------------------------------------------------
-# p-values (conventions.md, "p-values")
-# --------------------------------------------------------------------------
+# ---- p-values (conventions.md, "p-values")
 def p_t(t, df, alternative="two-sided"):
     t = np.asarray(t, dtype=float)
     if alternative == "two-sided":
@@ -505,9 +497,7 @@ def scalar(x):
     return float(np.asarray(x).reshape(()))
 
 
-# --------------------------------------------------------------------------
-# intervals (conventions.md, "Confidence intervals"); vectorised
-# --------------------------------------------------------------------------
+# ---- intervals (conventions.md, "Confidence intervals"); vectorised
 def _tail_quantiles(ppf, level, alternative):
     """(q_low, q_high) with the tails of scipy's ttest_1samp intervals."""
     if alternative == "less":

@@ -39,9 +39,7 @@ N01 = "N(0, 1)"
 from ..partitions import MAX_BCV_M     # the m x 2 BCV designs: 1 <= m <= MAX_BCV_M
 
 
-# --------------------------------------------------------------------------
-# kernels (leading batch dimensions allowed)
-# --------------------------------------------------------------------------
+# ---- kernels (leading batch dimensions allowed)
 def mcnemar_terms(b, c, correction=True):
     """McNemar terms (|b - c| - 1)^2 / (b + c) (or (b - c)^2 / (b + c)); 0
     where b + c = 0 (no discordant record: no evidence)."""
@@ -202,9 +200,7 @@ def mcnemar_kernel_interval(out: McNemarKernel, level=0.95, alternative="two-sid
                             alternative=alternative)
 
 
-# --------------------------------------------------------------------------
-# public tests
-# --------------------------------------------------------------------------
+# ---- public tests
 def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     """Conventional hold-out McNemar test (design ``holdout``, n1 = 2n/3;
     the paper's eq. 2).

@@ -39,12 +39,10 @@ from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResu
                       check_tables, no_interval, real_losses)
 
 
-# --------------------------------------------------------------------------
-# one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
+# ---- one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
 # function's inputs (vectorised over leading dimensions); the test's batch
 # kernel takes the same inputs and returns (the family kernel's output,
 # whose first two fields are statistic and pvalue; its interval function)
-# --------------------------------------------------------------------------
 def _design_param(design, name):
     """A design parameter (J = "n_repeats") of the splitter in ``DESIGNS``."""
     return getattr(DESIGNS[design], name)
@@ -203,9 +201,7 @@ def _k_mcnemar_bcv(C, rho1=0.5, rho2=0.5, clamp_correction=False, t=None, altern
             _mc.mcnemar_kernel_interval)
 
 
-# --------------------------------------------------------------------------
-# option checks (before any arithmetic)
-# --------------------------------------------------------------------------
+# ---- option checks (before any arithmetic)
 #: The options that take one of a few strings (the first is the default);
 #: the R wrappers' choices are generated from these (scripts/gen_r_tests.py).
 OPTION_CHOICES = {"alternative": ALTERNATIVES, "empty_fold": ("zero", "drop")}
@@ -351,17 +347,7 @@ class TestSpec:
         losses, shape (F, 4): records, sum of A's losses, sum of B's, sum of
         the squared per-record differences (:func:`pybcv.outcomes.loss_sums`);
         the test reads the per-fold mean loss differences."""
-        if self.needs_zero_one:
-            raise ValueError(zero_one_message([self.key], "this loss"))
-        options = self._options(options)
-        F = self.n_folds
-        S = as_float_array(sums, "loss sums", f"({F}, 4)")
-        if S.shape != (F, 4):
-            raise ValueError(f"loss sums must have shape ({F}, 4) for test {self.key!r} "
-                             f"(design {self.design!r}), got {S.shape}")
-        if np.any(S[:, 0] < 1):
-            raise ValueError("loss sums: every fold must contain at least one record")
-        ntr, nte = self._sizes(np.zeros((F, 2, 2)), n_train, S[:, 0] if n_test is None else n_test)
+        S, ntr, nte, options = self._loss_sums(sums, n_train, n_test, options, batch=False)
         with real_losses():
             res = (self.on_losses or self.function)(*self.loss_inputs(S, ntr, nte), **options)
         if self.loss_warning:
@@ -374,18 +360,7 @@ class TestSpec:
         low[R], high[R]); the same kernel as :meth:`batch` on the per-fold
         mean loss differences (the CV-CI z: on the pooled moments).  The
         engine scores runs under ``RunConfig(loss=...)`` with it."""
-        if self.needs_zero_one:
-            raise ValueError(zero_one_message([self.key], "this loss"))
-        options = self._options(options)
-        F = self.n_folds
-        S = as_float_array(sums, "loss sums", f"(R, {F}, 4)")
-        if S.ndim < 3 or S.shape[-2:] != (F, 4):
-            raise ValueError(f"loss sums must have shape (R, {F}, 4) for test {self.key!r} "
-                             f"(design {self.design!r}), got {S.shape}")
-        if np.any(S[..., 0] < 1):
-            raise ValueError("loss sums: every fold must contain at least one record")
-        ntr, nte = self._sizes(np.zeros((F, 2, 2)), n_train, S.reshape(-1, F, 4)[0, :, 0]
-                               if n_test is None else n_test)
+        S, ntr, nte, options = self._loss_sums(sums, n_train, n_test, options, batch=True)
         with real_losses():
             out, interval = (self.loss_kernel or self.kernel)(*self.loss_inputs(S, ntr, nte),
                                                               **options)
@@ -393,6 +368,24 @@ class TestSpec:
                               alternative=options.get("alternative", "two-sided"))
         return (np.asarray(out[0], float), np.asarray(out[1], float), np.asarray(lo, float),
                 np.asarray(hi, float))
+
+    def _loss_sums(self, sums, n_train, n_test, options, batch: bool):
+        """(sums, n_train, n_test, options) checked: per-fold loss sums (F, 4),
+        or (R, F, 4) for a batch, of a test that runs on real-valued losses."""
+        if self.needs_zero_one:
+            raise ValueError(zero_one_message([self.key], "this loss"))
+        options = self._options(options)
+        F = self.n_folds
+        shape = f"(R, {F}, 4)" if batch else f"({F}, 4)"
+        S = as_float_array(sums, "loss sums", shape)
+        if (S.ndim < 3 if batch else S.ndim != 2) or S.shape[-2:] != (F, 4):
+            raise ValueError(f"loss sums must have shape {shape} for test {self.key!r} "
+                             f"(design {self.design!r}), got {S.shape}")
+        if np.any(S[..., 0] < 1):
+            raise ValueError("loss sums: every fold must contain at least one record")
+        ntr, nte = self._sizes(np.zeros((F, 2, 2)), n_train, S.reshape(-1, F, 4)[0, :, 0]
+                               if n_test is None else n_test)
+        return S, ntr, nte, options
 
     def batch(self, tables, n_train, n_test, **options):
         """Vectorised: tables (R, F, 2, 2) -> (statistic[R], pvalue[R])."""
@@ -427,9 +420,7 @@ def _n_folds(design: str) -> int:
     return int(d.n_splits(max(d.min_n, 100)))
 
 
-# --------------------------------------------------------------------------
-# the tests
-# --------------------------------------------------------------------------
+# ---- the tests
 _ALT = {"alternative": "two-sided"}
 
 _ROWS = [

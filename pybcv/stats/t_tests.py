@@ -32,9 +32,7 @@ class TKernel(NamedTuple):
     sample: object = None     # the plain paired t's differences (its interval is scipy's)
 
 
-# --------------------------------------------------------------------------
-# kernels over the last axes (leading batch dimensions allowed)
-# --------------------------------------------------------------------------
+# ---- kernels over the last axes (leading batch dimensions allowed)
 def paired_t_kernel(x, ratio=0.0, alternative="two-sided") -> TKernel:
     """t = mean / sqrt((1/J + ratio) S^2) over the last axis (J values,
     S^2 with ddof 1), df J - 1; ratio = 0 is the plain paired t, ratio =
@@ -124,9 +122,7 @@ def size_ratio(n_train, n_test, n_values=None):
     return float(np.sum(n2) / np.sum(n1)) if (n1.ndim or n2.ndim) else float(n2 / n1)
 
 
-# --------------------------------------------------------------------------
-# results
-# --------------------------------------------------------------------------
+# ---- results
 def _result(key, out: TKernel, estimate, what, alternative, interval=None, interval_args=None,
             **extra) -> TTestResult:
     t = scalar(out.statistic)
@@ -156,9 +152,7 @@ def _plain_paired(key, diffs, alternative):
                    interval=sample_t_interval, interval_args=(x,))
 
 
-# --------------------------------------------------------------------------
-# public tests
-# --------------------------------------------------------------------------
+# ---- public tests
 def rho_t(diffs, alternative="two-sided") -> TTestResult:
     """RHO paired t-test: the paired t over J = 15 repeated hold-outs
     (n1 = 2n/3), design ``rho15_2of3``.

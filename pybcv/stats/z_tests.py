@@ -30,9 +30,7 @@ def z_kernel_interval(out: ZKernel, level=0.95, alternative="two-sided"):
     return z_interval(out.center, out.scale, level=level, alternative=alternative)
 
 
-# --------------------------------------------------------------------------
-# kernels
-# --------------------------------------------------------------------------
+# ---- kernels
 def proportion_z_kernel(pa, pb, n_test, alternative="two-sided") -> ZKernel:
     """z = (pA - pB) / sqrt(2 p (1 - p) / n2), p = (pA + pB)/2; z = 0, p = 1
     where p is 0 or 1."""
@@ -85,9 +83,7 @@ def _result(key, out, estimate, warnings, alternative, **extra):
                        center=scalar(out.center), standard_error=scalar(out.scale), **extra)
 
 
-# --------------------------------------------------------------------------
-# public tests
-# --------------------------------------------------------------------------
+# ---- public tests
 def proportion_z(err_a, err_b, n_test, alternative="two-sided") -> ZTestResult:
     """Dietterich's test for the difference of two proportions on one
     hold-out (n1 = 2n/3, design ``holdout``), pooled variance.
