@@ -851,6 +851,11 @@ def cmd_archive_show(a) -> int:
 @_file_errors
 def cmd_archive_unpack(a) -> int:
     todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
+    odd = [d for d in _folders_with(archive.FILE_NAME, a.folders)
+           if os.path.exists(os.path.join(d, archive.SQLITE_NAME)) and not os.path.isfile(os.path.join(d, archive.SQLITE_NAME))]
+    if odd:
+        raise ValueError(f"{os.path.join(odd[0], archive.SQLITE_NAME)} is not a file (a folder?): "
+                         f"cannot be a store; move it away to unpack the archive there")
     for d in todo:
         print(archive.to_sqlite(d))
     print(f"{len(todo)} archive(s) unpacked")

@@ -80,3 +80,27 @@ def test_a_time_limit_too_short_for_a_timer_is_refused_in_python():
     with pytest.raises(ValueError, match=r"timeout must be a positive number of seconds \(at least"):
         check_timeout(1e-300)
     assert check_timeout(0.001) == 0.001
+
+
+# found (second sweep, seen and fixed by the lead): a folder named results.sqlite beside an
+# archive was taken for a store ("0 archive(s) unpacked", exit 0)
+def test_unpacking_beside_a_folder_named_like_the_store_is_refused(capsys, tmp_path):
+    import shutil
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[1] / "docs/replication/runs/letter_typeI/run.npz"
+    shutil.copy(src, tmp_path / "run.npz")
+    (tmp_path / "results.sqlite").mkdir()
+    rc = main(["archive", "unpack", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "results.sqlite is not a file" in err and "Traceback" not in err, err
+
+
+# found (second sweep): control characters of --title went raw into the report (a line break
+# ended the Markdown heading)
+def test_control_characters_of_a_report_title_are_escaped(capsys, tmp_path):
+    from pathlib import Path
+    run = Path(__file__).resolve().parents[1] / "docs/replication/runs/letter_typeI"
+    rc = main(["report", str(run), "--title", "A\nB\x07", "--out", str(tmp_path / "r.md")])
+    assert rc == 0, capsys.readouterr().err
+    first = (tmp_path / "r.md").read_text().splitlines()[0]
+    assert first == "# A\\nB\\x07", first
