@@ -18,12 +18,10 @@ import json
 import math
 import re
 import os
-import socket
 import time
 import sys
 import warnings
 from typing import List, Optional, Sequence
-from urllib.parse import urlparse
 
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
@@ -31,6 +29,7 @@ from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, compare, compare_many,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
+from .engine.simulation import check_scheduler
 from .engine import archive
 from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
@@ -38,7 +37,7 @@ from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS
                           SIMULATE_DEFAULTS)
 from .learners import check_learner
 from .learners.importpath import is_import_path, split_params
-from .learners.timelimit import check_timeout
+from .learners.timelimit import MIN_TIMEOUT_S, check_timeout
 from .partitions import DESIGNS, design_splitter
 from .pipeline import learner_label, spec_dict
 from .report import build_report, failure_lines
@@ -49,7 +48,6 @@ EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
 EXIT_INTERRUPTED = interrupts.EXIT_INTERRUPTED
 EXIT_BROKEN_PIPE = 141
-SCHEDULER_TIMEOUT_S = 5.0
 
 
 class UsageError(Exception):
@@ -81,7 +79,8 @@ def _seconds(s: str) -> float:
     try:
         return check_timeout(float(s), "--timeout")
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {s!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds (at least "
+                                         f"{MIN_TIMEOUT_S:g}), got {s!r}") from None
 
 
 def _separator(s: str) -> str:
@@ -250,17 +249,11 @@ def _check_n(n: int, designs: List[str], option: str = "--n"):
 
 
 def _check_scheduler(address: Optional[str]):
-    """Connect to a dask scheduler's address within SCHEDULER_TIMEOUT_S (before any work)."""
-    if address is None:
-        return
-    u = urlparse(address if "://" in address else "tcp://" + address)
-    if u.scheme not in ("tcp", "tls") or not u.hostname or u.port is None:
-        raise UsageError(f"--scheduler: give an address as tcp://host:port, got {address!r}")
+    """A dask scheduler's address, reached before any work (check_scheduler)."""
     try:
-        socket.create_connection((u.hostname, u.port), timeout=SCHEDULER_TIMEOUT_S).close()
-    except OSError as e:
-        raise UsageError(f"--scheduler: cannot reach {address} within {SCHEDULER_TIMEOUT_S:g} s "
-                         f"({e.strerror or e})") from None
+        check_scheduler(address, "--scheduler")
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e)) from None
 
 
 def _cli_words(msg: str) -> str:
@@ -700,6 +693,7 @@ def cmd_rq1_run(a) -> int:
     """Run or resume the experiment record ``rq1`` on each data set (one
     engine run each, ``--out/runs/<dataset>``), then write the report."""
     names = [D.check_name(d, "--datasets") for d in a.datasets.split(",") if d]
+    _check_scheduler(a.scheduler)
     files = a.data or D.uci_dir()
     for d in names:
         if not os.path.exists(os.path.join(files, d + ".csv.gz")):
@@ -773,16 +767,16 @@ def cmd_validity(a) -> int:
         if unknown:
             raise UsageError(f"--families: unknown {unknown}; known: {', '.join(V.FAMILY)}")
         lf = {"all": None, "learner-free": True, "learners": False}[a.kind]
-        V.run(a.runs, names, a.until, lf, a.jobs, say)
+        V.run(_writable_dir(a.runs, "--runs"), names, a.until, lf, a.jobs, say)
     elif a.action == "score":
         if not os.path.isdir(a.runs):
             raise UsageError(f"--runs: no folder {a.runs!r} (the stores that `pybcv validity run "
                              f"--runs FOLDER` writes)")
-        V.score(a.runs, a.out, say)
+        V.score(a.runs, _writable_dir(a.out), say)
         V.candidates(a.runs, a.out, say)
         V.rq1_coverage(V.RQ1_RUNS, a.out, say)
     else:
-        V.report(a.out)
+        V.report(_writable_dir(a.out))
         say(f"wrote {os.path.join(a.out, 'README.md')}")
     return 0
 
@@ -883,7 +877,11 @@ def cmd_archive_convert(a) -> int:
 @_file_errors
 def cmd_archive_verify(a) -> int:
     bad = 0
-    for d in _folders_with(archive.SQLITE_NAME, a.folders):
+    stores = _folders_with(archive.SQLITE_NAME, a.folders)
+    if not stores:                   # nothing verified is not "identical"
+        print(f"no {archive.SQLITE_NAME} under {', '.join(a.folders)}", file=sys.stderr)
+        return 1
+    for d in stores:
         if not archive.is_run(d):
             print(f"{d}: no {archive.FILE_NAME}")
             bad += 1
@@ -908,6 +906,11 @@ def cmd_archive_show(a) -> int:
 @_file_errors
 def cmd_archive_unpack(a) -> int:
     todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
+    odd = [d for d in _folders_with(archive.FILE_NAME, a.folders)
+           if os.path.exists(os.path.join(d, archive.SQLITE_NAME)) and not os.path.isfile(os.path.join(d, archive.SQLITE_NAME))]
+    if odd:
+        raise ValueError(f"{os.path.join(odd[0], archive.SQLITE_NAME)} is not a file (a folder?): "
+                         f"cannot be a store; move it away to unpack the archive there")
     for d in todo:
         print(archive.to_sqlite(d))
     print(f"{len(todo)} archive(s) unpacked")

@@ -826,7 +826,19 @@ class LearnerComparison:
             lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<{wt}}{p['pvalue']:>10.4g}"
                          f"{p['pvalue_holm']:>10.4g}{p['pvalue_shaffer']:>10.4g}  "
                          + (f"yes ({lower})" if differ else "no"))
-        return "\n".join(lines)
+        return "\n".join(lines + self._test_warnings())
+
+    def _test_warnings(self) -> List[str]:
+        """The tests' own warnings, once each (with the pairs they concern
+        when not all of them)."""
+        seen: Dict[Tuple[str, str], List[str]] = {}
+        for (a, b), c in self.comparisons.items():
+            for r in c.results.values():
+                for msg in r.warnings:
+                    seen.setdefault((r.method, msg), []).append(f"{a} vs {b}")
+        return [f"warning ({method}"
+                + ("" if len(prs) == len(self.comparisons) else f"; {', '.join(prs)}")
+                + f"): {msg}" for (method, msg), prs in seen.items()]
 
     def _notes(self) -> List[str]:
         """The notes every pair shares (the data, the loss)."""
@@ -941,5 +953,5 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
                           "pvalue_holm": float(ph), "pvalue_shaffer": float(psh),
                           "statistic": float(r.statistic),
                           "estimate": float("nan") if r.estimate is None else float(r.estimate),
-                          "ci_low": lo, "ci_high": hi})
+                          "ci_low": lo, "ci_high": hi, "warnings": list(r.warnings)})
     return LearnerComparison(names, pairs, comparisons, adjust, alpha, errors)

@@ -12,6 +12,13 @@ that quiet (exit code 130, no traceback, finished work kept):
   the terminal's Ctrl-C (no traceback from a worker caught in its imports,
   no worker dying under the pool); the parent receives the signal once the
   block is lifted, raises ``KeyboardInterrupt`` and stops its workers.
+  Blocking it in the starting thread is not enough: the kernel hands a
+  Ctrl-C to any thread that does not block it (tqdm's monitor, BLAS
+  threads), and Python then raises ``KeyboardInterrupt`` in the main thread
+  wherever it is, also between starting a worker and writing the worker
+  its task (the worker then dies with ``EOFError: Ran out of input``).  So
+  SIGINT's Python handler is held too: a Ctrl-C inside is raised again, to
+  the handler it had, when the workers have started.
 """
 from __future__ import annotations
 
@@ -79,6 +86,9 @@ def _checkpoint():
     before the next fork, not inside it."""
 
 
+_NOT_SET = object()
+
+
 @contextmanager
 def workers_deaf():
     """Processes started inside inherit a blocked SIGINT (they never see
@@ -89,16 +99,25 @@ def workers_deaf():
         yield
         return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = _NOT_SET
+    caught = []
     try:
         # a Ctrl-C that came just before the block raises here, not halfway
         # through starting a worker (which would then find no task to read)
         _checkpoint()
+        # one let through to another thread from now on is only noted
+        handler = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
         # blocked before their fork too: a Ctrl-C during a fork would raise
         # KeyboardInterrupt inside an at-fork callback, where it is lost
         _start_resource_trackers()
         yield
     finally:
+        if handler is not _NOT_SET:
+            signal.signal(signal.SIGINT, signal.SIG_DFL if handler is None else handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if caught:
+            signal.raise_signal(signal.SIGINT)   # to the handler it had: KeyboardInterrupt
+            _checkpoint()
 
 
 def stop_pool(ex) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import html
+import unicodedata
 import json
 import math
 import os
@@ -41,12 +42,16 @@ def two_sample_z(r1: float, n1: int, r2: float, n2: int) -> float:
 
 def _text(s: str) -> str:
     """User text (a title, a folder name) as Markdown text: HTML in it is
-    shown, never rendered.
+    shown, never rendered; control characters (a line break would end the
+    heading) are written as escapes.
 
     >>> _text("<script>x</script> & co")
     '&lt;script&gt;x&lt;/script&gt; &amp; co'
+    >>> print(_text('a' + chr(10) + 'b' + chr(7)))
+    a\\nb\\x07
     """
-    return html.escape(str(s), quote=False)
+    s = "".join(repr(c)[1:-1] if unicodedata.category(c) == "Cc" else c for c in str(s))
+    return html.escape(s, quote=False)
 
 
 def _is_power(d):

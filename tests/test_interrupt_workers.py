@@ -97,3 +97,68 @@ def test_ctrl_c_while_simulate_starts_its_workers_keeps_finished_repetitions(tmp
     assert _wait(p, lambda: len(_children(p.pid)) >= 4), p.communicate()
     _quiet_interrupt(p, _ctrl_c(p))
     assert len(load_result(out).reps) >= 3
+
+
+# A Ctrl-C that reaches the command between starting a worker process and
+# writing the worker its task: the worker died with "EOFError: Ran out of
+# input" (issue 22, about 1 in 4 presses).  The signal lands on whichever
+# thread does not block it (tqdm's monitor here), and Python raised
+# KeyboardInterrupt in the main thread right there.  The moment is made
+# exact: the terminal's Ctrl-C is sent from inside the spawn of each worker,
+# after the worker process exists and before its task is written.
+_CTRL_C_AS_A_WORKER_STARTS = r"""
+import os, signal, sys, time
+import multiprocessing.util as mu
+import joblib.externals.loky.backend.fork_exec as fe
+
+def after(start, is_worker):
+    def spawn(*args, **kw):
+        pid = start(*args, **kw)
+        if is_worker(args):
+            os.killpg(os.getpgid(0), signal.SIGINT)
+            time.sleep(0.3)            # delivered, and its handler run, right here
+        return pid
+    return spawn
+
+text = lambda a: a.decode() if isinstance(a, bytes) else str(a)
+mu.spawnv_passfds = after(mu.spawnv_passfds,
+                          lambda args: any("spawn_main" in text(a) for a in args[1]))
+fe.fork_exec = after(fe.fork_exec, lambda args: any("popen_loky" in text(a) for a in args[0]))
+sys.argv = ["pybcv", *sys.argv[1:]]
+from pybcv.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("args", [
+    ["compare", "--n", "60", "--learners", "J48,kknn,glm", "--backend", "python", "--jobs", "2"],
+    ["compare", "--n", "60", "--a", "J48", "--b", "glm", "--backend", "python", "--jobs", "2"],
+], ids=["three-learners", "two-learners"])
+def test_ctrl_c_between_starting_a_worker_and_writing_its_task(args):
+    p = subprocess.Popen([sys.executable, "-c", _CTRL_C_AS_A_WORKER_STARTS, *args], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out_err = p.communicate(timeout=240)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    _quiet_interrupt(p, out_err)
+    assert "EOFError" not in out_err[0] + out_err[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [
+    ["compare", "--n", "60", "--learners", "J48,kknn,glm", "--backend", "python", "--jobs", "2"],
+    ["simulate", "--dataset", "simple", "--reps", "40", "--n", "200", "--tests", "mcnemar_5x2bcv",
+     "--backend", "python", "--jobs", "2"],
+], ids=["compare", "simulate"])
+def test_many_ctrl_c_at_random_moments_while_workers_start(args, tmp_path):
+    import random
+    rng = random.Random(22)
+    for k in range(10):
+        extra = ["--out", str(tmp_path / f"run{k}")] if args[0] == "simulate" else []
+        p = _start([*args, *extra])
+        assert _wait(p, lambda: len(_children(p.pid)) >= 1), p.communicate()
+        time.sleep(rng.uniform(0.0, 0.4))     # the first helper or worker exists: around its start
+        _quiet_interrupt(p, _ctrl_c(p))

@@ -251,16 +251,24 @@ learner_probabilities <- function(l, ld, sp, data) {
 ## users who have it (a model_spec cannot exist without it), which R CMD
 ## check cannot resolve offline when it is not installed.
 parsnip_learner <- function(spec, proba = FALSE) {
-  pkg <- "parsnip"
-  if (!requireNamespace(pkg, quietly = TRUE))
-    stop("a parsnip model specification needs the R package parsnip, which is not installed",
-         call. = FALSE)
-  fit <- getExportedValue(pkg, "fit")
+  fit <- parsnip_fit()
   function(train, test) {
     model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
     if (proba) return(as.data.frame(stats::predict(model, new_data = test, type = "prob")))
     as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
   }
+}
+
+## parsnip::fit(spec, formula, data = ) (the contract parsnip_learner relies
+## on: a fitted model whose predict(new_data = , type = "class" / "prob") gives
+## a data frame of .pred_class / .pred_<class>); the tests put a stand-in
+## with that contract here where parsnip is not installed.
+parsnip_fit <- function() {
+  pkg <- "parsnip"
+  if (!requireNamespace(pkg, quietly = TRUE))
+    stop("a parsnip model specification needs the R package parsnip, which is not installed",
+         call. = FALSE)
+  getExportedValue(pkg, "fit")
 }
 
 ## The splits of the designs, concatenated in design order:
@@ -360,11 +368,29 @@ per_fold <- function(fun, l, ld, sp, data, check) {
       msg <- conditionMessage(e)
       if (!is.null(limit) && grepl("elapsed time limit", msg))
         msg <- paste0("the fit took longer than the time limit of ", format(limit), " s (timeout)")
+      else msg <- one_class_message(train[[ld$target]], data[[ld$target]], sp, f, msg)
       stop("learner ", l$name, " failed on ", fold_label(sp, f), ": ", msg, call. = FALSE)
     }, finally = setTimeLimit(elapsed = Inf))
     out[[f]] <- check(p, te, f)
   }
   out
+}
+
+## Why a learner failed on fold f when its training part holds one class of
+## a target that has more (a rare class all in the validation part): said
+## plainly, with R's message after it; else R's message as it is.
+one_class_message <- function(ytrain, y, sp, f, msg) {
+  seen <- unique(as.character(ytrain[!is.na(ytrain)]))
+  all <- unique(as.character(y[!is.na(y)]))
+  if (length(seen) != 1L || length(all) < 2L) return(msg)
+  rep <- if (grepl("[0-9]x2$", sp$design[f])) paste0(" (replication ", (sp$fold[f] + 1L) %/% 2L,
+                                                     " of the design)") else ""
+  paste0("the training part of this fold", rep, " holds only one class of the target (",
+         show_name(seen), ", ", length(ytrain), " records; ",
+         paste(vapply(setdiff(all, seen), show_name, ""), collapse = ", "),
+         " only in the validation part), and the learner cannot be fitted on one class; ",
+         "use stratify = TRUE (every block keeps the class proportions) or data with more ",
+         "records of the rare class (R's message: ", msg, ")")
 }
 
 ## Fold tables (n00, n01, n10, n11 per fold; 0 = incorrect, 1 = correct,

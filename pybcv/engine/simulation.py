@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import socket
 import sys
 import time
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
+from urllib.parse import urlparse
 
 import numpy as np
 import pandas as pd
@@ -32,6 +34,8 @@ from .repetition import Repetition, learner_free_batch, run_chunk
 from .store import Store
 
 ALPHA = 0.05
+#: Seconds a dask scheduler's address may take to answer before a run gives up on it.
+SCHEDULER_TIMEOUT_S = 5.0
 RESCORE_CHUNK = 500      # learner-free repetitions redrawn at a time when a run is read
 #: Finished repetitions are committed to the store together, at most this many
 #: seconds after the first of them finished (and at the end, and on Ctrl-C):
@@ -151,7 +155,8 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
     ``out``: folder for the durable store (``results.sqlite``) and
     ``summary.csv``; ``resume=True`` continues a stored run (refused when the
     configuration differs).  ``jobs`` > 1: joblib processes; ``scheduler``:
-    a dask.distributed address or Client.  ``progress``: a tqdm bar on
+    a dask.distributed address (reached before anything is written,
+    :func:`connect_scheduler`) or Client.  ``progress``: a tqdm bar on
     stderr.  ``chunk``: repetitions per unit of work; ``stop_after``: run at
     most this many repetitions in this call (the rest on ``resume``).
     ``timeout``: seconds one fit may take; a repetition with a longer fit is
@@ -173,6 +178,14 @@ def simulate(config, reps: int = 1000, *, jobs: int = 1, out: Optional[str] = No
     reps = _positive_int(reps, "reps")
     jobs = _positive_int(jobs, "jobs")
     timeout = check_timeout(timeout)
+    with ExitStack() as own:
+        if isinstance(scheduler, str):      # reached before anything is written
+            scheduler = own.enter_context(connect_scheduler(scheduler))
+        return _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_after,
+                         timeout)
+
+
+def _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_after, timeout):
     store = None
     done: set = set()
     finished: List[Repetition] = []
@@ -308,17 +321,47 @@ def _run_joblib(cfg_dict, chunks, keep, jobs, timeout=None):
             raise
 
 
-def _run_dask(cfg_dict, chunks, keep, scheduler, timeout=None):
-    from distributed import Client, as_completed
-    own = isinstance(scheduler, str)
-    client = Client(scheduler, timeout="10s") if own else scheduler
+def check_scheduler(scheduler, name: str = "scheduler"):
+    """A dask scheduler given as an address is reached before any work
+    (:func:`connect_scheduler`, the client closed again); a
+    ``distributed.Client`` or ``None`` passes as it is."""
+    if isinstance(scheduler, str):
+        connect_scheduler(scheduler, name).close()
+
+
+def connect_scheduler(address: str, name: str = "scheduler"):
+    """A ``distributed.Client`` of the dask scheduler at ``address``:
+    ``tcp://host:port`` or ``tls://host:port`` (``host:port`` reads as tcp)
+    must accept a connection and answer as a dask scheduler within
+    :data:`SCHEDULER_TIMEOUT_S`, else ``ValueError`` (not an address) or
+    ``ConnectionError``, naming ``name`` and the address.  ``inproc://``
+    addresses (a cluster in this process) are left to dask."""
+    from distributed import Client
+    if not address.startswith("inproc://"):
+        try:
+            u = urlparse(address if "://" in address else "tcp://" + address)
+            host, port = u.hostname, u.port
+        except ValueError:
+            host = port = None
+        if u.scheme not in ("tcp", "tls") or not host or port is None:
+            raise ValueError(f"{name}: give an address as tcp://host:port, got {address!r}")
+        try:
+            socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT_S).close()
+        except OSError as e:
+            raise ConnectionError(f"{name}: cannot reach {address} within {SCHEDULER_TIMEOUT_S:g} s "
+                                  f"({e.strerror or e or 'timed out'})") from None
     try:
-        futures = [client.submit(run_chunk, cfg_dict, c, timeout, pure=False) for c in chunks]
-        for fut in as_completed(futures):
-            keep(fut.result())
-    finally:
-        if own:
-            client.close()
+        return Client(address, timeout=f"{SCHEDULER_TIMEOUT_S:g}s")
+    except (OSError, TimeoutError) as e:     # something listens there, not a dask scheduler
+        raise ConnectionError(f"{name}: no dask scheduler answered at {address} within "
+                              f"{SCHEDULER_TIMEOUT_S:g} s ({e})") from None
+
+
+def _run_dask(cfg_dict, chunks, keep, client, timeout=None):
+    from distributed import as_completed
+    futures = [client.submit(run_chunk, cfg_dict, c, timeout, pure=False) for c in chunks]
+    for fut in as_completed(futures):
+        keep(fut.result())
 
 
 def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> SimulationResult:

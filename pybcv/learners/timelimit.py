@@ -31,13 +31,19 @@ from typing import Optional
 _LIMIT: contextvars.ContextVar = contextvars.ContextVar("pybcv_fit_timeout", default=None)
 
 
+#: The shortest time limit: a real-time timer of less (1e-300 s) rounds to
+#: zero microseconds, which switches the timer off instead of firing.
+MIN_TIMEOUT_S = 0.001
+
+
 def check_timeout(seconds, name: str = "timeout") -> Optional[float]:
-    """None, or a positive finite number of seconds."""
+    """None, or a finite number of seconds of at least :data:`MIN_TIMEOUT_S`."""
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real) \
-            or not math.isfinite(seconds) or seconds <= 0:
-        raise ValueError(f"{name} must be a positive number of seconds (or None), got {seconds!r}")
+            or not math.isfinite(seconds) or seconds < MIN_TIMEOUT_S:
+        raise ValueError(f"{name} must be a positive number of seconds (at least "
+                         f"{MIN_TIMEOUT_S:g}; or None), got {seconds!r}")
     return float(seconds)
 
 

@@ -25,7 +25,7 @@ before any arithmetic (conventions.md, "Inputs").
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Dict, Optional, Tuple
 
@@ -249,6 +249,20 @@ class TestSpec:
     loss_inputs: Optional[Callable] = field(default=None, repr=False)
     on_losses: Optional[Callable] = field(default=None, repr=False)
     loss_kernel: Optional[Callable] = field(default=None, repr=False)
+    liberal_on_losses: str = ""
+
+    @property
+    def loss_warning(self) -> str:
+        """The warning every result of this test under a real-valued loss
+        carries, where the validity battery found it liberal there
+        (``liberal_on_losses``: on which loss families; docs/validity/warnings.csv
+        holds the evidence, tests/test_loss_warnings.py keeps the two in step);
+        "" otherwise."""
+        if not self.liberal_on_losses:
+            return ""
+        return (f"the validity battery found the {self.label} liberal under real-valued losses "
+                f"({self.liberal_on_losses}): its p-values are too small there; see "
+                f"docs/validity (warnings.csv)")
 
     @property
     def needs_zero_one(self) -> bool:
@@ -339,7 +353,10 @@ class TestSpec:
         the test reads the per-fold mean loss differences."""
         S, ntr, nte, options = self._loss_sums(sums, n_train, n_test, options, batch=False)
         with real_losses():
-            return (self.on_losses or self.function)(*self.loss_inputs(S, ntr, nte), **options)
+            res = (self.on_losses or self.function)(*self.loss_inputs(S, ntr, nte), **options)
+        if self.loss_warning:
+            res = replace(res, warnings=(*res.warnings, self.loss_warning))
+        return res
 
     def batch_losses(self, sums, n_train, n_test, level=DEFAULT_LEVEL, **options):
         """Vectorised over repetitions of real-valued losses: per-fold loss
@@ -496,6 +513,20 @@ def _loss_route(key, inputs):
     return (None if on_d is None else _loss_differences(on_d)), None
 
 
+#: Where the validity battery (docs/validity) found a test liberal under
+#: real-valued losses (TestSpec.liberal_on_losses; the evidence:
+#: docs/validity/warnings.csv and results.csv, checked by tests/test_loss_warnings.py).
+_LIBERAL_ON_LOSSES = {
+    "rho_t": "every loss family",
+    "combined_t_5x2cv": "every loss family",
+    "pseudo_bootstrap": "the learner-free loss families",
+    "blocked_t_3x2bcv": "most loss families",
+    "t_5x2cv": "a heavy-tailed squared loss",
+    "combined_f_5x2cv": "a heavy-tailed squared loss",
+    "calibrated_f_5x2bcv": "a heavy-tailed squared loss",
+}
+
+
 def zero_one_message(keys, loss) -> str:
     """Why tests that read 0/1 outcomes cannot run on ``loss``."""
     return (f"test(s) {', '.join(keys)} need 0/1 outcomes (right/wrong): the McNemar family "
@@ -509,7 +540,8 @@ TESTS: Dict[str, TestSpec] = {
                    function=r[6], inputs=r[7], kernel=r[8], defaults=dict(r[9]), in_table5=r[10],
                    on_tables={"cvci_z": _z.cvci_z_from_counts}.get(r[0]),
                    loss_inputs=_loss_route(r[0], r[7])[0], on_losses=_loss_route(r[0], r[7])[1],
-                   loss_kernel={"cvci_z": _k_cvci_moments}.get(r[0]))
+                   loss_kernel={"cvci_z": _k_cvci_moments}.get(r[0]),
+                   liberal_on_losses=_LIBERAL_ON_LOSSES.get(r[0], ""))
     for r in _ROWS}
 TEST_NAMES.update({k: spec.name for k, spec in TESTS.items()})
 

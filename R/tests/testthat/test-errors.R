@@ -106,3 +106,27 @@ test_that("the Weka learners run inside the JVM from the installed package (inst
   env <- pybcv:::batch_env()
   expect_true(env$weka_jvm$jvm_state$runs[["J48"]] >= 1L)
 })
+
+## A learner that cannot be fitted on one class, on a training part that
+## holds one class only (the rare class all in the validation part): the
+## error says so plainly, naming the learner, the fold, the design and the
+## replication, with R's own message after it (issue 21).
+test_that("a learner failing on a one-class training part says so", {
+  need_python()
+  skip_if_not_installed("rpart")
+  set.seed(1)
+  d <- data.frame(x1 = rnorm(40), x2 = rnorm(40))
+  d$y <- factor(c(rep("a", 38), "b", "b"))
+  err <- tryCatch(compare_learners(rpart::rpart, "majority", d, "y"), error = conditionMessage)
+  expect_match(err, paste0("^learner rpart::rpart failed on fold [0-9]+ of 10 \\(design bcv5x2\\): ",
+                           "the training part of this fold \\(replication [1-5] of the design\\) ",
+                           "holds only one class of the target \\(\"a\", 20 records; \"b\" only in ",
+                           "the validation part\\)"))
+  expect_match(err, "stratify = TRUE")
+  expect_match(err, "R's message: ")
+  # a failure with both classes in the training part keeps R's message as it is
+  boom <- function(train, test) stop("no convergence")
+  err2 <- tryCatch(compare_learners(boom, "majority", d, "y", stratify = TRUE),
+                   error = conditionMessage)
+  expect_match(err2, "^learner boom failed on fold 1 of 10 \\(design bcv5x2\\): no convergence$")
+})

@@ -29,13 +29,20 @@ py_compare <- function(X, y, a, b, ...) {
   comp$compare(X, y, a, b, seed = 0L, backend = "python", ...)
 }
 
-test_that("compare_learners(loss = 'squared' / 'absolute'): R regressors, Python's statistics", {
-  need_python()
-  set.seed(1)
+## A small regression data set and two R regressors on it (a linear model,
+## the training mean).
+regression_pair <- function(seed) {
+  set.seed(seed)
   d <- data.frame(x1 = rnorm(60), x2 = rnorm(60))
   d$y <- 1 + 2 * d$x1 - d$x2 + rnorm(60, sd = 0.5)
-  f_lm <- function(train, test) predict(lm(y ~ ., train), test)
-  f_mean <- function(train, test) rep(mean(train$y), nrow(test))
+  list(d = d, f_lm = function(train, test) predict(lm(y ~ ., train), test),
+       f_mean = function(train, test) rep(mean(train$y), nrow(test)))
+}
+
+test_that("compare_learners(loss = 'squared' / 'absolute'): R regressors, Python's statistics", {
+  need_python()
+  rp <- regression_pair(1)
+  d <- rp$d; f_lm <- rp$f_lm; f_mean <- rp$f_mean
   expect_warning(r <- compare_learners(f_lm, f_mean, d, "y", loss = "squared"),
                  "not run under loss 'squared': mcnemar_5x2bcv")
   lm_ <- reticulate::import("sklearn.linear_model")
@@ -272,4 +279,24 @@ test_that("a function returning probabilities under the 0/1 loss is told about l
                "learner probs returned a 15 x 3 matrix \\(fold 1 of 10 \\(design cv10\\)\\), not one label per validation record; class probabilities are read under loss = \"log\"")
   r <- compare_learners(probs, MASS::lda, iris, "Species", tests = "kfold_t", loss = "log")
   expect_equal(sum(r$tables$cv10[, "sum_a"]) / 150, 2 / 3 * -log(1e-15), tolerance = 1e-12)
+})
+
+## A test the validity battery found liberal under real-valued losses says so
+## (its registry row's liberal_on_losses; docs/validity/warnings.csv) in its
+## htest's warnings, the results' warnings column and the printed result, as
+## the tests' other warnings; a test not flagged stays quiet.
+test_that("a test liberal under real-valued losses warns in R (loss = 'squared')", {
+  need_python()
+  rp <- regression_pair(2)
+  d <- rp$d; f_lm <- rp$f_lm; f_mean <- rp$f_mean
+  r <- compare_learners(f_lm, f_mean, d, "y", loss = "squared", tests = c("t_5x2cv", "kfold_t"))
+  w <- "the validity battery found the 5x2 CV t liberal under real-valued losses"
+  expect_match(r$htests$t_5x2cv$warnings, w)
+  expect_match(r$results$warnings[r$results$test == "t_5x2cv"], "docs/validity")
+  expect_identical(r$results$warnings[r$results$test == "kfold_t"], "")
+  expect_output(print(r), paste("t_5x2cv:", w))
+  z <- compare_learners(function(train, test) rep("a", nrow(test)),
+                        function(train, test) ifelse(test$x1 > 0, "a", "b"),
+                        transform(d, y = ifelse(y > 1, "a", "b")), "y", tests = "t_5x2cv")
+  expect_identical(z$results$warnings, "")          # 0/1 loss: no such warning
 })

@@ -65,13 +65,80 @@ test_that("timeout: a fit that takes longer fails naming learner, fold and desig
                "timeout must be a positive number")
 })
 
-test_that("a parsnip specification without parsnip installed: said so (labels and log loss)", {
+## With parsnip installed, a real specification runs (labels and the log
+## loss); without it, a model_spec is refused saying so.  One of the two runs
+## on every machine (parsnip is not a declared dependency; no skip).
+test_that("a parsnip specification: the real path with parsnip, said so without it", {
   need_python()
   pkg <- "parsnip"              # by name: an optional integration, not a declared dependency
-  testthat::skip_if(requireNamespace(pkg, quietly = TRUE), "parsnip is installed")
+  unif <- function(train, test)
+    matrix(1 / 3, nrow(test), 3, dimnames = list(NULL, levels(train$Species)))
+  if (requireNamespace(pkg, quietly = TRUE) && requireNamespace("rpart", quietly = TRUE)) {
+    ps <- asNamespace(pkg)
+    spec <- ps$set_engine(ps$decision_tree(mode = "classification"), "rpart")
+    p <- compare_learners(spec, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+    expect_true(is.finite(p$results$p.value))
+    q <- compare_learners(spec, unif, iris, "Species", loss = "log", tests = "kfold_t")
+    expect_identical(q$loss, "log")
+    expect_true(is.finite(q$results$statistic))
+    expect_lt(q$results$estimate, 0)          # a tree beats uniform probabilities
+    return(invisible())
+  }
   spec <- structure(list(), class = "model_spec")
   expect_error(compare_learners(spec, "majority", iris, "Species"),
                "needs the R package parsnip, which is not installed")
   expect_error(compare_learners(spec, MASS::lda, iris, "Species", loss = "log"),
                "needs the R package parsnip, which is not installed")
+})
+
+## The parsnip path without parsnip: a stand-in for parsnip::fit with its
+## contract (a fitted model whose predict(new_data = , type = "class") gives
+## a data frame with .pred_class and type = "prob" one with .pred_<class>
+## columns), wrapping MASS::lda; a model_spec then gives what MASS::lda gives
+## as a model-fitting function, for labels and for the log loss.
+with_parsnip_stand_in <- function(code) {
+  fit <- function(spec, formula, data) {
+    stopifnot(inherits(spec, "model_spec"), inherits(formula, "formula"))
+    structure(list(model = MASS::lda(formula, data = data)), class = c("stand_in_fit", "model_fit"))
+  }
+  predict_fit <- function(object, new_data, type = "class", ...) {
+    p <- stats::predict(object$model, newdata = new_data)
+    if (identical(type, "prob")) {
+      out <- as.data.frame(p$posterior)
+      names(out) <- paste0(".pred_", names(out))
+      return(out)
+    }
+    data.frame(.pred_class = p$class)
+  }
+  registerS3method("predict", "stand_in_fit", predict_fit, envir = asNamespace("stats"))
+  ns <- asNamespace("pybcv")
+  old <- get("parsnip_fit", envir = ns)
+  unlockBinding("parsnip_fit", ns)
+  assign("parsnip_fit", function() fit, envir = ns)
+  on.exit({
+    assign("parsnip_fit", old, envir = ns)
+    lockBinding("parsnip_fit", ns)
+  })
+  force(code)
+}
+
+test_that("a parsnip-style specification (stand-in fit): labels and log loss as the model", {
+  need_python()
+  need_r_packages("MASS")
+  spec <- structure(list(mode = "classification"), class = c("stand_in_spec", "model_spec"))
+  with_parsnip_stand_in({
+    unif <- function(train, test)
+      matrix(1 / 3, nrow(test), 3, dimnames = list(NULL, levels(train$Species)))
+    p <- compare_learners(spec, unif, iris, "Species", loss = "log", tests = c("kfold_t", "t_5x2cv"))
+    m <- compare_learners(MASS::lda, unif, iris, "Species", loss = "log",
+                          tests = c("kfold_t", "t_5x2cv"))
+    expect_identical(p$loss, "log")
+    expect_equal(p$tables, m$tables, tolerance = 1e-12)
+    expect_equal(p$results$statistic, m$results$statistic, tolerance = 1e-10)
+    expect_true(all(is.finite(p$results$statistic)))
+    l <- compare_learners(spec, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+    ml <- compare_learners(MASS::lda, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+    expect_identical(l$tables, ml$tables)
+    expect_identical(unname(l$learners[["a"]]), "spec")
+  })
 })
