@@ -510,6 +510,11 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None, decimal
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; need {','.join(PREDICTION_COLUMNS)}"
                          f" (columns are: {', '.join(map(str, df.columns))})")
+    extra = [str(c) for c in df.columns if c not in PREDICTION_COLUMNS]
+    if extra:
+        raise ValueError(f"{path}: column(s) {', '.join(map(repr, extra))} would be ignored: the file "
+                         f"holds exactly {','.join(PREDICTION_COLUMNS)} (two models' predictions; "
+                         f"to compare more models, pybcv compare --learners); remove the others")
     if len(df) == 0:
         raise ValueError(f"{path}: no records")
     ints = {}

@@ -403,3 +403,17 @@ def test_csv_with_the_default_learners_works_on_any_csv(tmp_path, capsys, header
     rc, out, err = run(capsys, "compare", "--csv", str(p), "--backend", "python", "--quiet")
     assert rc == 0, err
     assert "A = J48" in out and "B = kknn" in out
+
+
+def test_a_predictions_file_with_another_column_is_refused(tmp_path, capsys):
+    """A third model's column (pred_c) was silently ignored: the file holds exactly the five
+    columns, and the error names the others."""
+    from pybcv.partitions import DESIGNS
+    n = 60
+    y = np.arange(n) % 2
+    folds = [np.sort(t) for t in DESIGNS["bcv5x2"].test_sets(n, np.random.default_rng(0))]
+    rows = [(f, r, y[r], y[r], 1 - y[r], y[r]) for f, te in enumerate(folds) for r in te]
+    p = tmp_path / "three.csv"
+    pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b", "pred_c"]).to_csv(p, index=False)
+    rc, out, err = run(capsys, "test", "--predictions", str(p))
+    assert rc == 2 and "'pred_c' would be ignored" in err and "Traceback" not in err, err
