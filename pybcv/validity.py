@@ -34,6 +34,7 @@ Commands: ``pybcv validity run`` (resumable), ``pybcv validity score`` and
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import time
@@ -767,8 +768,11 @@ def plot(dest: str = DOCS, name: str = "validity.png"):
         ax.set_yticklabels([TESTS[k].label for k in tests], fontsize=9)
         ax.set_title(title + "; outlined: the 95% interval excludes the target", fontsize=10)
     fig.tight_layout()
-    fig.savefig(os.path.join(dest, name), dpi=90)
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=90, format="png")
     plt.close(fig)
+    from PIL import Image            # matplotlib's own dependency: a 256-colour PNG, 1/3 the bytes
+    Image.open(buf).convert("RGB").quantize(256).save(os.path.join(dest, name), optimize=True)
     return name
 
 
