@@ -791,10 +791,11 @@ class LearnerComparison:
                            for k, v in p.items()} for p in self.pairs]}
 
     def _test(self, test: Optional[str]) -> str:
-        """``test``, or the paper's test if it ran, else the first that ran."""
+        """``test``, or the first of :data:`HEADLINE` that ran (as a
+        two-learner comparison leads with), else the first that ran."""
         ran = list(dict.fromkeys(p["test"] for p in self.pairs))
         if test is None:
-            return PAPER_TEST if PAPER_TEST in ran else ran[0]
+            return next((k for k in HEADLINE if k in ran), ran[0])
         if test not in ran:
             raise ValueError(f"test {test!r} did not run; ran: {', '.join(ran)}")
         return test
