@@ -37,7 +37,7 @@ from ..experiments import BACKENDS, EXPERIMENTS, get_experiment, pair_keys
 from ..partitions import DESIGNS, design_splitter
 from ..comparison import loss_tests
 from ..losses import NAMES as LOSS_NAMES, Loss, resolve_loss
-from ..stats import TESTS, designs_for, profile_options, resolve_tests
+from ..stats import TESTS, designs_for, profile_options
 from ..pipeline import spec_dict
 
 @dataclass
