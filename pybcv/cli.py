@@ -21,7 +21,12 @@ import os
 import time
 import sys
 import warnings
+import csv
+import datetime as _dt
 from typing import List, Optional, Sequence
+
+import numpy as np
+import pandas as pd
 
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
@@ -491,12 +496,9 @@ def read_predictions(path: str, sep: str = ",", n: Optional[int] = None, decimal
     """(y[n], pred_a per fold, pred_b per fold, test sets) from a CSV with
     columns fold,row,y,pred_a,pred_b (folds 0..F-1, rows 0-based); labels
     are compared as text.  ValueError naming the column and line."""
-    import numpy as np
-    import pandas as pd
     if not os.path.exists(path):
         raise ValueError(f"predictions file not found: {path}")
     try:
-        import csv
         with open(path, newline="", encoding="utf-8-sig") as fh:
             header = [h.strip() for h in next(csv.reader(fh, delimiter=sep), [])]
         df = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
@@ -752,7 +754,6 @@ def cmd_report(a) -> int:
 def _until(s: str) -> float:
     """HH:MM (UTC) -> seconds since the epoch of its next occurrence (a time
     already past today is tomorrow's: ``--until 00:25`` given at 22:40)."""
-    import datetime as _dt
     try:
         h, m = (int(x) for x in s.split(":"))
         now = _dt.datetime.now(_dt.timezone.utc)

@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import pandas as pd
 
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
@@ -156,7 +157,6 @@ class Comparison:
     # -- views
     def to_frame(self, alpha: Optional[float] = None, level: float = 0.95):
         """pandas DataFrame, one row per test (the paper's test first, ``paper`` True)."""
-        import pandas as pd
         alpha = self.alpha if alpha is None else alpha
         rows = []
         for k, r in self.results.items():
@@ -779,7 +779,6 @@ class LearnerComparison:
     errors: Dict[str, float] = field(default_factory=dict)
 
     def to_frame(self):
-        import pandas as pd
         return pd.DataFrame(self.pairs)
 
     def to_json(self) -> dict:

@@ -30,11 +30,14 @@ import numbers
 import os
 import re
 import warnings
+import gzip
+import csv
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, Optional
 
 import numpy as np
+import pandas as pd
 
 from .errors import DataError
 from .experiments import EXPERIMENTS
@@ -219,7 +222,6 @@ def letter_population(path: Optional[str] = None):
     """All 20,000 letter records: X (20000, 16) float in UCI column order, y (str)."""
     path = path or LETTER_CSV
     if os.path.exists(path):
-        import pandas as pd
         df = pd.read_csv(path)
         missing = [c for c in LETTER_COLUMNS if c not in df.columns]
         if missing or "class" not in df.columns:
@@ -480,7 +482,6 @@ def read_uci(path: str):
     factor columns and float numeric ones), labels as strings, records with a
     missing value dropped and counted ("the record that contains missing
     values is omitted", [YWSL])."""
-    import pandas as pd
     with warnings.catch_warnings():         # the notes on categorical and dropped records
         warnings.simplefilter("ignore", UserWarning)
         d = load_csv(path, drop_missing=True, min_records=1)
@@ -563,7 +564,6 @@ MISSING_MARKERS = ("", "?", "NA", "N/A", "NaN", "nan", "NULL", "null", "None")
 
 
 def _open_text(path):
-    import gzip
     if path.endswith(".gz"):
         return gzip.open(path, "rt", newline="", encoding="utf-8-sig")
     return open(path, "r", newline="", encoding="utf-8-sig")
@@ -573,7 +573,6 @@ def _read_rows(path, sep):
     """(header, rows, lines): the raw cells of a delimited text file and the
     1-based file line on which each record starts (header = line 1; a quoted
     cell may span lines, so the line is taken from the reader)."""
-    import csv
     try:
         with _open_text(path) as fh:
             reader = csv.reader(fh, delimiter=sep, strict=True)
@@ -611,7 +610,6 @@ def _as_numbers(cells):
     """float values of string cells; NaN where a cell is not a number.  A
     decimal literal beyond the float range ("1e999") becomes +-inf (pandas
     alone would make it NaN, i.e. "not a number")."""
-    import pandas as pd
     cells = np.asarray(cells, dtype=object)
     if _plain_ascii(cells):
         try:        # fast path: every cell a number (Python's float(), as numpy converts)
@@ -691,7 +689,6 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
     >>> d.n, d.params["dropped_lines"]         # doctest: +SKIP
     (21, [3])
     """
-    import pandas as pd
     path = os.fspath(path)
     if not isinstance(sep, str) or len(sep) != 1:
         raise ValueError(f"sep must be a single character, got {sep!r}")

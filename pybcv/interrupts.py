@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import threading
+from multiprocessing import resource_tracker
 from contextlib import contextmanager
 
 EXIT_INTERRUPTED = 130
@@ -67,7 +68,6 @@ def _start_resource_trackers():
     their first pool, started first: starting one lifts SIGINT's block in
     the calling thread (each blocks it around its own start, then unblocks
     it), so it is blocked again after each."""
-    from multiprocessing import resource_tracker
     trackers = [resource_tracker]
     try:
         from joblib.externals.loky.backend import resource_tracker as loky_tracker

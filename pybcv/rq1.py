@@ -41,6 +41,7 @@ import os
 from typing import Dict
 
 import numpy as np
+import pandas as pd
 
 from ._validate import csv_safe
 from .datasets import check_name
@@ -140,7 +141,6 @@ def rho_table(out: str, datasets=None):
     disagreement estimators), rho1_diff, rho2_diff (error-rate differences),
     mean disagreement and error rates, reps used, failed reps.  Reads the
     runs under ``out`` (:func:`pair_tables`)."""
-    import pandas as pd
     data = pair_tables(out)
     if datasets is None:
         datasets = list(data)

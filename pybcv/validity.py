@@ -38,10 +38,13 @@ import io
 import json
 import os
 import time
+from fnmatch import fnmatchcase
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import pandas as pd
+from scipy.stats import beta, norm
 
 from . import rq1
 from .datasets import simple
@@ -300,7 +303,6 @@ def simple_truth(n_train: int, delta: float, sets: int = 2000, seed: int = SEED)
     the battery's), minus majority's 1/2 (exact: y ~ B(1, 1/2) whatever the
     training set).  A training set's population error is integrated over a
     grid of x (step 0.002 on [-8, 8 + delta])."""
-    from scipy.stats import norm
     grid = np.arange(-8.0, 8.0 + delta, 0.002)
     w0 = 0.5 * norm.pdf(grid) * 0.002          # P(x in cell, y = 0)
     w1 = 0.5 * norm.pdf(grid - delta) * 0.002  # P(x in cell, y = 1)
@@ -472,7 +474,6 @@ def v_eff(T: np.ndarray, n: int) -> float:
 
 def clopper_pearson(k, n, level: float = 0.95) -> Tuple[float, float]:
     """Exact binomial interval of k successes in n trials."""
-    from scipy.stats import beta
     k, n = int(k), int(n)
     if n == 0:
         return float("nan"), float("nan")
@@ -504,7 +505,6 @@ def assess(row: dict) -> dict:
 def score(root: str = RUNS, dest: str = DOCS, progress=print):
     """Write ``results.csv`` (counts per family, test and variant) and
     ``families.csv`` (repetitions done, seconds, v_eff) into ``dest``."""
-    import pandas as pd
     rows, facts = [], []
     for fam in FAMILIES:
         r, f = score_family(fam, root)
@@ -540,7 +540,6 @@ def rq1_coverage(path: str = RQ1_RUNS, dest: str = DOCS, progress=print):
     as the mean of the 5x2 BCV estimate (the mean of the ten fold
     differences) over the experiment's repetitions.  Writes
     ``rq1_coverage.csv`` (one row per experiment, test and variant)."""
-    import pandas as pd
     rows = []
     for ds, a, b, Tp, ntr, nte, design in _rq1_experiments(path):
         truth = float(differences(Tp).mean())
@@ -570,7 +569,6 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
     :data:`T_CANDIDATES` on every family (from the stored bcv5x2 tables);
     writes ``candidates.csv``.  The choice uses the families with role
     "choose" only; the others are held out (README, "Beyond the paper")."""
-    import pandas as pd
     rows = []
     spec = TESTS["mcnemar_5x2bcv"]
     for fam in FAMILIES:
@@ -600,7 +598,6 @@ def rq1_candidates(path: str = RQ1_RUNS, dest: str = DOCS):
     ``candidates_rq1.csv``: per t, the experiments, how many have a
     coverage interval entirely below LEVEL, how many a coverage below it,
     the worst and the median coverage."""
-    import pandas as pd
     spec = TESTS["mcnemar_5x2bcv"]
     cov = {t: [] for t in T_CANDIDATES}
     hi = {t: [] for t in cov}
@@ -645,7 +642,6 @@ def read_warnings(path: str = WARNINGS):
     """The documented warnings: rows (test, variant, family, flag, reason);
     ``variant`` and ``family`` are shell patterns (fnmatch), ``flag`` is
     "liberal" or "undercovers"."""
-    import pandas as pd
     w = pd.read_csv(path, dtype=str).fillna("")
     bad = [i for i, r in w.iterrows() if r["flag"] not in ("liberal", "undercovers")
            or not r["reason"].strip()]
@@ -656,7 +652,6 @@ def read_warnings(path: str = WARNINGS):
 
 def warning_for(w, test: str, variant: str, family: str, flag: str) -> Optional[str]:
     """The reason of the documented warning that covers a flag, or None."""
-    from fnmatch import fnmatchcase
     for _, r in w.iterrows():
         if (r["test"] == test and fnmatchcase(variant, r["variant"])
                 and fnmatchcase(family, r["family"]) and r["flag"] == flag):
@@ -666,13 +661,11 @@ def warning_for(w, test: str, variant: str, family: str, flag: str) -> Optional[
 
 def read_csv(path: str):
     """A CSV of this folder ("null" is a family kind, not a missing value)."""
-    import pandas as pd
     return pd.read_csv(path, keep_default_na=False, na_values=[""])
 
 
 def assessed(dest: str = DOCS):
     """results.csv with the rates, intervals and flags of :func:`assess`."""
-    import pandas as pd
     df = read_csv(os.path.join(dest, "results.csv"))
     extra = pd.DataFrame([assess(r) for _, r in df.iterrows()], index=df.index)
     return pd.concat([df, extra], axis=1)
@@ -740,7 +733,7 @@ def plot(dest: str = DOCS, name: str = "validity.png"):
     nulls = [f for f in fams if FAMILY[f].kind == "null"]
     fig, axes = plt.subplots(1, 2, figsize=(22, 9),
                              gridspec_kw={"width_ratios": [len(nulls), len(fams)]})
-    for ax, cols, value, flag, norm, cmap, title in (
+    for ax, cols, value, flag, cnorm, cmap, title in (
             (axes[0], nulls, "type1", "liberal", TwoSlopeNorm(ALPHA, 0.0, 0.15), "RdBu_r",
              f"type-I error at alpha = {ALPHA} (red: above alpha)"),
             (axes[1], fams, "coverage", "undercovers", TwoSlopeNorm(LEVEL, 0.80, 1.0), "RdBu",
@@ -753,7 +746,7 @@ def plot(dest: str = DOCS, name: str = "validity.png"):
                 if not r.empty and value in r and not r[value].isna().all():
                     M[i, j] = r[value].iloc[0]
                     F[i, j] = bool(r[flag].iloc[0])
-        ax.imshow(np.clip(M, norm.vmin, norm.vmax), cmap=cmap, norm=norm, aspect="auto")
+        ax.imshow(np.clip(M, cnorm.vmin, cnorm.vmax), cmap=cmap, norm=cnorm, aspect="auto")
         for i in range(len(tests)):
             for j in range(len(cols)):
                 if M[i, j] == M[i, j]:

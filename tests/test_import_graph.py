@@ -121,3 +121,27 @@ def test_the_pipeline_imports_neither_the_engine_nor_the_comparison():
                 seen.add(t)
                 todo.append(t)
     assert not {t for t in seen if t.startswith(("pybcv.engine", "pybcv.comparison"))}
+
+
+#: the optional dependencies (pyproject's extras, and what they bring): the
+#: only libraries the package may import inside a function, to keep them optional
+OPTIONAL = {"torch", "rpy2", "r_bridge", "distributed", "dask", "joblib", "matplotlib", "PIL",
+            "sklearn"}
+
+
+def test_inside_functions_only_optional_dependencies_are_imported():
+    found = []
+    for m, path in _modules().items():
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Import):
+                        tops = [a.name.split(".")[0] for a in node.names]
+                    elif isinstance(node, ast.ImportFrom) and not node.level:
+                        tops = [node.module.split(".")[0]]
+                    else:
+                        continue
+                    found += [f"{m}.{fn.name} imports {t}" for t in tops if t not in OPTIONAL]
+    assert found == [], "; ".join(found)

@@ -18,6 +18,7 @@ import math
 from typing import Dict, Optional, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 from .. import datasets as _ds
 from ..experiments import EXPERIMENTS
@@ -43,7 +44,6 @@ def population_errors(dataset: str, learners: Dict[str, dict], n_sets: int = 100
     Xp, yp = _ds.population(dataset)
     n_train = n_train or EXPERIMENTS[dataset].n
     out = {k: np.empty(n_sets) for k in learners}
-    from tqdm import tqdm
     for s in tqdm(range(n_sets), disable=not progress, unit="training set", desc=dataset):
         d = _train_set(dataset, s, seed, n_train)
         X = np.vstack([np.asarray(d.X, float), Xp])

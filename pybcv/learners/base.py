@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
 import numpy as np
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from .._validate import keep_init_args
 from . import fallbacks as _py
@@ -424,7 +425,6 @@ def _text_columns_hint(X, error) -> str:
         return ""
     if not hasattr(X, "dtypes"):
         return ""
-    from pandas.api.types import is_bool_dtype, is_numeric_dtype
     cols = [str(c) for c, t in X.dtypes.items() if not (is_numeric_dtype(t) or is_bool_dtype(t))]
     if not cols:
         return ""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+import pandas as pd
 
 from .spec import weka_options
 from .timelimit import one_fit
@@ -92,7 +93,6 @@ def _labels(y, X=None):
 
 
 def _is_cat_series(s):
-    import pandas as pd
     return (isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object
             or pd.api.types.is_string_dtype(s.dtype))
 
@@ -108,7 +108,6 @@ class _Encoder:
             for name in X.columns:
                 s = X[name]
                 if _is_cat_series(s):
-                    import pandas as pd
                     if isinstance(s.dtype, pd.CategoricalDtype):
                         cats = list(s.cat.categories)
                     else:

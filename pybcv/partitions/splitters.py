@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import numbers
+import heapq
 from typing import List, Sequence, Tuple
 
 import numpy as np
@@ -607,7 +608,6 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         return {"group_of": codes}
 
     def _test_sets(self, n, g, group_of=None):
-        import heapq
         if group_of is None:
             raise ValueError(f"{type(self).__name__} needs groups: pass them to split(X, y, groups) "
                              f"or splits(n, groups=groups)")

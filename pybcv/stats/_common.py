@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Union
 
 import numpy as np
+from scipy import stats as _st
 from scipy import special as _sp
 
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -536,7 +537,6 @@ def z_interval(center, scale, *, level=DEFAULT_LEVEL, alternative="two-sided"):
 def sample_t_interval(sample, *, level=DEFAULT_LEVEL, alternative="two-sided"):
     """The one-sample t interval of the last axis, computed by scipy itself
     (``scipy.stats.ttest_1samp(sample, 0, axis=-1).confidence_interval``)."""
-    from scipy import stats as _st
     with _warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
         _warnings.simplefilter("ignore", RuntimeWarning)
         ci = _st.ttest_1samp(np.asarray(sample, float), 0.0, axis=-1,
