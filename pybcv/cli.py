@@ -160,11 +160,6 @@ def _options(a, tests):
     return opts
 
 
-def _profile_help() -> str:
-    return ("option profile: " + ", ".join(PROFILES)
-            + ' (docs/conventions.md, "The paper profile")')
-
-
 def _profile(arg: str) -> str:
     try:
         profile_options(arg)
@@ -930,17 +925,45 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _add_option_arguments(p):
-    p.add_argument("--alternative", choices=ALTERNATIVES,
-                   help="H1 on error(A) - error(B) for every selected test that has one "
-                        "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
-                        "test holds alpha in the validity battery (docs/validity)")
-    p.add_argument("--option", type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
-                   help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
+#: the options several subcommands share: one home for each one's type, action,
+#: choices and usual help (a subcommand may give its own help and default)
+_SHARED = {
+    "--target": dict(default="class", help="class column of --csv (default: class)"),
+    "--sep": dict(type=_separator, default=","),
+    "--decimal": dict(choices=(".", ","), default="."),
+    "--stratify": dict(action="store_true"),
+    "--groups": dict(metavar="COLUMN"),
+    "--loss": dict(type=_loss),
+    "--seed": dict(type=_seed),
+    "--profile": dict(type=_profile, help="option profile: " + ", ".join(PROFILES)
+                      + ' (docs/conventions.md, "The paper profile")'),
+    "--backend": dict(choices=list(BACKENDS)),
+    "--alpha": dict(type=_alpha),
+    "--timeout": dict(type=_seconds, metavar="SECONDS"),
+    "--jobs": dict(type=_positive, default=1),
+    "--json": dict(action="store_true", help="one JSON object on stdout"),
+    "--quiet": dict(action="store_true"),
+    "--alternative": dict(choices=ALTERNATIVES, help=(
+        "H1 on error(A) - error(B) for every selected test that has one (default: each "
+        "test's own, two-sided); the one-sided 5x2 BCV McNemar test holds alpha in the "
+        "validity battery (docs/validity)")),
+    "--option": dict(type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
+                     help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)"),
+}
+
+
+def _shared(p, defaults: dict, names: str, **helps):
+    """Add the shared options ``names`` (space separated, in this order) to
+    subcommand ``p``: the default from ``defaults`` (by dest) where it has one,
+    the help from ``helps`` (by dest) where it gives one."""
+    for name in names.split():
+        dest = name[2:]
+        kw = {**_SHARED[name], **{k: d[dest] for k, d in (("default", defaults), ("help", helps))
+                                   if dest in d}}
+        p.add_argument(name, **kw)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
                 "The 5x2 BCV McNemar test and its rival tests.")
     p.add_argument("--version", action="version", version=f"pybcv {__version__}")
@@ -952,20 +975,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
-    c.add_argument("--target", default="class", help="class column of --csv (default: class)")
-    c.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
+    _shared(c, cd, "--target --sep --decimal --stratify --groups",
+            sep="field separator of --csv (default ,)",
+            decimal="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')",
+            stratify="stratified 5x2 BCV: the blocks are formed within the classes",
+            groups="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
+                   "(not a predictor); no group is on both sides of a fold")
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
                    "naming its column and line unless --drop-missing")
-    c.add_argument("--decimal", choices=(".", ","), default=".",
-                   help="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
-    c.add_argument("--stratify", action="store_true",
-                   help="stratified 5x2 BCV: the blocks are formed within the classes")
-    c.add_argument("--groups", metavar="COLUMN",
-                   help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
-                        "(not a predictor); no group is on both sides of a fold")
     dl = DEMO_LEARNERS
     c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
                    f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
@@ -981,24 +1001,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
                    "all, table5 (the paper's Table 5) or keys k1,k2,...: " + ", ".join(TESTS))
+    c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
     loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
                  "default), absolute, log (the log loss of scikit-learn classifiers with "
                  "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
                  "labels sorted); under any loss but zero_one the McNemar tests and the "
                  "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
-    c.add_argument("--loss", type=_loss, help=loss_help)
-    c.add_argument("--seed", type=_seed, default=cd["seed"])
-    c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
-    c.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
-    c.add_argument("--backend", default=cd["backend"], choices=backends)
-    c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
-    c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
-                   help="time limit of one fit; a longer fit fails naming learner, design and fold")
-    c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
-    c.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    c.add_argument("--quiet", action="store_true", help="no progress bar (notes on how --csv "
-                   "was read are still printed)")
-    _add_option_arguments(c)
+    _shared(c, cd, "--loss --seed --profile --backend --alpha --timeout --jobs --json --quiet "
+            "--alternative --option", loss=loss_help,
+            timeout="time limit of one fit; a longer fit fails naming learner, design and fold",
+            jobs="processes fitting the designs",
+            quiet="no progress bar (notes on how --csv was read are still printed)")
     c.set_defaults(fn=cmd_compare)
 
     f = sub.add_parser(
@@ -1012,16 +1025,13 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--n", type=_n, help="number of records (with --csv: its records)")
     f.add_argument("--csv", help="with --stratify or --groups: the data whose classes or groups "
                    "form the blocks (read as pybcv compare reads it)")
-    f.add_argument("--target", default="class", help="class column of --csv (default: class)")
-    f.add_argument("--sep", type=_separator, default=",", help="field separator of --csv")
-    f.add_argument("--stratify", action="store_true",
-                   help="the folds of pybcv compare --stratify (blocks within the classes)")
-    f.add_argument("--groups", metavar="COLUMN",
-                   help="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
+    _shared(f, cd, "--target --sep --stratify --groups", sep="field separator of --csv",
+            stratify="the folds of pybcv compare --stratify (blocks within the classes)",
+            groups="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
     f.set_defaults(na_values=None, drop_missing=False, decimal=".", quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
-    f.add_argument("--seed", type=_seed, default=cd["seed"])
+    _shared(f, cd, "--seed")
     f.add_argument("--design", default="bcv5x2", type=_design, help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
@@ -1032,17 +1042,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--design", default="bcv5x2", type=_design, help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
-    t.add_argument("--sep", type=_separator, default=",")
-    t.add_argument("--decimal", choices=(".", ","), default=".",
-                   help="decimal mark of numeric y and predictions (default .; with , use --sep ';')")
-    t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
-                                                                "for numeric predictions")
-                   .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
-                            ""))
-    t.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
-    t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
-    t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
-    _add_option_arguments(t)
+    _shared(t, cd, "--sep --decimal --loss --profile --alpha --json --alternative --option",
+            decimal="decimal mark of numeric y and predictions (default .; with , use --sep ';')",
+            loss=loss_help.replace("regressors' default", "for numeric predictions").replace(
+                "log (the log loss of scikit-learn classifiers with predict_proba), ", ""),
+            json="one JSON object keyed by test")
     t.set_defaults(fn=cmd_test)
 
     sd = SIMULATE_DEFAULTS
@@ -1054,29 +1058,25 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
     s.add_argument("--tests", default=sd["tests"], help="all, table5 (default), a design or k1,k2,...")
     s.add_argument("--reps", type=_positive, default=sd["reps"])
-    s.add_argument("--seed", type=_seed, default=sd["seed"])
-    s.add_argument("--jobs", type=_positive, default=1, help="worker processes (joblib)")
-    s.add_argument("--timeout", type=_seconds, metavar="SECONDS",
-                   help="time limit of one fit; a repetition with a longer fit is recorded as failed")
+    _shared(s, sd, "--seed --jobs --timeout", jobs="worker processes (joblib)",
+            timeout="time limit of one fit; a repetition with a longer fit is recorded as failed")
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
-    s.add_argument("--profile", default=sd["profile"], type=_profile, help=_profile_help())
-    s.add_argument("--backend", default=sd["backend"], choices=backends)
+    _shared(s, sd, "--profile --backend")
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
     s.add_argument("--no-share", action="store_true", help="each test fits its own partition")
-    s.add_argument("--loss", type=_loss, help="per-record loss (default: the experiment's): "
-                   "zero_one, squared, absolute or a cost matrix such as 0,1;5,0; under a "
-                   "real-valued loss only the t, F and z tests run (docs/guide/losses.md)")
-    s.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    _shared(s, sd, "--loss --json --quiet", quiet="no progress bar",
+            loss="per-record loss (default: the experiment's): zero_one, squared, absolute or a "
+                 "cost matrix such as 0,1;5,0; under a real-valued loss only the t, F and z "
+                 "tests run (docs/guide/losses.md)")
     s.set_defaults(fn=cmd_simulate)
 
     r = sub.add_parser("report", help="Markdown report of simulation folders, beside the paper")
     r.add_argument("dirs", nargs="+", help="simulate --out folders (type-I runs or power curves)")
     r.add_argument("--out", help="write the report to this file (PNG power curves next to it)")
-    r.add_argument("--profile", type=_profile, help="re-score the runs under this profile (default: as run)")
+    _shared(r, {}, "--profile", profile="re-score the runs under this profile (default: as run)")
     r.add_argument("--title", default="pybcv replication report")
     r.set_defaults(fn=cmd_report)
 
@@ -1090,12 +1090,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "mnist: n/2, a 5x2 fold)")
     u.add_argument("--eval-size", type=_n, help="mnist: score on this many population images "
                    "(a fixed random subset; default all 60,000)")
-    u.add_argument("--seed", type=_seed, default=0)
-    u.add_argument("--backend", default="auto", choices=backends)
-    u.add_argument("--backend-b", choices=backends,
+    _shared(u, dict(seed=0, backend="auto"), "--seed --backend")
+    u.add_argument("--backend-b", choices=list(BACKENDS),
                    help="backend of B only (the FNNs' Python twins equal the R code)")
     u.add_argument("--out", help="write the result as JSON")
-    u.add_argument("--quiet", action="store_true")
+    _shared(u, {}, "--quiet")
     u.set_defaults(fn=cmd_truth)
 
     v = sub.add_parser("validity", help="the validity battery (docs/validity): run, score, report")
@@ -1109,8 +1108,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "docs/validity/README.md)")
     v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"))
     v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
-    v.add_argument("--jobs", type=_positive, default=1)
-    v.add_argument("--quiet", action="store_true")
+    _shared(v, {}, "--jobs --quiet")
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
     asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
@@ -1139,12 +1137,12 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--out", required=True, help="output folder (one engine run per data set "
                    "in runs/<dataset>; resumable, also from their run.npz archives)")
     x.add_argument("--reps", type=_positive, default=1000)
-    x.add_argument("--seed", type=_seed, default=0)
+    _shared(x, {"seed": 0}, "--seed")
     x.add_argument("--datasets", default=",".join(RQ1_DATASETS),
                    help=f"comma-separated data set names (default: all {len(RQ1_DATASETS)})")
     x.add_argument("--n-sample", type=int_at_least(4), default=EXPERIMENTS["rq1"].n)
     x.add_argument("--backend", default="r", choices=["r", "auto", "python"])
-    x.add_argument("--jobs", type=_positive, default=1)
+    _shared(x, {}, "--jobs")
     x.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
     x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
     x.add_argument("--stop-after", type=_positive, default=None,
