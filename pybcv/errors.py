@@ -35,7 +35,7 @@ class LearnerContext(Exception):
 
     >>> class E(LearnerContext, RuntimeError):
     ...     pass
-    >>> e = E.with_place("kknn", 3, 10, "incorrect number of dimensions")
+    >>> e = E("kknn", 3, 10, "incorrect number of dimensions")
     >>> str(e)
     "learner 'kknn', fold 3 of 10: incorrect number of dimensions"
     >>> str(e.set_context(design="cv10", repetition=17))
@@ -53,15 +53,6 @@ class LearnerContext(Exception):
     def __init__(self, learner, fold, n_folds, message):
         super().__init__(message)
         self._place(learner, fold, n_folds, message)
-
-    @classmethod
-    def with_place(cls, learner, fold, n_folds, detail, **kw):
-        e = cls.__new__(cls)
-        Exception.__init__(e, detail)
-        e._place(learner, fold, n_folds, detail)
-        for k, v in kw.items():
-            setattr(e, k, v)
-        return e
 
     def _place(self, learner, fold, n_folds, detail):
         self.learner, self.fold, self.n_folds, self.detail = learner, fold, n_folds, detail
