@@ -46,6 +46,7 @@ import os
 import sqlite3
 import time
 import zlib
+from contextlib import contextmanager
 from typing import Dict, Iterable, List, Optional, Tuple
 from urllib.parse import quote
 
@@ -331,15 +332,10 @@ class Store:
         if old is None:
             if have:
                 raise ConfigMismatch(f"{self.path} holds results but no configuration")
-            self._begin()
-            try:
+            with self._transaction():
                 self.set_meta("format", FORMAT)
                 self.set_meta("config", json.dumps(identity, sort_keys=True))
                 self.set_meta("reps_target", reps_target)
-                self._commit()
-            except BaseException:
-                self._rollback()
-                raise
             self._expected = None
             return
         if not resume:
@@ -354,19 +350,24 @@ class Store:
         self.set_meta("reps_target", max(int(self.get_meta("reps_target") or 0), reps_target))
 
     # -- transactions (errors in words: a full disk says so)
-    def _begin(self):
+    @contextmanager
+    def _transaction(self):
+        """BEGIN IMMEDIATE ... COMMIT around the body; rolled back when it raises."""
         self._ensure_writer()
         self._run("BEGIN IMMEDIATE", doing="writing it")
+        try:
+            yield
+            self._commit()
+        except BaseException:
+            if self.con.in_transaction:
+                try:
+                    self.con.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass        # SQLite may have rolled back itself (e.g. on a full disk)
+            raise
 
     def _commit(self):
         self._run("COMMIT", doing="writing it")
-
-    def _rollback(self):
-        if self.con.in_transaction:
-            try:
-                self.con.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass        # SQLite may have rolled back itself (e.g. on a full disk)
 
     # -- completeness
     def _stored_reps(self) -> set:
@@ -420,8 +421,7 @@ class Store:
         reps = [(int(row["rep"]),) for row in rows]
         what = (f"repetition {reps[0][0]}" if len(reps) == 1 else
                 f"repetitions {reps[0][0]}..{reps[-1][0]} ({len(reps)})")
-        self._begin()
-        try:
+        with self._transaction():
             self._many("DELETE FROM results WHERE rep=?", reps, what)
             self._many("DELETE FROM failures WHERE rep=?", reps, what)
             self._many("INSERT INTO results(rep, test, statistic, pvalue) VALUES(?,?,?,?)",
@@ -435,10 +435,6 @@ class Store:
                   int(row.get("fits_b", 0)), str(row.get("backend", "")),
                   pack_tables(row["tables"]) if row.get("tables") else None, now)
                  for (r,), row in zip(reps, rows)], what)
-            self._commit()
-        except BaseException:
-            self._rollback()
-            raise
 
     def _many(self, sql, args, what):
         try:
@@ -453,20 +449,14 @@ class Store:
         the fold.  Any partial rows of that repetition are removed, so it
         counts neither as done nor as "not rejected"; a later successful
         :meth:`write` of the same repetition replaces the record."""
-        self._ensure_writer()
         r = int(rep)
-        self._begin()
-        try:
+        with self._transaction():
             self._run("DELETE FROM results WHERE rep=?", (r,), "writing it")
             self._run("DELETE FROM reps WHERE rep=?", (r,), "writing it")
             self._run("INSERT OR REPLACE INTO failures(rep, learner, design, fold, message, "
                       "recorded) VALUES(?,?,?,?,?,?)",
                       (r, learner, design, None if fold is None else int(fold), str(message),
                        time.time()), f"recording the failure of repetition {r}")
-            self._commit()
-        except BaseException:
-            self._rollback()
-            raise
 
     def failures(self) -> List[dict]:
         """The recorded failures, by repetition: dicts with rep, learner,
