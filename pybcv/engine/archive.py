@@ -392,12 +392,6 @@ def _member(z, path, name, dtype_kinds, shape):
     return a
 
 
-def read_meta(folder: str) -> dict:
-    """The archive's metadata (format, config, tests, backends, table layout)."""
-    path = os.path.join(folder, FILE_NAME)
-    return _meta(read_npz(path), path)
-
-
 def _meta(z, path) -> dict:
     try:
         meta = json.loads(_member(z, path, "meta", "u", (None,)).tobytes().decode())
