@@ -3,6 +3,7 @@ lines (numpy only), and the parameter store of the estimators and splitters."""
 from __future__ import annotations
 
 import argparse
+import inspect
 
 import numpy as np
 
@@ -13,6 +14,40 @@ def keep_init_args(obj, args: dict) -> None:
     for k, v in args.items():
         if k not in ("self", "__class__"):
             setattr(obj, k, v)
+
+
+_PARAM_NAMES: dict = {}    # class -> names of its __init__ parameters
+
+
+class Params:
+    """scikit-learn's estimator protocol (clone, repr) without scikit-learn:
+    ``get_params`` / ``set_params`` over the ``__init__`` parameters, which
+    :func:`keep_init_args` stores (the splitters; the Python learners when
+    scikit-learn is absent)."""
+
+    @classmethod
+    def _param_names(cls):
+        names = _PARAM_NAMES.get(cls)
+        if names is None:
+            names = _PARAM_NAMES[cls] = tuple(p for p in inspect.signature(cls.__init__).parameters
+                                              if p != "self")
+        return names
+
+    def get_params(self, deep=True) -> dict:
+        return {k: getattr(self, k) for k in self._param_names()}
+
+    def set_params(self, **params):
+        names = self._param_names()
+        for k, v in params.items():
+            if k not in names:
+                raise ValueError(f"{type(self).__name__} has no parameter {k!r}; "
+                                 f"it has {list(names)}")
+            setattr(self, k, v)
+        return self
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
 
 
 def int_at_least(minimum: int, what: str = ""):

@@ -22,30 +22,12 @@ import pandas as pd
 from .spec import weka_options
 from .timelimit import one_fit
 
-from .._validate import check_labels, keep_init_args, nonfinite_message
+from .._validate import Params, check_labels, keep_init_args, nonfinite_message
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
 except ImportError:  # pragma: no cover - scikit-learn is optional
-    import inspect
-
-    class BaseEstimator:  # type: ignore[no-redef]
-        """Minimal get_params/set_params when scikit-learn is absent."""
-
-        @classmethod
-        def _get_param_names(cls):
-            sig = inspect.signature(cls.__init__)
-            return sorted(p for p in sig.parameters if p != "self")
-
-        def get_params(self, deep=True):
-            return {k: getattr(self, k) for k in self._get_param_names()}
-
-        def set_params(self, **params):
-            for k, v in params.items():
-                if k not in self._get_param_names():
-                    raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
-                setattr(self, k, v)
-            return self
+    BaseEstimator = Params
 
     class ClassifierMixin:  # type: ignore[no-redef]
         _estimator_type = "classifier"

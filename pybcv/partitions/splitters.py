@@ -10,7 +10,6 @@ rounding of training sizes) are stated once in :mod:`pybcv.partitions`.
 """
 from __future__ import annotations
 
-import inspect
 import itertools
 import numbers
 import heapq
@@ -19,7 +18,7 @@ from typing import List, Sequence, Tuple
 import numpy as np
 
 from .. import seeds
-from .._validate import keep_init_args
+from .._validate import Params, keep_init_args
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
 from .blocks import (MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
                      bcv_tests_of_blocks, extra_order_of_rule)
@@ -45,10 +44,9 @@ def _complement_splits(n: int, tests: List[np.ndarray]) -> List[Split]:
 _SIZES: dict = {}          # (class, parameters, n) -> sizes
 #: the named designs: pybcv.partitions.designs.DESIGNS is this dict
 NAMED_DESIGNS: dict = {}
-_PARAM_NAMES: dict = {}    # class -> names of its __init__ parameters
 
 
-class Splitter:
+class Splitter(Params):
     """Base of the partition schemes (scikit-learn splitter protocol).
 
     Parameters common to every scheme: ``shuffle`` (False: the identity
@@ -184,30 +182,6 @@ class Splitter:
         n = self._n(n)
         return self._check_test_sets(_as_folds(test_sets, n), n)
 
-    # ---- scikit-learn estimator protocol (clone, repr) ----------------------
-    @classmethod
-    def _param_names(cls):
-        names = _PARAM_NAMES.get(cls)
-        if names is None:
-            names = _PARAM_NAMES[cls] = tuple(p for p in inspect.signature(cls.__init__).parameters
-                                              if p != "self")
-        return names
-
-    def get_params(self, deep=True) -> dict:
-        return {k: getattr(self, k) for k in self._param_names()}
-
-    def set_params(self, **params):
-        names = self._param_names()
-        for k, v in params.items():
-            if k not in names:
-                raise ValueError(f"{type(self).__name__} has no parameter {k!r}; "
-                                 f"it has {list(names)}")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
 
 
 # ---- hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
