@@ -32,7 +32,7 @@ from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message,
 from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
                        learner_label, loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
-from .outcomes import loss_sums, tables_from_predictions
+from .outcomes import loss_sums
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
@@ -599,15 +599,10 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
-    folds = [(None, t) for t in test_sets]
-    if lossobj.zero_one:
-        T = tables_from_predictions(y, list(pred_a), list(pred_b), folds)
-    else:
-        T = loss_sums_from_design_predictions(y, {design: list(pred_a)}, {design: list(pred_b)},
-                                              {design: folds}, lossobj, (learner_a, learner_b))[design]
-        notes += clip_notes(y, ({design: pred_a}, {design: pred_b}), (learner_a, learner_b),
-                            {design: folds}) if lossobj.proba else []
-    tables = {design: T}
+    folds = {design: [(None, t) for t in test_sets]}
+    pa, pb = {design: list(pred_a)}, {design: list(pred_b)}
+    tables = _outcomes(y, pa, pb, folds, lossobj, (learner_a, learner_b))
+    notes += clip_notes(y, (pa, pb), (learner_a, learner_b), folds) if lossobj.proba else []
     if splits is None and design != "conservative_z":   # the folds' own sizes (grouped folds)
         splits = [(np.setdiff1d(np.arange(n), t), t) for t in test_sets]
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
