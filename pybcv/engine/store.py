@@ -381,21 +381,15 @@ class Store:
         counts = dict(self._run("SELECT rep, COUNT(*) FROM results GROUP BY rep"))
         blobs = {r: has for r, has in self._run("SELECT rep, tables IS NOT NULL FROM reps")}
         if tests is not None:
-            need = len(tests)
-            names = {}
-            for r, has in blobs.items():
-                got = counts.get(r, 0)
-                if got < need:
-                    names[r] = got
-            if names:
-                present = {}
-                for r, k in self._run("SELECT rep, test FROM results"):
-                    if r in names:
-                        present.setdefault(r, set()).add(k)
-                for r in names:
-                    lost = [t for t in tests if t not in present.get(r, set())]
-                    out[r] = f"result rows of {len(lost)} test(s) missing ({', '.join(lost[:4])}" \
-                             + (", ..." if len(lost) > 4 else "") + ")"
+            # {rep with too few result rows: the tests it has} (read only when there is one)
+            short = {r: set() for r in blobs if counts.get(r, 0) < len(tests)}
+            for r, k in self._run("SELECT rep, test FROM results") if short else ():
+                if r in short:
+                    short[r].add(k)
+            for r, present in short.items():
+                lost = [t for t in tests if t not in present]
+                out[r] = f"result rows of {len(lost)} test(s) missing ({', '.join(lost[:4])}" \
+                         + (", ..." if len(lost) > 4 else "") + ")"
         if want_tables:
             for r, has in blobs.items():
                 if not has and r not in out:
