@@ -620,17 +620,12 @@ def choose_t(cand) -> Optional[float]:
     """The largest candidate t whose type-I interval's upper end is at most
     ALPHA and whose coverage interval's upper end is at least LEVEL on every
     "choose" family (None if none)."""
-    ok = []
-    for t, g in cand[cand.role == "choose"].groupby("t"):
-        good = True
-        for _, r in g.iterrows():
-            a = assess(r)
-            if r["kind"] == "null" and a["type1_hi"] > ALPHA:
-                good = False
-            if a.get("coverage_hi", 1.0) < LEVEL:
-                good = False
-        if good:
-            ok.append(float(t))
+    def passes(r):
+        a = assess(r)
+        return not (r["kind"] == "null" and a["type1_hi"] > ALPHA
+                    or a.get("coverage_hi", 1.0) < LEVEL)
+    ok = [float(t) for t, g in cand[cand.role == "choose"].groupby("t")
+          if all(passes(r) for _, r in g.iterrows())]
     return max(ok) if ok else None
 
 
