@@ -18,7 +18,7 @@ from typing import List, Sequence, Tuple
 import numpy as np
 
 from .. import seeds
-from .._validate import Params, keep_init_args
+from .._validate import Params, keep_init_args, missing_positions
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
 from .blocks import (MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
                      bcv_tests_of_blocks, extra_order_of_rule)
@@ -477,12 +477,10 @@ def _codes(values, n: int, what: str) -> np.ndarray:
     a = np.asarray(values)
     if a.ndim != 1 or a.shape[0] != n:
         raise ValueError(f"{what} must be 1-d with one value per record ({n}), got shape {a.shape}")
-    if a.dtype.kind == "f" and np.isnan(a).any():
-        raise ValueError(f"{what}: row {int(np.flatnonzero(np.isnan(a))[0])} is NaN; every record "
-                         f"needs a value")
-    if a.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in a.tolist()):
-        i = next(i for i, v in enumerate(a.tolist()) if v is None or (isinstance(v, float) and v != v))
-        raise ValueError(f"{what}: row {i} is missing; every record needs a value")
+    miss = missing_positions(a)          # NaN (floats), None or NaN (objects)
+    if miss.size:
+        raise ValueError(f"{what}: row {int(miss[0])} is {'NaN' if a.dtype.kind == 'f' else 'missing'}; "
+                         f"every record needs a value")
     kind = a.dtype.kind
     try:
         return np.unique(a.astype(str) if kind == "O" else a, return_inverse=True)[1].ravel()
