@@ -344,15 +344,10 @@ def truths(fam: Family, root: Optional[str] = None) -> Dict[str, float]:
         return out
     cfg = fam.config()
     designs = sorted({TESTS[k].design for k in cfg.tests})
-    if fam.truth == "simple-glm":
-        out = {}
-        cache = {}
-        for d in designs:
-            ntr = int(DESIGNS[d].sizes(fam.n)[0][0])
-            if ntr not in cache:
-                cache[ntr] = simple_truth(ntr, float(fam.data_params["delta"]))
-            out[d] = cache[ntr]
-        return out
+    if fam.truth == "simple-glm":          # estimated once per training size
+        ntr = {d: int(DESIGNS[d].sizes(fam.n)[0][0]) for d in designs}
+        at = {m: simple_truth(m, float(fam.data_params["delta"])) for m in dict.fromkeys(ntr.values())}
+        return {d: at[m] for d, m in ntr.items()}
     t = 0.0 if fam.kind == "null" else cfg.true_difference()
     if t is None:
         raise ValueError(f"family {fam.name!r}: no known true difference")
