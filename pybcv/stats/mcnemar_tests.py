@@ -337,9 +337,7 @@ def _as_bcv_tables(tables) -> np.ndarray:
     if C.ndim != 4 or C.shape[1] != 2:
         raise ValueError("tables must have shape (m, 2, 2, 2) [j, k, row, col], or (2m, 2, 2) / "
                          f"(2m, 4) in the fold order (j=1,k=1), (j=1,k=2), ...; got {np.shape(tables)}")
-    m = C.shape[0]
-    if not 1 <= m <= MAX_BCV_M:
-        raise ValueError(f"an m x 2 BCV needs 1 <= m <= {MAX_BCV_M}, got m = {m}")
+    check_bcv_m(C.shape[0])
     if np.any(C.sum(axis=(2, 3)) <= 0):
         raise ValueError("tables: every fold's table must contain at least one record")
     return C
