@@ -178,8 +178,8 @@ def _k_cvci(n01, n10, n, alternative="two-sided"):
     return _z.cvci_z_kernel(*_z.cvci_moments_from_counts(n01, n10, n), alternative), _z.z_kernel_interval
 
 
-def _k_mcnemar_ho(T, correction=True):
-    return (_mc.mcnemar_ho_kernel(T[..., 0, 1], T[..., 1, 0], T.sum((-1, -2)), correction),
+def _k_mcnemar_ho(T, correction=True, exact=False):
+    return (_mc.mcnemar_ho_kernel(T[..., 0, 1], T[..., 1, 0], T.sum((-1, -2)), correction, exact),
             _mc.mcnemar_kernel_interval)
 
 
@@ -208,6 +208,7 @@ OPTION_CHOICES = {"alternative": ALTERNATIVES, "empty_fold": ("zero", "drop")}
 _OPTION_CHECKS = {
     **{k: (lambda v, k=k: check_choice(v, k, OPTION_CHOICES[k])) for k in OPTION_CHOICES},
     "correction": lambda v: check_flag(v, "correction"),
+    "exact": lambda v: check_flag(v, "exact"),
     "clamp_correction": lambda v: check_flag(v, "clamp_correction"),
     "rho1": lambda v: check_real(v, "rho1"),
     "rho2": lambda v: check_real(v, "rho2"),
@@ -469,7 +470,7 @@ _ROWS = [
      _z.cvci_z, _pooled_counts, _k_cvci, _ALT, True),
     ("mcnemar_ho", "Conventional HO McNemar's test", "HO McNemar", "McNemar", "holdout",
      "McNemar (1947); Edwards (1948); Dietterich (1998); n1 = 2n/3",
-     _mc.mcnemar_ho, _first_table, _k_mcnemar_ho, {"correction": True}, True),
+     _mc.mcnemar_ho, _first_table, _k_mcnemar_ho, {"correction": True, "exact": False}, True),
     ("mcnemar_kfold_naive", "Naive K-fold CV McNemar's test", "naive 10-fold McNemar", "McNemar",
      "cv10", "Yang, Wang, Song & Li, section 'Naive K-fold CV McNemar's test'; K = 10",
      _mc.mcnemar_kfold_naive, _tables, _k_mcnemar_naive,
