@@ -107,7 +107,11 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
         return {}
 
     def _fallback(self):
-        return LEARNERS[self.name].python_fallback()
+        """The Python twin (:mod:`pybcv.learners.fallbacks`), which takes this
+        learner's parameters by the same names, ``backend`` aside."""
+        params = self.get_params(deep=False)
+        del params["backend"]
+        return self._spec().python_fallback(**params)
 
     def _validate(self):
         """Check every parameter (:data:`pybcv.learners.spec.PARAM_CHECKS`)
@@ -204,9 +208,6 @@ class _WekaLearner(NamedLearner):
         check_weka_options(self._r_learner_name(), self._r_params()["options"],
                            self._spec().r_packages, name=self.name)
 
-    def _fallback(self):
-        return self._spec().python_fallback(options=self.options)
-
 
 class J48(_WekaLearner):
     """C4.5 (Weka's J48 through RWeka); ``unpruned=True`` adds Weka's ``-U``
@@ -227,9 +228,6 @@ class J48(_WekaLearner):
 
     def _r_params(self):
         return {"options": (["-U"] if self.unpruned else []) + weka_options(self.options)}
-
-    def _fallback(self):
-        return _py.J48Fallback(unpruned=self.unpruned, options=self.options)
 
 
 class JRip(_WekaLearner):
@@ -263,9 +261,6 @@ class KKNN(NamedLearner):
     def _r_params(self):
         return {"k": int(self.k), "kernel": str(self.kernel)}
 
-    def _fallback(self):
-        return _py.KKNNFallback(k=self.k, kernel=self.kernel)
-
 
 class Tree(NamedLearner):
     """Classification tree (``tree::tree``, defaults), letter's TREE."""
@@ -284,9 +279,6 @@ class GLM(NamedLearner):
     def _r_params(self):
         return {"threshold": float(self.threshold)}
 
-    def _fallback(self):
-        return _py.GLMFallback(threshold=self.threshold)
-
 
 class Majority(NamedLearner):
     """MAJ: the most frequent training class (ties → smallest label)."""
@@ -301,22 +293,15 @@ class Mean(NamedLearner):
 class _FNN(NamedLearner):
     """1-NN with one positive distance parameter (named by ``_param``)."""
     _param = ""
-    _python_class = None
-
-    def _value(self):
-        return getattr(self, self._param)
 
     def _r_params(self):
-        return {self._param: float(self._value())}
-
-    def _fallback(self):
-        return getattr(_py, self._python_class)(**{self._param: self._value()})
+        return {self._param: float(getattr(self, self._param))}
 
 
 class FNNWeighted(_FNN):
     """EXP6's FNN: 1-NN with d = ω(x1−x1')² + ω⁻¹(x2−x2')², ``omega`` > 0
     (ties → the first training row)."""
-    _registry_name, _param, _python_class = "fnn-weighted", "omega", "FNNWeightedFallback"
+    _registry_name, _param = "fnn-weighted", "omega"
 
     def __init__(self, omega=1.0, backend="auto"):
         keep_init_args(self, locals())
@@ -325,7 +310,7 @@ class FNNWeighted(_FNN):
 class FNNDistorted(_FNN):
     """letter's FNN: 1-NN with the distorted distance of parameter
     ``upsilon`` > 0 (ties → the first training row)."""
-    _registry_name, _param, _python_class = "fnn-distorted", "upsilon", "FNNDistortedFallback"
+    _registry_name, _param = "fnn-distorted", "upsilon"
 
     def __init__(self, upsilon=1.0, backend="auto"):
         keep_init_args(self, locals())
