@@ -771,7 +771,6 @@ class _SklearnFallback(_PythonLearner):
     ``options``: the flags in ``HONOURED_OPTIONS`` are mapped onto the
     scikit-learn model; any other flag is an error (never ignored)."""
 
-    options = None
     HONOURED_OPTIONS: dict = {}
     _weka_name = ""
 
@@ -811,7 +810,14 @@ class _SklearnFallback(_PythonLearner):
         return out
 
 
-class J48Fallback(_SklearnFallback):
+class _WekaFallback(_SklearnFallback):
+    """The stand-in of a Weka learner: it takes Weka ``options``."""
+
+    def __init__(self, options=None):
+        self.options = options
+
+
+class J48Fallback(_WekaFallback):
     """Stand-in for Weka's J48 (C4.5): scikit-learn's CART tree with the
     entropy criterion and at least 2 records per leaf (J48's -M 2).
     Differs from C4.5: information gain instead of gain ratio, binary splits
@@ -849,7 +855,7 @@ class TreeFallback(_SklearnFallback):
                                       min_samples_split=10, random_state=0)
 
 
-class JRipFallback(_SklearnFallback):
+class JRipFallback(_WekaFallback):
     """Documented stand-in for Weka's JRip (RIPPER), not a rule learner:
     a cost-complexity pruned entropy tree (min 2 records per leaf,
     ccp_alpha = 0.01), i.e. a small set of axis-parallel rules.  RIPPER's
@@ -858,16 +864,13 @@ class JRipFallback(_SklearnFallback):
 
     _weka_name = "JRip"
 
-    def __init__(self, options=None):
-        self.options = options
-
     def _estimator(self, opts=None):
         from sklearn.tree import DecisionTreeClassifier
         return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2,
                                       ccp_alpha=0.01, random_state=0)
 
 
-class SMOFallback(_SklearnFallback):
+class SMOFallback(_WekaFallback):
     """Stand-in for Weka's SMO with defaults: predictors scaled to [0, 1] on
     the training data (SMO's -N 0), a linear-kernel SVM with C = 1, and
     pairwise (one-vs-one) multi-class, via scikit-learn's SVC (libsvm).
@@ -883,9 +886,6 @@ class SMOFallback(_SklearnFallback):
                         "-N": (_smo_scaling, "0, 1 or 2")}
     _weka_name = "SMO"
 
-    def __init__(self, options=None):
-        self.options = options
-
     def _estimator(self, opts=None):
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import MinMaxScaler, StandardScaler
@@ -898,7 +898,7 @@ class SMOFallback(_SklearnFallback):
         return make_pipeline(MinMaxScaler() if scaling == 0 else StandardScaler(), svc)
 
 
-class LogisticFallback(_SklearnFallback):
+class LogisticFallback(_WekaFallback):
     """Stand-in for Weka's Logistic (multinomial logistic regression with
     ridge 1e-8): scikit-learn's LogisticRegression without penalty (lbfgs,
     multinomial).  Differs by the tiny ridge and the optimiser's tolerance.
@@ -906,9 +906,6 @@ class LogisticFallback(_SklearnFallback):
     scaling): every Weka option is refused."""
 
     _weka_name = "Logistic"
-
-    def __init__(self, options=None):
-        self.options = options
 
     def _estimator(self, opts=None):
         from sklearn.linear_model import LogisticRegression
