@@ -178,13 +178,10 @@ def cvci_on_moments(n, R, var, degenerate, alternative="two-sided") -> ZTestResu
     """The CV-CI z from the moments of per-record loss differences (n, their
     mean R, sigma_out^2, degenerate): any real-valued loss
     (docs/guide/losses.md)."""
-    return _cvci_result(n, R, var, degenerate, check_alternative(alternative))
-
-
-def _cvci_result(n, R, var, deg, alternative):
-    out = cvci_z_kernel(n, R, var, deg, alternative)
+    alternative = check_alternative(alternative)
+    out = cvci_z_kernel(n, R, var, degenerate, alternative)
     z = scalar(out.statistic)
-    return _result("cvci_z", out, scalar(R), zero_variance_warning(bool(deg), z, "sigma_out"),
+    return _result("cvci_z", out, scalar(R), zero_variance_warning(bool(degenerate), z, "sigma_out"),
                    alternative, n=int(n), sigma2_out=scalar(var))
 
 
@@ -228,7 +225,7 @@ def cvci_z(loss_diff, alternative="two-sided") -> ZTestResult:
         raise ValueError("loss_diff must hold at least 2 per-record differences")
     R = h.mean()
     var = ((h - R) ** 2).mean()
-    return _cvci_result(h.size, R, var, np.asarray(bool(constant(h))), alternative)
+    return cvci_on_moments(h.size, R, var, np.asarray(bool(constant(h))), alternative)
 
 
 def cvci_z_from_counts(n01, n10, n, alternative="two-sided") -> ZTestResult:
@@ -248,4 +245,4 @@ def cvci_z_from_counts(n01, n10, n, alternative="two-sided") -> ZTestResult:
     c = check_whole(n10, "n10", 0)
     if b + c > n:
         raise ValueError(f"n01 + n10 = {b + c} exceeds n = {n}")
-    return _cvci_result(*cvci_moments_from_counts(b, c, float(n)), alternative)
+    return cvci_on_moments(*cvci_moments_from_counts(b, c, float(n)), alternative)
