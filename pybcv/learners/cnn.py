@@ -99,16 +99,10 @@ def as_images(X, name="X") -> np.ndarray:
     a = np.asarray(X)
     if a.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric pixel intensities, got dtype {a.dtype}")
-    if a.ndim == 2 and a.shape[1] == N_PIXELS:
-        a = a.reshape(len(a), 1, *IMAGE_SHAPE)
-    elif a.ndim == 3 and a.shape[1:] == IMAGE_SHAPE:
-        a = a.reshape(len(a), 1, *IMAGE_SHAPE)
-    elif a.ndim == 4 and a.shape[1:] == (1,) + IMAGE_SHAPE:
-        pass
-    else:
+    if a.shape[1:] not in ((N_PIXELS,), IMAGE_SHAPE, (1, *IMAGE_SHAPE)):
         raise ValueError(f"{name} must have shape (n, 784), (n, 28, 28) or (n, 1, 28, 28) "
                          f"(28 x 28 grey images), got {a.shape}")
-    a = a.astype(np.float32, copy=False)
+    a = a.reshape(len(a), 1, *IMAGE_SHAPE).astype(np.float32, copy=False)
     if not np.all(np.isfinite(a)):
         bad = int(np.flatnonzero(~np.isfinite(a.reshape(len(a), -1)).any(axis=1))[0])
         raise ValueError(f"{name} has missing or infinite pixel values (NaN/inf), first in row {bad}")
