@@ -244,17 +244,17 @@ class Store:
                     f"results file {self.path}: its {active[0]} file (a write in progress, or "
                     f"a run that was killed) cannot be read on a read-only folder; copy the "
                     f"folder to writable storage, or open it once for writing")
-            self._check(con)
-            return con
-        if self._lock is None:
-            self._lock = FolderLock(self.folder)
-        con = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
-        try:
-            if exists and os.path.getsize(self.path) > 0:
+        else:
+            if self._lock is None:
+                self._lock = FolderLock(self.folder)
+            con = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+        try:                # a file that cannot be used is closed again
+            if self.readonly or (exists and os.path.getsize(self.path) > 0):
                 self._check(con)
-            con.execute("PRAGMA journal_mode=WAL")
-            con.execute("PRAGMA synchronous=FULL")
-            con.executescript(_SCHEMA)
+            if not self.readonly:
+                con.execute("PRAGMA journal_mode=WAL")
+                con.execute("PRAGMA synchronous=FULL")
+                con.executescript(_SCHEMA)
         except BaseException:
             con.close()
             raise
@@ -267,21 +267,17 @@ class Store:
                 "SELECT name FROM sqlite_master WHERE type='table'")}
             bad = con.execute("PRAGMA quick_check").fetchall()
         except sqlite3.Error as e:
-            con.close()
             raise explain(e, self.path, "checking it") from None
         if bad and bad[0][0] != "ok":
-            con.close()
             detail = "; ".join(r[0] for r in bad[:3])
             raise StoreError(f"results file {self.path}: the file is damaged (truncated or "
                              f"overwritten): {detail}")
         if not tables and os.path.getsize(self.path) == 0:
             if self.readonly:
-                con.close()
                 raise StoreError(f"results file {self.path} is empty")
             return
         missing = [t for t in REQUIRED_TABLES if t not in tables]
         if missing:
-            con.close()
             raise StoreError(f"results file {self.path}: table(s) {', '.join(missing)} missing "
                              f"(the file is damaged or not a pybcv results file); rerun into "
                              f"a new --out folder")
