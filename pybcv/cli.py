@@ -848,10 +848,6 @@ def _folders_with(name: str, folders: Sequence[str]) -> List[str]:
     return found
 
 
-def _size(folder: str, names: Sequence[str]) -> int:
-    return sum(os.path.getsize(os.path.join(folder, n)) for n in names if os.path.exists(os.path.join(folder, n)))
-
-
 @_file_errors
 def cmd_archive_convert(a) -> int:
     stores = _folders_with(archive.SQLITE_NAME, a.folders)
@@ -863,7 +859,9 @@ def cmd_archive_convert(a) -> int:
     for d in stores:
         t0 = time.perf_counter()
         path = archive.from_sqlite(d)
-        b, n = _size(d, store_files), os.path.getsize(path)
+        b = sum(os.path.getsize(os.path.join(d, f)) for f in store_files
+                if os.path.exists(os.path.join(d, f)))
+        n = os.path.getsize(path)
         before, after = before + b, after + n
         if a.delete_sqlite:
             for name in store_files:

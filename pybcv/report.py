@@ -54,10 +54,6 @@ def _text(s: str) -> str:
     return html.escape(s, quote=False)
 
 
-def _is_power(d):
-    return any(is_stored_run(sub) for sub in glob.glob(os.path.join(d, "param=*")))
-
-
 def _fmt_param(cfg, varied: Optional[str] = None) -> str:
     """The run's data parameters and learners with their parameters, e.g.
     ``A=cnn epochs=5, B=cnn-dropout epochs=5 rate=0``; ``varied`` (a power
@@ -209,7 +205,7 @@ def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[s
             text, info = type1_section(d, profile)
             parts.append(text)
             summary.append(info)
-        elif _is_power(d):
+        elif any(is_stored_run(sub) for sub in glob.glob(os.path.join(d, "param=*"))):
             parts.append(power_section(d, profile, out_dir))
         else:
             raise FileNotFoundError(f"{d}: neither a simulation folder (results.sqlite or an archive) "

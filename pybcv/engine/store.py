@@ -366,9 +366,6 @@ class Store:
         self._run("COMMIT", doing="writing it")
 
     # -- completeness
-    def _stored_reps(self) -> set:
-        return {r for (r,) in self._run("SELECT rep FROM reps")}
-
     def incomplete(self) -> Dict[int, str]:
         """{rep: what is missing} for repetitions with a ``reps`` row that
         are not complete (result rows or fold tables lost)."""
@@ -394,7 +391,7 @@ class Store:
 
     def done(self) -> set:
         """The complete repetitions (an incomplete one is recomputed on resume)."""
-        return self._stored_reps() - set(self.incomplete())
+        return {r for (r,) in self._run("SELECT rep FROM reps")} - set(self.incomplete())
 
     def n_done(self) -> int:
         return len(self.done())
