@@ -31,10 +31,6 @@ TUNING = {k: (dict(e.learner_a), e.learner_b["name"], e.varied, e.value_at_lambd
           for k, e in EXPERIMENTS.items() if e.varies == "learner_b" and e.lambdas}
 
 
-def _train_set(dataset, s, seed, n_train):
-    return _ds.make_dataset(dataset, np.random.SeedSequence(int(seed), spawn_key=(int(s), 9)), n=n_train)
-
-
 def population_errors(dataset: str, learners: Dict[str, dict], n_sets: int = 100,
                       n_train: Optional[int] = None, seed: int = 0, backend: str = "auto",
                       progress: bool = False, backends: Optional[Dict[str, str]] = None
@@ -45,7 +41,9 @@ def population_errors(dataset: str, learners: Dict[str, dict], n_sets: int = 100
     n_train = n_train or EXPERIMENTS[dataset].n
     out = {k: np.empty(n_sets) for k in learners}
     for s in tqdm(range(n_sets), disable=not progress, unit="training set", desc=dataset):
-        d = _train_set(dataset, s, seed, n_train)
+        # training set s from its own stream (s, 9), apart from the simulations'
+        d = _ds.make_dataset(dataset, np.random.SeedSequence(int(seed), spawn_key=(int(s), 9)),
+                             n=n_train)
         X = np.vstack([np.asarray(d.X, float), Xp])
         y = np.concatenate([d.y, yp])
         split = [(np.arange(n_train), np.arange(n_train, n_train + len(yp)))]
