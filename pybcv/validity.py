@@ -38,6 +38,7 @@ import io
 import json
 import os
 import time
+from collections import Counter
 from fnmatch import fnmatchcase
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -377,13 +378,6 @@ def count(cfg: RunConfig, tables: Dict[str, np.ndarray], truth: Dict[str, float]
     return out
 
 
-def _add(acc, part):
-    for key, c in part.items():
-        a = acc.setdefault(key, {k: 0 for k in c})
-        for k, v in c.items():
-            a[k] += v
-
-
 # --------------------------------------------------------------------------- running
 def run_family(fam: Family, root: str, deadline: Optional[float] = None, jobs: int = 1,
                progress=print) -> int:
@@ -445,7 +439,8 @@ def score_family(fam: Family, root: str) -> Tuple[List[dict], dict]:
     R, secs, bcv = 0, 0.0, []
     truth = truths(fam, root) if os.path.isdir(family_dir(root, fam)) else {}
     for tabs, s in stored_tables(fam, root):
-        _add(counts, count(cfg, tabs, truth))
+        for key, c in count(cfg, tabs, truth).items():
+            counts.setdefault(key, Counter()).update(c)      # summed over the chunks
         R, secs = R + len(next(iter(tabs.values()))), secs + s
         bcv += [tabs["bcv5x2"]] if "bcv5x2" in tabs and cfg.zero_one else []
     rows = [{"family": fam.name, "kind": fam.kind, "role": fam.role, "test": k, "variant": lab,
