@@ -235,7 +235,9 @@ def no_proba_message(label: str, learner) -> str:
     elif est is not None:
         hint = (" (wrap it in sklearn.calibration.CalibratedClassifierCV to get probabilities, "
                 "or compare it under loss='zero_one')")
-    elif _is_named(learner):
+    # a registry learner (by its registry name), perhaps seen through noise (NoisyLearner)
+    elif any(getattr(x, "_registry_name", None) is not None
+             for x in (learner, getattr(learner, "learner", None))):
         hint = (" (pybcv's named learners predict labels only: use a scikit-learn classifier "
                 "with predict_proba, e.g. sklearn.linear_model.LogisticRegression, or "
                 "loss='zero_one')")
@@ -245,11 +247,3 @@ def no_proba_message(label: str, learner) -> str:
                 "x the sorted classes of y)")
     return (f"loss 'log' needs predicted probabilities, but learner {label} has no "
             f"predict_proba{hint}")
-
-
-def _is_named(learner) -> bool:
-    """A registry learner (perhaps seen through noise: ``NoisyLearner.learner``),
-    which predicts labels only; known by its registry name."""
-    inner = getattr(learner, "learner", None)
-    return (getattr(learner, "_registry_name", None) is not None
-            or getattr(inner, "_registry_name", None) is not None)

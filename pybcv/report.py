@@ -162,11 +162,9 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
                   f"{pname} at H0 (lambda = 0) = {truth['param_h0']:.4f}; "
                   f"mu_target = mu_A - lambda (mu_A - mu_B({pname} = 1))", ""]
     lines += [head, "|---|" + "---:|" * len(xs)]
-    curves = {}
-    for k in tests:
-        ys = [r.rejection_rate(ALPHA)[k] for _, r in runs]
-        curves[k] = ys
-        lines.append(f"| {TESTS[k].name} | " + " | ".join(f"{y:.3f}" for y in ys) + " |")
+    curves = {k: [r.rejection_rate(ALPHA)[k] for _, r in runs] for k in tests}
+    lines += [f"| {TESTS[k].name} | " + " | ".join(f"{y:.3f}" for y in ys) + " |"
+              for k, ys in curves.items()]
     if out_dir:
         import matplotlib
         matplotlib.use("Agg")
