@@ -973,17 +973,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
-    _shared(c, cd, "--target --sep --decimal --stratify --groups",
-            sep="field separator of --csv (default ,)",
-            decimal="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')",
-            stratify="stratified 5x2 BCV: the blocks are formed within the classes",
-            groups="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
-                   "(not a predictor); no group is on both sides of a fold")
+    _shared(c, cd, "--target --sep", sep="field separator of --csv (default ,)")
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
                    "naming its column and line unless --drop-missing")
+    _shared(c, cd, "--decimal",
+            decimal="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
+    _shared(c, cd, "--stratify --groups",
+            stratify="stratified 5x2 BCV: the blocks are formed within the classes",
+            groups="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
+                   "(not a predictor); no group is on both sides of a fold")
     dl = DEMO_LEARNERS
     c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
                    f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
@@ -999,16 +1000,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--tests", default=cd["tests"],
                    help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
                    "all, table5 (the paper's Table 5) or keys k1,k2,...: " + ", ".join(TESTS))
-    c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
     loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
                  "default), absolute, log (the log loss of scikit-learn classifiers with "
                  "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
                  "labels sorted); under any loss but zero_one the McNemar tests and the "
                  "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
-    _shared(c, cd, "--loss --seed --profile --backend --alpha --timeout --jobs --json --quiet "
-            "--alternative --option", loss=loss_help,
+    _shared(c, cd, "--loss --seed", loss=loss_help)
+    c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
+    _shared(c, cd, "--profile --backend --alpha --timeout --jobs --json --quiet --alternative "
+            "--option", jobs="processes fitting the designs",
             timeout="time limit of one fit; a longer fit fails naming learner, design and fold",
-            jobs="processes fitting the designs",
             quiet="no progress bar (notes on how --csv was read are still printed)")
     c.set_defaults(fn=cmd_compare)
 
