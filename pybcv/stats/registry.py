@@ -136,16 +136,12 @@ def _k_corrected_rk(D, ntr, nte, alternative="two-sided"):
     return _k_corrected(D.reshape(D.shape[:-2] + (-1,)), ntr, nte, alternative)
 
 
-def _k_t5x2(P, alternative="two-sided"):
-    return _t.t_5x2cv_kernel(P, alternative), _t.t_kernel_interval
-
-
-def _k_combined_t(P, alternative="two-sided"):
-    return _t.combined_t_5x2cv_kernel(P, alternative), _t.t_kernel_interval
-
-
-def _k_blocked_t(P, alternative="two-sided"):
-    return _t.blocked_t_3x2bcv_kernel(P, alternative), _t.t_kernel_interval
+def _passing(kernel, interval):
+    """The batch kernel of a test whose family kernel takes the inputs as they
+    are, then ``alternative``."""
+    def run(*inputs, alternative="two-sided"):
+        return kernel(*inputs, alternative), interval
+    return run
 
 
 def _k_pb(mu, reps, alternative="two-sided"):
@@ -164,14 +160,6 @@ def _k_f_combined(P):
 
 def _k_f_calibrated(P):
     return _f.f_kernel(P, 7, 5), _f.f_kernel_interval
-
-
-def _k_proportion(pa, pb, N, alternative="two-sided"):
-    return _z.proportion_z_kernel(pa, pb, N, alternative), _z.z_kernel_interval
-
-
-def _k_conservative_z(mu, H, alternative="two-sided"):
-    return _z.conservative_z_kernel(mu, H, alternative), _z.z_kernel_interval
 
 
 def _k_cvci(n01, n10, n, alternative="two-sided"):
@@ -436,7 +424,7 @@ _ROWS = [
     ("kfold_t", "K-fold CV paired t-test", "10-fold t", "t", "cv10", "Dietterich (1998); K = 10",
      _t.kfold_t, _diffs, _k_paired, _ALT, True),
     ("t_5x2cv", "5x2 CV paired t-test", "5x2 CV t", "t", "rcv5x2", "Dietterich (1998)",
-     _t.t_5x2cv, _mx2, _k_t5x2, _ALT, True),
+     _t.t_5x2cv, _mx2, _passing(_t.t_5x2cv_kernel, _t.t_kernel_interval), _ALT, True),
     ("corrected_rho_t", "Corrected RHO t-test", "corrected RHO t", "t", "rho15_9of10",
      "Nadeau & Bengio (2003); J = 15, n1 = 9n/10",
      _t.corrected_rho_t, _diffs_sizes(), _k_corrected, _ALT, True),
@@ -450,10 +438,10 @@ _ROWS = [
      "Bouckaert & Frank (2004)",
      _t.corrected_10x10cv_t, _diffs_sizes((10, 10)), _k_corrected_rk, _ALT, True),
     ("combined_t_5x2cv", "Combined 5x2 CV t-test", "combined 5x2 CV t", "t", "rcv5x2", "Yildiz (2013)",
-     _t.combined_t_5x2cv, _mx2, _k_combined_t, _ALT, True),
+     _t.combined_t_5x2cv, _mx2, _passing(_t.combined_t_5x2cv_kernel, _t.t_kernel_interval), _ALT, True),
     ("blocked_t_3x2bcv", "Blocked 3x2 CV t-test", "blocked 3x2 BCV t", "t", "bcv3x2",
      "Wang, Wang, Jia & Li (2014)",
-     _t.blocked_t_3x2bcv, _mx2, _k_blocked_t, _ALT, True),
+     _t.blocked_t_3x2bcv, _mx2, _passing(_t.blocked_t_3x2bcv_kernel, _t.t_kernel_interval), _ALT, True),
     ("combined_f_5x2cv", "Combined 5x2 CV F-test", "combined 5x2 CV F", "F", "rcv5x2", "Alpaydin (1999)",
      _f.combined_f_5x2cv, _mx2, _k_f_combined, {}, True),
     ("calibrated_f_5x2bcv", "Calibrated 5x2 BCV F-test", "calibrated 5x2 BCV F", "F", "bcv5x2",
@@ -461,10 +449,10 @@ _ROWS = [
      _f.calibrated_f_5x2bcv, _mx2, _k_f_calibrated, {}, True),
     ("proportion_z", "Proportional test", "proportion z", "z", "holdout",
      "Dietterich (1998), pooled; n1 = 2n/3",
-     _z.proportion_z, _proportion, _k_proportion, _ALT, True),
+     _z.proportion_z, _proportion, _passing(_z.proportion_z_kernel, _z.z_kernel_interval), _ALT, True),
     ("conservative_z", "Conservative Z-test", "conservative z", "z", "conservative_z",
      "Nadeau & Bengio (2003); J = 15, M = 10",
-     _z.conservative_z, _half_splits, _k_conservative_z, _ALT, False),
+     _z.conservative_z, _half_splits, _passing(_z.conservative_z_kernel, _z.z_kernel_interval), _ALT, False),
     ("cvci_z", "K-fold CV-CI Z-test", "10-fold CV-CI z", "z", "cv10",
      "Bayle, Bayle, Janson & Mackey (2020); K = 10, 'out' variance",
      _z.cvci_z, _pooled_counts, _k_cvci, _ALT, True),
