@@ -122,10 +122,6 @@ def _bcv_tables(C, ntr, nte):
 
 
 # batch kernels on those inputs
-def _k_paired(d, alternative="two-sided"):
-    return _t.paired_t_kernel(d, 0.0, alternative), _t.t_kernel_interval
-
-
 def _k_corrected(d, ntr, nte, alternative="two-sided"):
     return (_t.paired_t_kernel(d, float(np.sum(nte) / np.sum(ntr)), alternative),
             _t.t_kernel_interval)
@@ -136,16 +132,15 @@ def _k_corrected_rk(D, ntr, nte, alternative="two-sided"):
     return _k_corrected(D.reshape(D.shape[:-2] + (-1,)), ntr, nte, alternative)
 
 
-def _passing(kernel, interval):
+def _passing(kernel, interval, *fixed):
     """The batch kernel of a test whose family kernel takes the inputs as they
-    are, then ``alternative``."""
+    are, then the ``fixed`` arguments and ``alternative``."""
     def run(*inputs, alternative="two-sided"):
-        return kernel(*inputs, alternative), interval
+        return kernel(*inputs, *fixed, alternative), interval
     return run
 
 
-def _k_pb(mu, reps, alternative="two-sided"):
-    return _t.pseudo_bootstrap_kernel(mu, reps, 1.0, alternative), _t.t_kernel_interval
+_k_paired = _passing(_t.paired_t_kernel, _t.t_kernel_interval, 0.0)    # the plain t: no correction
 
 
 def _k_corrected_pb(mu, reps, n_train, n_test, J, alternative="two-sided"):
@@ -430,7 +425,8 @@ _ROWS = [
      _t.corrected_rho_t, _diffs_sizes(), _k_corrected, _ALT, True),
     ("pseudo_bootstrap", "Pseudo bootstrap test", "pseudo bootstrap", "t", "pseudo_bootstrap",
      "Nadeau & Bengio (2003) [UNVERIFIED reconstruction]",
-     _t.pseudo_bootstrap, _pb, _k_pb, _ALT, False),
+     _t.pseudo_bootstrap, _pb,
+     _passing(_t.pseudo_bootstrap_kernel, _t.t_kernel_interval, 1.0), _ALT, False),
     ("corrected_pseudo_bootstrap", "Corrected pseudo bootstrap test", "corrected pseudo bootstrap",
      "t", "pseudo_bootstrap", "Nadeau & Bengio (2003) [UNVERIFIED reconstruction]",
      _t.corrected_pseudo_bootstrap, _corrected_pb, _k_corrected_pb, _ALT, False),
