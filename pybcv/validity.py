@@ -764,10 +764,6 @@ def _tests_desc(fam: Family) -> str:
     return what + (" but " + ", ".join(left) if left else "")
 
 
-def _fmt_seconds(s: float) -> str:
-    return f"{s / 60:.1f} min" if s >= 60 else f"{s:.0f} s"
-
-
 def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
     """Write ``README.md`` and the plot into ``dest`` from results.csv,
     families.csv, rq1_coverage.csv, candidates.csv and warnings.csv."""
@@ -845,8 +841,9 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
         f = FAMILY[r.family]
         reps = f"{int(r.reps):,}" + ("" if r.reps >= r.reps_target else
                                       f" of {int(r.reps_target):,}")
+        took = f"{r.seconds / 60:.1f} min" if r.seconds >= 60 else f"{r.seconds:.0f} s"
         L.append(f"| {r.family} | {r.kind} | {r.role} | {_tests_desc(f)} | {reps} | "
-                 f"{_fmt_seconds(r.seconds)} | {r.v_eff:.2f} | {r.note} |")
+                 f"{took} | {r.v_eff:.2f} | {r.note} |")
     L.append("\nv_eff = 10 N Var(mean fold difference) / mean discordance rate over the "
              "family's 5x2 BCV tables (N = n/2): the 5x2 BCV McNemar with factor t holds "
              "its level roughly when t <= 10 / v_eff (the paper's t = 20/11 needs "

@@ -77,8 +77,7 @@ def check_predictions(predictions, y, splits, learner="learner", numeric=False):
         return [np.asarray(a, dtype=float) for a in arrays]
     # one pass over all folds when they share a dtype (the usual case)
     same = all(a.dtype == arrays[0].dtype for a in arrays)
-    groups = [(0, np.concatenate(arrays))] if same and len(arrays) > 1 else \
-        list(enumerate(arrays)) if not same else [(0, arrays[0])]
+    groups = [(0, np.concatenate(arrays))] if same else list(enumerate(arrays))
     for start, a in groups:
         ok = _are_labels(a, y, classes)
         if not ok.all():

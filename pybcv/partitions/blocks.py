@@ -49,10 +49,6 @@ def bcv_n_blocks(m: int) -> int:
     return 2 ** math.ceil(math.log2(m + 1))
 
 
-def _parity(x: int) -> int:
-    return bin(x).count("1") & 1
-
-
 @lru_cache(maxsize=None)
 def bcv_columns(m: int) -> Tuple[int, ...]:
     """The GF(2)^k vectors a_j (as integers) of the m columns in replication
@@ -81,7 +77,9 @@ def bcv_design_matrix(m: int) -> np.ndarray:
            [1, 0, 0, 1]])
     """
     B = bcv_n_blocks(m)
-    M = np.array([[_parity(a & b) == 0 for b in range(B)] for a in bcv_columns(m)], dtype=bool)
+    # a_j . b over GF(2) is 0: an even number of common bits
+    M = np.array([[bin(a & b).count("1") % 2 == 0 for b in range(B)] for a in bcv_columns(m)],
+                 dtype=bool)
     M.setflags(write=False)
     return M
 
