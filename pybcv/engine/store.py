@@ -176,12 +176,6 @@ class FolderLock:
             self.fh = None
 
 
-def _writable(folder, path):
-    if not os.access(folder, os.W_OK):
-        return False
-    return not os.path.exists(path) or os.access(path, os.W_OK)
-
-
 class Store:
     """The results file of run folder ``folder``.
 
@@ -218,7 +212,8 @@ class Store:
         """Reopen a read-only store for writing (the first write of a resumed run)."""
         if not self.readonly:
             return
-        if not self._may_write or not _writable(self.folder, self.path):
+        if not (self._may_write and os.access(self.folder, os.W_OK)          # folder and file
+                and (not os.path.exists(self.path) or os.access(self.path, os.W_OK))):
             raise StoreError(f"results file {self.path} is read-only (opened read-only, or the "
                              f"folder or the file cannot be written)")
         if self._lock is None:
