@@ -33,6 +33,7 @@ from .pipeline import (as_learner, design_generator, draw_splits, learner_free_t
                        learner_label, loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums, tables_from_predictions
+from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
@@ -441,6 +442,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
+    seed = check_seed(seed)
     data = from_arrays(X, y)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
@@ -475,6 +477,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     losses, read by the t, F and z tests as per-fold mean loss differences;
     the tests that need 0/1 outcomes are dropped from a selection or refused
     when named (:func:`loss_tests`, docs/guide/losses.md)."""
+    seed = check_seed(seed)
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")

@@ -378,3 +378,24 @@ def test_the_exact_hold_out_mcnemar_is_a_comparison_option(capsys):
                  "--json", "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)["tests"]["mcnemar_ho"]
     assert out["df"] is None and 0 < out["pvalue"] <= 1
+
+
+# ------------------------------------------------------------------ bad seeds
+@pytest.mark.parametrize("seed", [1.5, 1.0, None, True, "3", -1, np.random.default_rng(0)])
+def test_non_integer_seed_is_refused_naming_seed(exp6, seed):
+    """A seed that is not a non-negative integer is refused up front (never
+    truncated: 1.5 used to run as seed 1 and print 'seed 1.5'), in compare,
+    compare_many and compare_losses alike, as the CLI and R refuse it."""
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer, got "):
+        compare(exp6.X, exp6.y, "majority", "majority", seed=seed, backend="python")
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer"):
+        compare_many(exp6.X, exp6.y, ["majority", "majority"], seed=seed, backend="python")
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer"):
+        compare_losses(np.zeros(40, int), np.ones(40, int), seed=seed)
+
+
+def test_numpy_integer_seed_runs_as_the_same_int(exp6):
+    a = compare(exp6.X, exp6.y, "majority", "fnn-weighted", seed=np.int64(3), backend="python")
+    b = compare(exp6.X, exp6.y, "majority", "fnn-weighted", seed=3, backend="python")
+    assert a.seed == 3 and type(a.seed) is int and "seed 3," in str(a)
+    assert a.results["mcnemar_5x2bcv"].pvalue == b.results["mcnemar_5x2bcv"].pvalue
