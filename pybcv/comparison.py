@@ -432,10 +432,19 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     """
     pair = [COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a,
             COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b]
+    _refuse_classes(pair, ["learner_a", "learner_b"])
     cmp, = _pairwise(X, y, pair, [learner_label(x) for x in pair], tests, seed, profile, backend,
                      n_jobs, progress, alpha, stratify, groups, alternative, options, timeout,
                      loss).values()
     return cmp
+
+
+def _refuse_classes(learners, args) -> None:
+    """A learner given as a class (``LogisticRegression``) rather than an
+    instance is refused before any work, naming the argument ``args[i]``."""
+    for x, arg in zip(learners, args):
+        if isinstance(x, type):
+            raise TypeError(f"{arg} is the class {x.__name__}; pass an instance: {x.__name__}()")
 
 
 def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
@@ -933,6 +942,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     learners = list(learners)
     if len(learners) < 2:
         raise ValueError(f"learners: give at least 2, got {len(learners)}")
+    _refuse_classes(learners, [f"learners[{i}]" for i in range(len(learners))])
     names = []
     for x in learners:
         lab = learner_label(x)

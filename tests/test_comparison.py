@@ -399,3 +399,17 @@ def test_numpy_integer_seed_runs_as_the_same_int(exp6):
     b = compare(exp6.X, exp6.y, "majority", "fnn-weighted", seed=3, backend="python")
     assert a.seed == 3 and type(a.seed) is int and "seed 3," in str(a)
     assert a.results["mcnemar_5x2bcv"].pvalue == b.results["mcnemar_5x2bcv"].pvalue
+
+
+def test_learner_given_as_a_class_is_refused_before_any_fit(exp6):
+    """compare(X, y, LogisticRegression, ...) used to fail at fit time as
+    "learner 'type'"; now it is refused up front, naming the argument."""
+    from sklearn.linear_model import LogisticRegression
+    with pytest.raises(TypeError, match=r"^learner_a is the class LogisticRegression; pass an "
+                                        r"instance: LogisticRegression\(\)$"):
+        compare(exp6.X, exp6.y, LogisticRegression, "majority", backend="python")
+    with pytest.raises(TypeError, match=r"^learner_b is the class LogisticRegression"):
+        compare(exp6.X, exp6.y, "majority", LogisticRegression, backend="python")
+    with pytest.raises(TypeError, match=r"^learners\[2\] is the class LogisticRegression"):
+        compare_many(exp6.X, exp6.y, ["majority", "fnn-weighted", LogisticRegression],
+                     backend="python")
