@@ -270,6 +270,7 @@ def _cli_words(msg: str) -> str:
                     ("drop_missing=True", "--drop-missing"),
                     ("decimal=','", "--decimal ,"),
                     ("sep=';'", "--sep ';'"),
+                    ("target='<column>'", "--target <column>"),
                     (" or a callable (y_true, y_pred) -> per-record losses", "")):
         msg = msg.replace(py, cli)
     # loss='squared' or 'absolute' -> --loss squared or absolute (not in "compare(..., loss='log')")

@@ -721,6 +721,11 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             if other:
                 hint = (f" (the header is one column: is the separator {other[0]!r} "
                         f"rather than sep={sep!r}?)")
+        same = [h for h in names if h.lower() == str(target).lower()]
+        if same:
+            hint = f" (did you mean {same[0]!r}? column names are case-sensitive)"
+        elif not hint:
+            hint = "; name the target column with target='<column>'"
         raise DataError(f"{path}: no target column {target!r}; columns are: "
                         f"{', '.join(names)}{hint}")
     if groups is not None:

@@ -225,3 +225,23 @@ def test_fuzz_one_bad_cell_in_a_numeric_column_is_named_by_column_and_line(tmp_p
     path.write_text("\n".join(lines) + "\n")
     d = D.load_csv(str(path))
     assert np.array_equal(d.X, X) and np.array_equal(d.y, y.astype(object))
+
+
+def test_missing_target_column_suggests_target_or_the_same_name_in_another_case(tmp_path, capsys):
+    """No column 'class': the message names the columns and says how to name
+    the target (target= in Python, --target in the CLI); a name that differs
+    only in case gets a did-you-mean."""
+    p = tmp_path / "iris_like.csv"
+    p.write_text("Sepal.Length,Species\n" + "1.0,a\n2.0,b\n" * 12)
+    with pytest.raises(D.DataError, match=r"no target column 'class'; columns are: Sepal\.Length, "
+                                          r"Species; name the target column with "
+                                          r"target='<column>'$"):
+        D.load_csv(str(p))
+    with pytest.raises(D.DataError, match=r"no target column 'species'.*\(did you mean 'Species'\? "
+                                          r"column names are case-sensitive\)$"):
+        D.load_csv(str(p), target="species")
+    from pybcv.cli import main
+    assert main(["compare", "--csv", str(p)]) == 2
+    assert "Species; name the target column with --target <column>" in capsys.readouterr().err
+    assert main(["folds", "--csv", str(p), "--target", "SPECIES"]) == 2
+    assert "(did you mean 'Species'?" in capsys.readouterr().err
