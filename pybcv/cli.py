@@ -32,7 +32,8 @@ from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, compare, compare_many,
-                         compare_predictions, design_generator, JSON_SCHEMA, test_options)
+                         compare_predictions, design_generator, JSON_SCHEMA, test_options,
+                         wrong_design_message)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine.simulation import check_scheduler
 from .engine import archive
@@ -231,10 +232,29 @@ def _writable_dir(path: str, option: str = "--out") -> str:
 
 
 def _output_file(path: str, option: str = "--out") -> str:
+    """A file to write: its folder must exist (never created silently) and be writable."""
     if os.path.isdir(path):
         raise UsageError(f"{option}: {path!r} is a folder; give a file name inside it")
-    _writable_dir(os.path.dirname(os.path.abspath(path)), option)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option}: the folder {os.path.dirname(path)!r} of {path!r} does not "
+                         f"exist; create it first or write into an existing folder")
+    _writable_dir(folder, option)
     return path
+
+
+def _plot_file(path: str) -> str:
+    """The file --plot writes: a name without an extension gets .png (as
+    matplotlib saves it); an extension matplotlib cannot write is refused."""
+    from matplotlib.backend_bases import FigureCanvasBase
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    if not ext:
+        path += ".png"
+    elif ext not in kinds:
+        raise UsageError(f"--plot: cannot write a .{ext} file; give a name ending in one of "
+                         + ", ".join(f".{k}" for k in sorted(kinds)))
+    return _output_file(path, "--plot")
 
 
 def _floats(s: str, option: str) -> List[float]:
@@ -343,7 +363,7 @@ def cmd_compare(a) -> int:
     if a.plot and not a.learners:
         raise UsageError("--plot draws the k-learner comparison; use it with --learners")
     if a.plot:
-        _output_file(a.plot, "--plot")
+        a.plot = _plot_file(a.plot)
     if a.csv:
         if a.n is not None:
             raise UsageError("--n sets the size of the built-in EXP6 data; it does not apply to --csv")
@@ -585,7 +605,11 @@ def cmd_test(a) -> int:
         tests = _tests(a.tests)
         wrong = [k for k in tests if TESTS[k].design != design]
         if wrong:
-            raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
+            need = sorted({TESTS[k].design for k in wrong})
+            raise UsageError(f"--tests: {wrong_design_message(wrong, design)}: write the folds "
+                             f"with pybcv folds --design {need[0]}, predict on them and give "
+                             f"--design {need[0]}"
+                             + ("" if len(need) == 1 else " (one design per pybcv test run)"))
     options = _options(a, tests if tests is not None else _tests(design))
     if a.loss in ("log", "log_loss"):
         raise UsageError("--loss log: a predictions file holds one label (or number) per record "

@@ -539,6 +539,17 @@ def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
     return a.astype(np.int64)
 
 
+def wrong_design_message(wrong: Sequence[str], design: str) -> str:
+    """Which design each test of ``wrong`` runs on, as predictions made on
+    ``design``'s folds cannot feed it: "kfold_t runs on design cv10 (...)"."""
+    need: Dict[str, List[str]] = {}
+    for k in wrong:
+        need.setdefault(TESTS[k].design, []).append(k)
+    runs = "; ".join(f"{', '.join(ks)} run{'s' if len(ks) == 1 else ''} on design {d}"
+                     for d, ks in need.items())
+    return f"{runs}, not on {design!r} (the design of these predictions)"
+
+
 def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Optional[Sequence] = None,
                         splits: Optional[Sequence] = None, design: str = "bcv5x2",
                         tests=None, profile: str = COMPARE_DEFAULTS["profile"],
@@ -608,7 +619,10 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
-        raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
+        d = TESTS[wrong[0]].design
+        raise ValueError(f"{wrong_design_message(wrong, design)}: predict on the folds of "
+                         f"design {d!r} (e.g. pybcv.partitions.get_design({d!r}).splits(n, "
+                         f"pybcv.comparison.design_generator(seed, {d!r}))) and give design={d!r}")
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
     folds = [(None, t) for t in test_sets]

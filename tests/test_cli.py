@@ -417,3 +417,49 @@ def test_a_predictions_file_with_another_column_is_refused(tmp_path, capsys):
     pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b", "pred_c"]).to_csv(p, index=False)
     rc, out, err = run(capsys, "test", "--predictions", str(p))
     assert rc == 2 and "'pred_c' would be ignored" in err and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------ --plot paths
+def test_plot_without_extension_reports_the_file_it_writes(tmp_path, capsys):
+    """--plot x used to say "wrote x" while matplotlib wrote x.png."""
+    csv = _csv(tmp_path)
+    out = tmp_path / "pairs"
+    rc, _, err = run(capsys, "compare", "--csv", csv, "--learners", "majority,kknn,majority",
+                     "--backend", "python", "--plot", str(out), "--quiet")
+    assert rc == 0 and f"wrote {out}.png" in err
+    assert (tmp_path / "pairs.png").is_file() and not out.exists()
+
+
+@pytest.mark.parametrize("name,msg", [
+    ("nonexist/dir/x.png", r"--plot: the folder '.*nonexist/dir' of '.*x\.png' does not exist"),
+    ("x.foo", r"--plot: cannot write a \.foo file; give a name ending in one of .*\.pdf.*\.png"),
+])
+def test_plot_to_a_missing_folder_or_unknown_format_is_refused_before_any_fit(tmp_path, capsys,
+                                                                            name, msg):
+    import re
+    csv = _csv(tmp_path)
+    rc, out, err = run(capsys, "compare", "--csv", csv, "--learners", "majority,kknn",
+                       "--backend", "python", "--plot", str(tmp_path / name), "--quiet")
+    assert rc == 2 and re.search(msg, err) and out == ""
+    assert not (tmp_path / "nonexist").exists()          # no folder created
+
+
+def test_out_file_in_a_missing_folder_is_refused(tmp_path, capsys):
+    rc, _, err = run(capsys, "folds", "--n", "40", "--out", str(tmp_path / "no" / "f.csv"))
+    assert rc == 2 and "--out: the folder" in err and "does not exist" in err
+    assert not (tmp_path / "no").exists()
+
+
+def test_test_with_tests_of_another_design_says_which_design_and_how(tmp_path, capsys):
+    from pybcv.comparison import design_generator
+    from pybcv.partitions import DESIGNS
+    y = np.arange(60) % 2
+    te = [t for _, t in DESIGNS["bcv5x2"].splits(60, design_generator(0, "bcv5x2"))]
+    p = tmp_path / "pred.csv"
+    p.write_text("fold,row,y,pred_a,pred_b\n" + "".join(
+        f"{f},{r},{y[r]},{y[r]},{1 - y[r]}\n" for f, t in enumerate(te) for r in t))
+    rc, _, err = run(capsys, "test", "--predictions", str(p), "--tests", "kfold_t,mcnemar_ho")
+    assert rc == 2
+    assert ("--tests: kfold_t runs on design cv10; mcnemar_ho runs on design holdout, not on "
+            "'bcv5x2' (the design of these predictions): write the folds with pybcv folds "
+            "--design cv10, predict on them and give --design cv10") in err

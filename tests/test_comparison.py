@@ -413,3 +413,14 @@ def test_learner_given_as_a_class_is_refused_before_any_fit(exp6):
     with pytest.raises(TypeError, match=r"^learners\[2\] is the class LogisticRegression"):
         compare_many(exp6.X, exp6.y, ["majority", "fnn-weighted", LogisticRegression],
                      backend="python")
+
+
+def test_own_predictions_on_the_wrong_design_name_the_design_each_test_needs():
+    """--tests kfold_t on BCV predictions used to say only "need other designs
+    than 'bcv5x2'"; now it names cv10 and how to get its folds."""
+    y = np.arange(100) % 2
+    te = [t for _, t in DESIGNS["bcv5x2"].splits(100, design_generator(0, "bcv5x2"))]
+    with pytest.raises(ValueError, match=r"^kfold_t runs on design cv10, not on 'bcv5x2' .*"
+                                         r"get_design\('cv10'\).*give design='cv10'$"):
+        compare_predictions(y, [y[t] for t in te], [y[t] for t in te], test_sets=te,
+                            tests=["kfold_t"])
