@@ -629,9 +629,13 @@ def cmd_test(a) -> int:
                                   options=options, loss=a.loss or "zero_one")
     except ValueError as e:
         where = "--loss" if str(e).startswith("loss") else "--predictions"
-        comma = re.search(r"is '-?\d+,\d*'", str(e)) and a.decimal == "."
-        raise UsageError(f"{where}: {e}" + (" (decimal commas? add --decimal , with --sep ';')"
-                                             if comma else "")) from None
+        comma = next((x for x in (D.decimal_comma_example(v) for v in (y, pa[0], pb[0]))
+                      if x is not None), None) if a.decimal == "." else None
+        if comma is not None:             # said first: the other advice follows from it
+            raise UsageError(f"--predictions: the values are numbers with decimal commas (e.g. "
+                             f"{comma!r}): add --decimal , (with --sep ';'); read with decimal "
+                             f"points they fail: {e}") from None
+        raise UsageError(f"{where}: {e}") from None
     if a.json:
         _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
                             res.to_json())

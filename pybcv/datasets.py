@@ -818,6 +818,19 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
 MANY_LEVELS = 20
 
 
+def decimal_comma_example(values) -> Optional[str]:
+    """A value of ``values`` (text cells) that is a number with a decimal
+    comma ('-0,25') when more than half of them are numbers once commas are
+    read as points, else None: a column written with decimal commas."""
+    values = [str(v) for v in values]
+    if not any("," in v for v in values):
+        return None
+    as_num = _as_numbers(np.array([v.replace(",", ".") for v in values], dtype=object))
+    if np.isfinite(as_num).mean() <= 0.5:
+        return None
+    return next((v for v, x in zip(values, as_num) if "," in v and np.isfinite(x)), None)
+
+
 def _note_categorical(path, columns, decimal, listed=True, fix="read them with decimal=','"):
     """Warnings after reading: which predictors are categorical (``listed``),
     and which of them look numeric (decimal commas, or digits in most cells)."""
@@ -832,10 +845,9 @@ def _note_categorical(path, columns, decimal, listed=True, fix="read them with d
     for h, c in columns:
         if levels[h] <= MANY_LEVELS:
             continue
-        if decimal == "." and any("," in v for v in c.tolist()):
-            as_num = _as_numbers(np.array([v.replace(",", ".") for v in c.tolist()], dtype=object))
-            if np.isfinite(as_num).mean() > 0.5:
-                example = next(v for v, x in zip(c.tolist(), as_num) if "," in v and np.isfinite(x))
+        if decimal == ".":
+            example = decimal_comma_example(c.tolist())
+            if example is not None:
                 warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric: its "
                               f"values are numbers with decimal commas (e.g. {example!r}); {fix}",
                               UserWarning, stacklevel=3)

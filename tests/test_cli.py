@@ -463,3 +463,25 @@ def test_test_with_tests_of_another_design_says_which_design_and_how(tmp_path, c
     assert ("--tests: kfold_t runs on design cv10; mcnemar_ho runs on design holdout, not on "
             "'bcv5x2' (the design of these predictions): write the folds with pybcv folds "
             "--design cv10, predict on them and give --design cv10") in err
+
+
+@pytest.mark.parametrize("loss", [[], ["--loss", "squared"]])
+def test_test_on_decimal_comma_predictions_says_decimal_first(tmp_path, capsys, loss):
+    """Regression predictions written with decimal commas, read without
+    --decimal ,: the first advice is --decimal , (it used to be --loss)."""
+    from pybcv.comparison import design_generator
+    from pybcv.partitions import DESIGNS
+    rng = np.random.default_rng(1)
+    y = rng.standard_normal(60)
+    te = [t for _, t in DESIGNS["bcv5x2"].splits(60, design_generator(0, "bcv5x2"))]
+    p = tmp_path / "pred.csv"
+    p.write_text("fold;row;y;pred_a;pred_b\n" + "".join(
+        f"{f};{r};{y[r]};{y[r] + 0.1};{y[r] - 0.3}\n".replace(".", ",")
+        for f, t in enumerate(te) for r in t))
+    rc, _, err = run(capsys, "test", "--predictions", str(p), "--sep", ";", *loss)
+    assert rc == 2
+    assert err.startswith("pybcv: error: --predictions: the values are numbers with decimal "
+                          "commas (e.g. '") and "): add --decimal , (with --sep ';')" in err
+    rc, out, _ = run(capsys, "test", "--predictions", str(p), "--sep", ";", "--decimal", ",",
+                     "--loss", "squared")
+    assert rc == 0 and "Calibrated 5x2 BCV F-test" in out
