@@ -818,6 +818,10 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
 MANY_LEVELS = 20
 
 
+#: a cell that begins as a number ("3 kg", "-0.5", ".5%")
+_NUMBER_START = re.compile(r"\s*[-+]?\.?\d")
+
+
 def decimal_comma_example(values) -> Optional[str]:
     """A value of ``values`` (text cells) that is a number with a decimal
     comma ('-0,25') when more than half of them are numbers once commas are
@@ -833,7 +837,8 @@ def decimal_comma_example(values) -> Optional[str]:
 
 def _note_categorical(path, columns, decimal, listed=True, fix="read them with decimal=','"):
     """Warnings after reading: which predictors are categorical (``listed``),
-    and which of them look numeric (decimal commas, or digits in most cells)."""
+    which of them look numeric (decimal commas, or digits in most cells) and
+    which look like identifiers (one distinct value per record)."""
     if not columns:
         return
     levels = {h: len(set(c.tolist())) for h, c in columns}
@@ -852,6 +857,12 @@ def _note_categorical(path, columns, decimal, listed=True, fix="read them with d
                               f"values are numbers with decimal commas (e.g. {example!r}); {fix}",
                               UserWarning, stacklevel=3)
                 continue
+        # one value per record that does not begin as a number ('P0000', not '3 kg'): a name
+        if levels[h] == len(c) and not any(_NUMBER_START.match(str(v)) for v in c.tolist()):
+            warnings.warn(f"{path}: column {h!r} looks like an identifier (all {len(c)} values "
+                          f"distinct, e.g. {str(c[0])!r}): drop it from the data (it is used as "
+                          f"a predictor)", UserWarning, stacklevel=3)
+            continue
         digits = np.mean([any(ch.isdigit() for ch in v) for v in c.tolist()])
         if digits > 0.5:
             example = next(v for v in c.tolist() if any(ch.isdigit() for ch in v))
