@@ -41,7 +41,7 @@ from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, RQ1_DATASETS,
                           SIMULATE_DEFAULTS)
-from .learners import check_learner
+from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import MIN_TIMEOUT_S, check_timeout
 from .partitions import DESIGNS, design_splitter
@@ -317,17 +317,22 @@ def _load_csv(a):
     return data
 
 
-def _backend_note(backends, specs=()) -> str:
-    # a scikit-learn estimator runs in Python whatever --backend says: no fallback
-    sk = {i for i, s in enumerate(specs) if is_import_path(s.get("name"))}
-    bs = {part for i, b in enumerate(backends) if i not in sk for part in str(b).split("/")}
-    if not bs:
-        return "scikit-learn estimators always run in Python"
-    if bs == {"r"}:
-        return "R (the paper's learners)"
-    if bs == {"python"}:
-        return "Python fallback (R unavailable or --backend python; results differ from the paper's R learners)"
-    return "/".join(sorted(bs))
+def _backend_note(backend, spec, requested: str) -> str:
+    """Where one learner ran, said of that learner alone (its own parenthesis
+    in the backend line): the paper's R learner, a Python fallback, or a
+    scikit-learn estimator, which runs in Python whatever --backend says."""
+    name = spec.get("name")
+    if is_import_path(name):
+        return "a scikit-learn estimator: always runs in Python"
+    parts = set(str(backend).split("/"))
+    if parts == {"r"}:
+        return "the paper's R learner"
+    if str(getattr(LEARNERS.get(name), "r_implementation", "")).startswith("none"):
+        return "a Python-only learner"
+    if parts == {"python"}:
+        why = "--backend python asks for it" if requested == "python" else "R is unavailable"
+        return f"Python fallback, as {why}; results differ from the paper's R learner"
+    return "partly R, partly the Python fallback"
 
 
 def _print_command_json(command: str, data: str, body: dict):
@@ -440,8 +445,9 @@ def cmd_compare(a) -> int:
         if a.plot:
             print(f"wrote {a.plot}", file=sys.stderr)
         return 0
-    print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
-          f"({_backend_note(res.backends, specs)}); requested --backend {a.backend}")
+    print("backend: " + ", ".join(f"{side} ran in {b} ({_backend_note(b, sp, a.backend)})"
+                                  for side, b, sp in zip("AB", res.backends, specs))
+          + f"; requested --backend {a.backend}")
     print(res)
     A, E = res.averaged_table, res.effective_table
     if A is not None:

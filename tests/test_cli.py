@@ -485,3 +485,23 @@ def test_test_on_decimal_comma_predictions_says_decimal_first(tmp_path, capsys, 
     rc, out, _ = run(capsys, "test", "--predictions", str(p), "--sep", ";", "--decimal", ",",
                      "--loss", "squared")
     assert rc == 0 and "Calibrated 5x2 BCV F-test" in out
+
+
+def test_backend_line_gives_each_learner_its_own_parenthesis(tmp_path, capsys):
+    """'A ran in r, B ran in python (R (the paper's learners))' read as if B
+    ran in R: each learner now says where it ran and why, in its own words."""
+    import re
+    csv = _csv(tmp_path)
+    rc, out, _ = run(capsys, "compare", "--csv", csv, "--a", "majority", "--b",
+                     "sklearn.tree.DecisionTreeClassifier", "--quiet")
+    assert rc == 0
+    assert re.search(r"^backend: A ran in (r \(the paper's R learner\)|python \(Python fallback, "
+                     r"as R is unavailable; results differ from the paper's R learner\)), B ran "
+                     r"in python \(a scikit-learn estimator: always runs in Python\); requested "
+                     r"--backend auto$", out, re.M), out
+    rc, out, _ = run(capsys, "compare", "--csv", csv, "--a", "glm", "--b", "majority",
+                     "--backend", "python", "--quiet")
+    assert rc == 0
+    fb = "python (Python fallback, as --backend python asks for it; results differ from the " \
+         "paper's R learner)"
+    assert f"backend: A ran in {fb}, B ran in {fb}; requested --backend python" in out
