@@ -388,6 +388,18 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
                        y=data.y if stratify else None, groups=groups)
 
 
+def design_notes(splits, y, stratify, groups) -> List[str]:
+    """The stratified or grouped designs' notes on the data (rare classes;
+    halves far from n/2), once per note."""
+    notes = []
+    for d, sp in splits.items():
+        if stratify:
+            notes += design_splitter(d, stratify=True).class_notes(y)
+        elif groups is not None:
+            notes += design_splitter(d, grouped=True).halves_notes([te for _, te in sp], groups)
+    return list(dict.fromkeys(notes))
+
+
 def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
@@ -459,6 +471,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
+    notes += design_notes(splits, data.y, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
                                        seed, check_timeout(timeout), lossobj.proba)
     notes += clip_notes(data.y, preds, names, splits) if lossobj.proba else []
