@@ -335,6 +335,17 @@ def _backend_note(backend, spec, requested: str) -> str:
     return "partly R, partly the Python fallback"
 
 
+def _sim_backends(res, requested: str) -> str:
+    """Where A and B ran over a simulation's repetitions (each stores "a/b")."""
+    pairs = [str(b).split("/") for b in res.backends]
+    if not all(len(p) == 2 for p in pairs):
+        return "/".join(sorted(set(res.backends)))
+    sides = ["/".join(sorted({p[i] for p in pairs})) for i in (0, 1)]
+    specs = (res.config.learner_a or {}, res.config.learner_b or {})
+    return ", ".join(f"{side} {b} ({_backend_note(b, sp, requested)})"
+                     for side, b, sp in zip("AB", sides, specs))
+
+
 def _print_command_json(command: str, data: str, body: dict):
     """One JSON object of schema pybcv.comparison.JSON_SCHEMA (docs/guide/json.md):
     "schema", "command", "data", then the command's own fields."""
@@ -705,7 +716,7 @@ def cmd_simulate(a) -> int:
         truth = res.config.true_difference()
         print(f"# {head}: {len(res.reps)} repetitions, profile {a.profile}, seed {a.seed}, "
               f"fits per repetition A {res.fits_per_rep[0]:.0f} / B {res.fits_per_rep[1]:.0f}"
-              + (f", backend {_backend_note(res.backends)}" if res.backends != ("none",) else ""))
+              + (f", backend {_sim_backends(res, a.backend)}" if res.backends != ("none",) else ""))
         rate = "type-I error" if truth is not None else "rejection rate"
         print(f"{'test':<22} {rate:>12}  {'MC SE':>6}" + ("  95% CI coverage" if truth is not None else ""))
         for _, row in s.iterrows():

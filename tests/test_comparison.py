@@ -116,7 +116,7 @@ def test_own_predictions_are_checked(exp6):
         compare_predictions(y, [y[t] for t in bad], [y[t] for t in bad], test_sets=bad)
     with pytest.raises(ValueError, match="test_sets or as splits"):
         compare_predictions(y, good, good)
-    with pytest.raises(ValueError, match="need other designs"):
+    with pytest.raises(ValueError, match="kfold_t runs on design cv10, not on .bcv5x2."):
         compare_predictions(y, good, good, test_sets=te, tests=["kfold_t"])
 
 
