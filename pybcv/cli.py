@@ -988,6 +988,14 @@ def _add_option_arguments(p):
                    help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
 
 
+_SEED_HELP = ("seed of every partition and drawn data set (default %(default)s); the same seed "
+              "gives the same folds in Python, the CLI and R")
+_BACKEND_HELP = ("where the registry learners run: auto (R where available, else the Python "
+                 "fallback), r or python (default %(default)s); scikit-learn estimators always "
+                 "run in Python")
+_ALPHA_HELP = "level of the decisions: reject H0 when p < alpha (default %(default)s)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
@@ -1001,7 +1009,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
-    c.add_argument("--target", default="class", help="class column of --csv (default: class)")
+    c.add_argument("--target", default="class", help="target column of --csv: classes, or numbers for regressors "
+                   "(default: class)")
     c.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
@@ -1036,11 +1045,11 @@ def build_parser() -> argparse.ArgumentParser:
                  "labels sorted); under any loss but zero_one the McNemar tests and the "
                  "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
     c.add_argument("--loss", type=_loss, help=loss_help)
-    c.add_argument("--seed", type=_seed, default=cd["seed"])
+    c.add_argument("--seed", type=_seed, default=cd["seed"], help=_SEED_HELP)
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
     c.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
-    c.add_argument("--backend", default=cd["backend"], choices=backends)
-    c.add_argument("--alpha", type=_alpha, default=cd["alpha"])
+    c.add_argument("--backend", default=cd["backend"], choices=backends, help=_BACKEND_HELP)
+    c.add_argument("--alpha", type=_alpha, default=cd["alpha"], help=_ALPHA_HELP)
     c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                    help="time limit of one fit; a longer fit fails naming learner, design and fold")
     c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
@@ -1061,16 +1070,19 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--n", type=_n, help="number of records (with --csv: its records)")
     f.add_argument("--csv", help="with --stratify or --groups: the data whose classes or groups "
                    "form the blocks (read as pybcv compare reads it)")
-    f.add_argument("--target", default="class", help="class column of --csv (default: class)")
+    f.add_argument("--target", default="class", help="target column of --csv: classes, or numbers for regressors "
+                   "(default: class)")
     f.add_argument("--sep", type=_separator, default=",", help="field separator of --csv")
+    f.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numbers in --csv, as in pybcv compare (default .)")
     f.add_argument("--stratify", action="store_true",
                    help="the folds of pybcv compare --stratify (blocks within the classes)")
     f.add_argument("--groups", metavar="COLUMN",
                    help="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
-    f.set_defaults(na_values=None, drop_missing=False, decimal=".", quiet=False, json=False)
+    f.set_defaults(na_values=None, drop_missing=False, quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
-    f.add_argument("--seed", type=_seed, default=cd["seed"])
+    f.add_argument("--seed", type=_seed, default=cd["seed"], help=_SEED_HELP)
     f.add_argument("--design", default="bcv5x2", type=_design, help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
@@ -1081,7 +1093,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--design", default="bcv5x2", type=_design, help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
-    t.add_argument("--sep", type=_separator, default=",")
+    t.add_argument("--sep", type=_separator, default=",",
+                   help="field separator of --predictions (default ,)")
     t.add_argument("--decimal", choices=(".", ","), default=".",
                    help="decimal mark of numeric y and predictions (default .; with , use --sep ';')")
     t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
@@ -1089,7 +1102,7 @@ def build_parser() -> argparse.ArgumentParser:
                    .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
                             ""))
     t.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
-    t.add_argument("--alpha", type=_alpha, default=cd["alpha"])
+    t.add_argument("--alpha", type=_alpha, default=cd["alpha"], help=_ALPHA_HELP)
     t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
     _add_option_arguments(t)
     t.set_defaults(fn=cmd_test)
@@ -1102,8 +1115,9 @@ def build_parser() -> argparse.ArgumentParser:
                    + ". Several values (comma separated) give a power curve in --out/param=<v>/")
     s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
     s.add_argument("--tests", default=sd["tests"], help="all, table5 (default), a design or k1,k2,...")
-    s.add_argument("--reps", type=_positive, default=sd["reps"])
-    s.add_argument("--seed", type=_seed, default=sd["seed"])
+    s.add_argument("--reps", type=_positive, default=sd["reps"],
+                   help="repetitions (data sets drawn) per point (default %(default)s)")
+    s.add_argument("--seed", type=_seed, default=sd["seed"], help=_SEED_HELP)
     s.add_argument("--jobs", type=_positive, default=1, help="worker processes (joblib)")
     s.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                    help="time limit of one fit; a repetition with a longer fit is recorded as failed")
@@ -1111,7 +1125,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
     s.add_argument("--profile", default=sd["profile"], type=_profile, help=_profile_help())
-    s.add_argument("--backend", default=sd["backend"], choices=backends)
+    s.add_argument("--backend", default=sd["backend"], choices=backends, help=_BACKEND_HELP)
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
     s.add_argument("--no-share", action="store_true", help="each test fits its own partition")
@@ -1126,7 +1140,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("dirs", nargs="+", help="simulate --out folders (type-I runs or power curves)")
     r.add_argument("--out", help="write the report to this file (PNG power curves next to it)")
     r.add_argument("--profile", type=_profile, help="re-score the runs under this profile (default: as run)")
-    r.add_argument("--title", default="pybcv replication report")
+    r.add_argument("--title", default="pybcv replication report",
+                   help="title of the report (default: %(default)s)")
     r.set_defaults(fn=cmd_report)
 
     u = sub.add_parser("truth", help="true error rates: the FNN parameter (exp6, letter), "
@@ -1139,12 +1154,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "mnist: n/2, a 5x2 fold)")
     u.add_argument("--eval-size", type=_n, help="mnist: score on this many population images "
                    "(a fixed random subset; default all 60,000)")
-    u.add_argument("--seed", type=_seed, default=0)
-    u.add_argument("--backend", default="auto", choices=backends)
+    u.add_argument("--seed", type=_seed, default=0, help=_SEED_HELP)
+    u.add_argument("--backend", default="auto", choices=backends, help=_BACKEND_HELP)
     u.add_argument("--backend-b", choices=backends,
                    help="backend of B only (the FNNs' Python twins equal the R code)")
     u.add_argument("--out", help="write the result as JSON")
-    u.add_argument("--quiet", action="store_true")
+    u.add_argument("--quiet", action="store_true", help="no progress bar")
     u.set_defaults(fn=cmd_truth)
 
     v = sub.add_parser("validity", help="the validity battery (docs/validity): run, score, report")
@@ -1156,10 +1171,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of the results (default %(default)s)")
     v.add_argument("--families", nargs="*", help="run only these families (names as in "
                    "docs/validity/README.md)")
-    v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"))
+    v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"),
+                   help="which families: the learner-free ones, those with learners, or all "
+                        "(default %(default)s)")
     v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
-    v.add_argument("--jobs", type=_positive, default=1)
-    v.add_argument("--quiet", action="store_true")
+    v.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
     asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
@@ -1187,25 +1204,27 @@ def build_parser() -> argparse.ArgumentParser:
                    "$PYBCV_DATA/uci)")
     x.add_argument("--out", required=True, help="output folder (one engine run per data set "
                    "in runs/<dataset>; resumable, also from their run.npz archives)")
-    x.add_argument("--reps", type=_positive, default=1000)
-    x.add_argument("--seed", type=_seed, default=0)
+    x.add_argument("--reps", type=_positive, default=1000,
+                   help="repetitions per data set (default %(default)s)")
+    x.add_argument("--seed", type=_seed, default=0, help=_SEED_HELP)
     x.add_argument("--datasets", default=",".join(RQ1_DATASETS),
                    help=f"comma-separated data set names (default: all {len(RQ1_DATASETS)})")
-    x.add_argument("--n-sample", type=int_at_least(4), default=EXPERIMENTS["rq1"].n)
-    x.add_argument("--backend", default="r", choices=["r", "auto", "python"])
-    x.add_argument("--jobs", type=_positive, default=1)
+    x.add_argument("--n-sample", type=int_at_least(4), default=EXPERIMENTS["rq1"].n,
+                   help="records drawn from each data set per repetition (default %(default)s)")
+    x.add_argument("--backend", default="r", choices=["r", "auto", "python"], help=_BACKEND_HELP)
+    x.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     x.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
     x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
     x.add_argument("--stop-after", type=_positive, default=None,
                    help="run at most this many repetitions of each data set in this call")
     x.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
                    "(default: --out)")
-    x.add_argument("--progress", action="store_true")
+    x.add_argument("--progress", action="store_true", help="show a progress bar")
     x.set_defaults(fn=cmd_rq1_run)
     x = qsub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
                         "runs under --out/runs (stores or run.npz archives)")
-    x.add_argument("--out", required=True)
-    x.add_argument("--report", default=None)
+    x.add_argument("--out", required=True, help="the folder given to pybcv rq1 run --out")
+    x.add_argument("--report", default=None, help="folder for the report files (default: --out)")
     x.set_defaults(fn=cmd_rq1_report)
     return p
 

@@ -505,3 +505,34 @@ def test_backend_line_gives_each_learner_its_own_parenthesis(tmp_path, capsys):
     fb = "python (Python fallback, as --backend python asks for it; results differ from the " \
          "paper's R learner)"
     assert f"backend: A ran in {fb}, B ran in {fb}; requested --backend python" in out
+
+
+def test_folds_takes_decimal_as_compare_does(tmp_path, capsys):
+    """folds advised '--decimal ,' for a decimal-comma --csv but refused the
+    option; it now reads --csv as compare does, with the same folds."""
+    dot = pd.read_csv(_csv(tmp_path))
+    p = tmp_path / "comma.csv"
+    dot.to_csv(p, sep=";", decimal=",", index=False)
+    rc, ref, _ = run(capsys, "folds", "--csv", str(tmp_path / "data.csv"), "--stratify")
+    assert rc == 0
+    rc, out, err = run(capsys, "folds", "--csv", str(p), "--sep", ";", "--decimal", ",",
+                       "--stratify")
+    assert rc == 0 and out == ref and "decimal commas" not in err
+
+
+def test_every_option_of_every_subcommand_has_help():
+    """pybcv compare --help listed --seed, --alpha and --backend bare."""
+    import argparse
+    from pybcv.cli import build_parser
+
+    bare = []
+
+    def walk(parser, path):
+        for act in parser._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                for name, sub in act.choices.items():
+                    walk(sub, f"{path} {name}")
+            elif act.option_strings and not act.help:
+                bare.append(f"{path} {act.option_strings[-1]}")
+    walk(build_parser(), "pybcv")
+    assert bare == []
