@@ -33,6 +33,7 @@ from .pipeline import (as_learner, design_generator, draw_splits, learner_free_t
                        learner_label, loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums, tables_from_predictions
+from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
@@ -445,16 +446,26 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     """
     pair = [COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a,
             COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b]
+    _refuse_classes(pair, ["learner_a", "learner_b"])
     cmp, = _pairwise(X, y, pair, [learner_label(x) for x in pair], tests, seed, profile, backend,
                      n_jobs, progress, alpha, stratify, groups, alternative, options, timeout,
                      loss).values()
     return cmp
 
 
+def _refuse_classes(learners, args) -> None:
+    """A learner given as a class (``LogisticRegression``) rather than an
+    instance is refused before any work, naming the argument ``args[i]``."""
+    for x, arg in zip(learners, args):
+        if isinstance(x, type):
+            raise TypeError(f"{arg} is the class {x.__name__}; pass an instance: {x.__name__}()")
+
+
 def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
+    seed = check_seed(seed)
     data = from_arrays(X, y)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
@@ -490,6 +501,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     losses, read by the t, F and z tests as per-fold mean loss differences;
     the tests that need 0/1 outcomes are dropped from a selection or refused
     when named (:func:`loss_tests`, docs/guide/losses.md)."""
+    seed = check_seed(seed)
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")
@@ -540,6 +552,17 @@ def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
                          f"({bad.size} record(s) are not 0/1); for real-valued losses give "
                          f"loss='squared' (or 'log_loss', ...: the t, F and z tests)")
     return a.astype(np.int64)
+
+
+def wrong_design_message(wrong: Sequence[str], design: str) -> str:
+    """Which design each test of ``wrong`` runs on, as predictions made on
+    ``design``'s folds cannot feed it: "kfold_t runs on design cv10 (...)"."""
+    need: Dict[str, List[str]] = {}
+    for k in wrong:
+        need.setdefault(TESTS[k].design, []).append(k)
+    runs = "; ".join(f"{', '.join(ks)} run{'s' if len(ks) == 1 else ''} on design {d}"
+                     for d, ks in need.items())
+    return f"{runs}, not on {design!r} (the design of these predictions)"
 
 
 def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Optional[Sequence] = None,
@@ -611,7 +634,10 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
-        raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
+        d = TESTS[wrong[0]].design
+        raise ValueError(f"{wrong_design_message(wrong, design)}: predict on the folds of "
+                         f"design {d!r} (e.g. pybcv.partitions.get_design({d!r}).splits(n, "
+                         f"pybcv.comparison.design_generator(seed, {d!r}))) and give design={d!r}")
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
     folds = [(None, t) for t in test_sets]
@@ -945,6 +971,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     learners = list(learners)
     if len(learners) < 2:
         raise ValueError(f"learners: give at least 2, got {len(learners)}")
+    _refuse_classes(learners, [f"learners[{i}]" for i in range(len(learners))])
     names = []
     for x in learners:
         lab = learner_label(x)
