@@ -62,6 +62,9 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   chr <- vapply(data, is.character, TRUE)
   data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
   lz <- loss_setup(loss, tests, data[[target]], ld, stratify, learners)
+  numeric <- isTRUE(lz$numeric)     # a loss on numbers: R functions and models are regressors
+  data_checks(data[[target]], target, learners, numeric)
+  learners <- parsnip_modes(learners, numeric, lz$name)
   sel <- resolve_tests(lz$tests, profile, options, alternative)
   keys <- sel$keys
   opts <- sel$options
@@ -87,6 +90,24 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
     })
   }
   st
+}
+
+## The checks of the command line before any fit, from Python
+## (pybcv.datasets.check_records, pybcv.comparison.check_class_target): at
+## least 20 records, two classes or more, and no regression target (many
+## distinct numbers) for the learners that predict labels: the named
+## learners always, R functions, models and parsnip specifications unless
+## the loss is on numbers.
+data_checks <- function(ycol, target, learners, numeric) {
+  if (is.factor(ycol)) ycol <- as.character(ycol)
+  cls <- vapply(learners, function(l) if (identical(l$kind, "batch") || !numeric) l$name else "", "")
+  py_call("data_checks", np_target(if (is.character(ycol)) ycol else as.double(ycol)), target,
+          show_name(target), as.list(cls[nzchar(cls)]),
+          paste0("compare regressors under loss = \"squared\" or \"absolute\" (a function(train, ",
+                 "test) returning numbers, a model-fitting function such as lm or rpart::rpart, ",
+                 "or a parsnip regression specification), or, if its values are classes, make ",
+                 "the target a factor (data$", target, " <- factor(data$", target, "))"))
+  invisible(TRUE)
 }
 
 ## compare_learners(loss = ): the loss resolved by Python against the target
