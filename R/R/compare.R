@@ -103,10 +103,10 @@ data_checks <- function(ycol, target, learners, numeric) {
   cls <- vapply(learners, function(l) if (identical(l$kind, "batch") || !numeric) l$name else "", "")
   py_call("data_checks", np_target(if (is.character(ycol)) ycol else as.double(ycol)), target,
           show_name(target), as.list(cls[nzchar(cls)]),
-          paste0("compare regressors under loss = \"squared\" or \"absolute\" (a function(train, ",
-                 "test) returning numbers, a model-fitting function such as lm or rpart::rpart, ",
-                 "or a parsnip regression specification), or, if its values are classes, make ",
-                 "the target a factor (data$", target, " <- factor(data$", target, "))"))
+          paste0("compare regressors (a function(train, test) returning numbers, lm, rpart::rpart, ",
+                 "a parsnip regression model) under loss = \"squared\" or \"absolute\", or make ",
+                 "the target a factor if its values are classes (data$", target, " <- factor(data$",
+                 target, "))"))
   invisible(TRUE)
 }
 
