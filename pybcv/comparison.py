@@ -977,9 +977,11 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
         for (a, b), c, ph, psh in zip(comparisons, comparisons.values(), h, s):
             r = c.results[test]
             lo, hi = r.confidence_interval()
-            pairs.append({"a": a, "b": b, "test": test, "pvalue": float(r.pvalue),
+            pairs.append({"a": a, "b": b, "test": test, "method": r.method,
+                          "alternative": r.alternative, "pvalue": float(r.pvalue),
                           "pvalue_holm": float(ph), "pvalue_shaffer": float(psh),
-                          "statistic": float(r.statistic),
+                          "reject": bool((ph if adjust == "holm" else psh) < alpha),
+                          "statistic": float(r.statistic), "df": _num(r.df),
                           "estimate": float("nan") if r.estimate is None else float(r.estimate),
                           "ci_low": lo, "ci_high": hi, "warnings": list(r.warnings)})
     return LearnerComparison(names, pairs, comparisons, adjust, alpha, errors)
