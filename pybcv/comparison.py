@@ -332,6 +332,23 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
                   f"docs/guide/losses.md)"]
 
 
+def check_class_target(y, classifiers, target: str = "y",
+                       remedy: str = "compare regressors (e.g. sklearn.linear_model.Ridge) "
+                                     "under loss='squared' or 'absolute'") -> None:
+    """ValueError when ``classifiers`` (their labels) would face a regression
+    target: a numeric ``y`` with more distinct values than half its records,
+    or with a value that is not a whole number.  ``target`` names y in the
+    message, ``remedy`` says what to do (R's compare_learners gives its own
+    words: the one home of the rule for Python, the CLI and R)."""
+    y = np.asarray(y)
+    values = np.unique(y)
+    if y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
+        raise ValueError(f"{target} looks like a regression target ({values.size} distinct numbers "
+                         f"in {y.size} records), but {', '.join(classifiers)} "
+                         f"{'is a classifier, which treats' if len(classifiers) == 1 else 'are classifiers, which treat'}"
+                         f" every value as a class of its own; {remedy}")
+
+
 def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     """The resolved loss of a comparison of ``learners`` (regressors: squared
     by default, zero_one refused; no stratified folds of a numeric target)."""
@@ -347,12 +364,8 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
         raise ValueError(f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
                          f"the target y holds {y[bad]!r} (row {bad}): a class label; compare "
                          f"classifiers, or give a numeric target")
-    values = np.unique(y)
-    if not reg and y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
-        raise ValueError(f"y looks like a regression target ({values.size} distinct numbers in "
-                         f"{y.size} records), but {', '.join(cls)} are classifiers, which treat "
-                         f"every value as a class of its own; compare regressors (e.g. "
-                         f"sklearn.linear_model.Ridge) under loss='squared' or 'absolute'")
+    if not reg:
+        check_class_target(y, cls)
     out = resolve_loss(loss, y, regressor=bool(reg))
     if out.proba:                        # the log loss: probabilities, checked before any fit
         for x, m in zip(learners, made):

@@ -639,7 +639,28 @@ def _classify_column(cells, missing):
     return "cat", num, np.zeros(len(cells), bool)
 
 
-def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
+#: The fewest records :func:`load_csv` (the command line's data) and R's
+#: compare_learners accept before any fit.
+MIN_RECORDS = 20
+
+
+def check_records(y, where: str, target, min_records: int = MIN_RECORDS) -> None:
+    """The data checks before any fit: at least ``min_records`` records and
+    two classes (values) or more in the target ``y``; a :class:`DataError`
+    starting with ``where`` (the file, or R's data frame) otherwise.  The one
+    home of the rule for :func:`load_csv` and R's ``compare_learners``."""
+    check_record_count(len(y), where, min_records)
+    if len(np.unique(np.asarray(y).astype(str))) < 2:
+        raise DataError(f"{where}: the target column {target!r} has a single class")
+
+
+def check_record_count(n: int, where: str, min_records: int = MIN_RECORDS) -> None:
+    """The record count part of :func:`check_records`."""
+    if n < min_records:
+        raise DataError(f"{where}: too few records ({n}); need at least {min_records}")
+
+
+def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: str = ",",
              na_values=(), drop_missing: bool = False, groups: Optional[str] = None,
              decimal: str = ".") -> Dataset:
     """Read a delimited text file (also .gz) with a header line and one
@@ -783,8 +804,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
         cells, num_cells, line_arr = cells[keep], num_cells[keep], line_arr[keep]
         numbers = [num[keep] for num in numbers]
         n = len(cells)
-    if n < min_records:
-        raise DataError(f"{path}: too few records ({n}); need at least {min_records}")
+    check_record_count(n, path, min_records)
     cols = {}
     for j, h in enumerate(names):
         if kinds[j] == "num":
@@ -799,8 +819,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             cols[h] = cells[:, j].astype(str).astype(object)
     df = pd.DataFrame(cols)
     y = df[target].to_numpy()
-    if len(np.unique(y.astype(str))) < 2:
-        raise DataError(f"{path}: the target column {target!r} has a single class")
+    check_records(y, path, target, min_records)
     not_X = [target] + ([] if groups is None else [groups])
     _note_categorical(path, [(h, cells[:, j]) for j, h in enumerate(names)
                              if kinds[j] == "cat" and h not in not_X], decimal)
