@@ -32,7 +32,8 @@ from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, compare, compare_many, design_notes,
-                         compare_predictions, design_generator, JSON_SCHEMA, test_options)
+                         compare_predictions, design_generator, JSON_SCHEMA, test_options,
+                         wrong_design_message)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine.simulation import check_scheduler
 from .engine import archive
@@ -40,7 +41,7 @@ from .engine.truth import TUNING, tune
 from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
 from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, RQ1_DATASETS,
                           SIMULATE_DEFAULTS)
-from .learners import check_learner
+from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import MIN_TIMEOUT_S, check_timeout
 from .partitions import DESIGNS, design_splitter
@@ -160,6 +161,11 @@ def _options(a, tests):
     return opts
 
 
+def _profile_help() -> str:
+    return ("option profile: " + ", ".join(PROFILES)
+            + ' (docs/conventions.md, "The paper profile")')
+
+
 def _profile(arg: str) -> str:
     try:
         profile_options(arg)
@@ -226,10 +232,29 @@ def _writable_dir(path: str, option: str = "--out") -> str:
 
 
 def _output_file(path: str, option: str = "--out") -> str:
+    """A file to write: its folder must exist (never created silently) and be writable."""
     if os.path.isdir(path):
         raise UsageError(f"{option}: {path!r} is a folder; give a file name inside it")
-    _writable_dir(os.path.dirname(os.path.abspath(path)), option)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option}: the folder {os.path.dirname(path)!r} of {path!r} does not "
+                         f"exist; create it first or write into an existing folder")
+    _writable_dir(folder, option)
     return path
+
+
+def _plot_file(path: str) -> str:
+    """The file --plot writes: a name without an extension gets .png (as
+    matplotlib saves it); an extension matplotlib cannot write is refused."""
+    from matplotlib.backend_bases import FigureCanvasBase
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    if not ext:
+        path += ".png"
+    elif ext not in kinds:
+        raise UsageError(f"--plot: cannot write a .{ext} file; give a name ending in one of "
+                         + ", ".join(f".{k}" for k in sorted(kinds)))
+    return _output_file(path, "--plot")
 
 
 def _floats(s: str, option: str) -> List[float]:
@@ -265,6 +290,7 @@ def _cli_words(msg: str) -> str:
                     ("drop_missing=True", "--drop-missing"),
                     ("decimal=','", "--decimal ,"),
                     ("sep=';'", "--sep ';'"),
+                    ("target='<column>'", "--target <column>"),
                     (" or a callable (y_true, y_pred) -> per-record losses", "")):
         msg = msg.replace(py, cli)
     # loss='squared' or 'absolute' -> --loss squared or absolute (not in "compare(..., loss='log')")
@@ -291,17 +317,33 @@ def _load_csv(a):
     return data
 
 
-def _backend_note(backends, specs=()) -> str:
-    # a scikit-learn estimator runs in Python whatever --backend says: no fallback
-    sk = {i for i, s in enumerate(specs) if is_import_path(s.get("name"))}
-    bs = {part for i, b in enumerate(backends) if i not in sk for part in str(b).split("/")}
-    if not bs:
-        return "scikit-learn estimators always run in Python"
-    if bs == {"r"}:
-        return "R (the paper's learners)"
-    if bs == {"python"}:
-        return "Python fallback (R unavailable or --backend python; results differ from the paper's R learners)"
-    return "/".join(sorted(bs))
+def _backend_note(backend, spec, requested: str) -> str:
+    """Where one learner ran, said of that learner alone (its own parenthesis
+    in the backend line): the paper's R learner, a Python fallback, or a
+    scikit-learn estimator, which runs in Python whatever --backend says."""
+    name = spec.get("name")
+    if is_import_path(name):
+        return "a scikit-learn estimator: always runs in Python"
+    parts = set(str(backend).split("/"))
+    if parts == {"r"}:
+        return "the paper's R learner"
+    if str(getattr(LEARNERS.get(name), "r_implementation", "")).startswith("none"):
+        return "a Python-only learner"
+    if parts == {"python"}:
+        why = "--backend python asks for it" if requested == "python" else "R is unavailable"
+        return f"Python fallback, as {why}; results differ from the paper's R learner"
+    return "partly R, partly the Python fallback"
+
+
+def _sim_backends(res, requested: str) -> str:
+    """Where A and B ran over a simulation's repetitions (each stores "a/b")."""
+    pairs = [str(b).split("/") for b in res.backends]
+    if not all(len(p) == 2 for p in pairs):
+        return "/".join(sorted(set(res.backends)))
+    sides = ["/".join(sorted({p[i] for p in pairs})) for i in (0, 1)]
+    specs = (res.config.learner_a or {}, res.config.learner_b or {})
+    return ", ".join(f"{side} {b} ({_backend_note(b, sp, requested)})"
+                     for side, b, sp in zip("AB", sides, specs))
 
 
 def _print_command_json(command: str, data: str, body: dict):
@@ -337,7 +379,7 @@ def cmd_compare(a) -> int:
     if a.plot and not a.learners:
         raise UsageError("--plot draws the k-learner comparison; use it with --learners")
     if a.plot:
-        _output_file(a.plot, "--plot")
+        a.plot = _plot_file(a.plot)
     if a.csv:
         if a.n is not None:
             raise UsageError("--n sets the size of the built-in EXP6 data; it does not apply to --csv")
@@ -414,8 +456,9 @@ def cmd_compare(a) -> int:
         if a.plot:
             print(f"wrote {a.plot}", file=sys.stderr)
         return 0
-    print(f"backend: A ran in {res.backends[0]}, B ran in {res.backends[1]} "
-          f"({_backend_note(res.backends, specs)}); requested --backend {a.backend}")
+    print("backend: " + ", ".join(f"{side} ran in {b} ({_backend_note(b, sp, a.backend)})"
+                                  for side, b, sp in zip("AB", res.backends, specs))
+          + f"; requested --backend {a.backend}")
     print(res)
     A, E = res.averaged_table, res.effective_table
     if A is not None:
@@ -582,7 +625,11 @@ def cmd_test(a) -> int:
         tests = _tests(a.tests)
         wrong = [k for k in tests if TESTS[k].design != design]
         if wrong:
-            raise UsageError(f"--tests: {', '.join(wrong)} need other designs than {design!r}")
+            need = sorted({TESTS[k].design for k in wrong})
+            raise UsageError(f"--tests: {wrong_design_message(wrong, design)}: write the folds "
+                             f"with pybcv folds --design {need[0]}, predict on them and give "
+                             f"--design {need[0]}"
+                             + ("" if len(need) == 1 else " (one design per pybcv test run)"))
     options = _options(a, tests if tests is not None else _tests(design))
     if a.loss in ("log", "log_loss"):
         raise UsageError("--loss log: a predictions file holds one label (or number) per record "
@@ -602,9 +649,13 @@ def cmd_test(a) -> int:
                                   options=options, loss=a.loss or "zero_one")
     except ValueError as e:
         where = "--loss" if str(e).startswith("loss") else "--predictions"
-        comma = re.search(r"is '-?\d+,\d*'", str(e)) and a.decimal == "."
-        raise UsageError(f"{where}: {e}" + (" (decimal commas? add --decimal , with --sep ';')"
-                                             if comma else "")) from None
+        comma = next((x for x in (D.decimal_comma_example(v) for v in (y, pa[0], pb[0]))
+                      if x is not None), None) if a.decimal == "." else None
+        if comma is not None:             # said first: the other advice follows from it
+            raise UsageError(f"--predictions: the values are numbers with decimal commas (e.g. "
+                             f"{comma!r}): add --decimal , (with --sep ';'); read with decimal "
+                             f"points they fail: {e}") from None
+        raise UsageError(f"{where}: {e}") from None
     if a.json:
         _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
                             res.to_json())
@@ -665,7 +716,7 @@ def cmd_simulate(a) -> int:
         truth = res.config.true_difference()
         print(f"# {head}: {len(res.reps)} repetitions, profile {a.profile}, seed {a.seed}, "
               f"fits per repetition A {res.fits_per_rep[0]:.0f} / B {res.fits_per_rep[1]:.0f}"
-              + (f", backend {_backend_note(res.backends)}" if res.backends != ("none",) else ""))
+              + (f", backend {_sim_backends(res, a.backend)}" if res.backends != ("none",) else ""))
         rate = "type-I error" if truth is not None else "rejection rate"
         print(f"{'test':<22} {rate:>12}  {'MC SE':>6}" + ("  95% CI coverage" if truth is not None else ""))
         for _, row in s.iterrows():
@@ -926,45 +977,25 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-#: the options several subcommands share: one home for each one's type, action,
-#: choices and usual help (a subcommand may give its own help and default)
-_SHARED = {
-    "--target": dict(default="class", help="class column of --csv (default: class)"),
-    "--sep": dict(type=_separator, default=","),
-    "--decimal": dict(choices=(".", ","), default="."),
-    "--stratify": dict(action="store_true"),
-    "--groups": dict(metavar="COLUMN"),
-    "--loss": dict(type=_loss),
-    "--seed": dict(type=_seed),
-    "--profile": dict(type=_profile, help="option profile: " + ", ".join(PROFILES)
-                      + ' (docs/conventions.md, "The paper profile")'),
-    "--backend": dict(choices=list(BACKENDS)),
-    "--alpha": dict(type=_alpha),
-    "--timeout": dict(type=_seconds, metavar="SECONDS"),
-    "--jobs": dict(type=_positive, default=1),
-    "--json": dict(action="store_true", help="one JSON object on stdout"),
-    "--quiet": dict(action="store_true"),
-    "--alternative": dict(choices=ALTERNATIVES, help=(
-        "H1 on error(A) - error(B) for every selected test that has one (default: each "
-        "test's own, two-sided); the one-sided 5x2 BCV McNemar test holds alpha in the "
-        "validity battery (docs/validity)")),
-    "--option": dict(type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
-                     help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)"),
-}
+def _add_option_arguments(p):
+    p.add_argument("--alternative", choices=ALTERNATIVES,
+                   help="H1 on error(A) - error(B) for every selected test that has one "
+                        "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
+                        "test holds alpha in the validity battery (docs/validity)")
+    p.add_argument("--option", type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
+                   help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
 
 
-def _shared(p, defaults: dict, names: str, **helps):
-    """Add the shared options ``names`` (space separated, in this order) to
-    subcommand ``p``: the default from ``defaults`` (by dest) where it has one,
-    the help from ``helps`` (by dest) where it gives one."""
-    for name in names.split():
-        dest = name[2:]
-        kw = {**_SHARED[name], **{k: d[dest] for k, d in (("default", defaults), ("help", helps))
-                                   if dest in d}}
-        p.add_argument(name, **kw)
+_SEED_HELP = ("seed of every partition and drawn data set (default %(default)s); the same seed "
+              "gives the same folds in Python, the CLI and R")
+_BACKEND_HELP = ("where the registry learners run: auto (R where available, else the Python "
+                 "fallback), r or python (default %(default)s); scikit-learn estimators always "
+                 "run in Python")
+_ALPHA_HELP = "level of the decisions: reject H0 when p < alpha (default %(default)s)"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
                 "The 5x2 BCV McNemar test and its rival tests.")
     p.add_argument("--version", action="version", version=f"pybcv {__version__}")
@@ -976,18 +1007,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
-    _shared(c, cd, "--target --sep", sep="field separator of --csv (default ,)")
+    c.add_argument("--target", default="class", help="target column of --csv: classes, or numbers for regressors "
+                   "(default: class)")
+    c.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
                    "naming its column and line unless --drop-missing")
-    _shared(c, cd, "--decimal",
-            decimal="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
+    c.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
-    _shared(c, cd, "--stratify --groups",
-            stratify="stratified 5x2 BCV: the blocks are formed within the classes",
-            groups="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
-                   "(not a predictor); no group is on both sides of a fold")
+    c.add_argument("--stratify", action="store_true",
+                   help="stratified 5x2 BCV: the blocks are formed within the classes")
+    c.add_argument("--groups", metavar="COLUMN",
+                   help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
+                        "(not a predictor); no group is on both sides of a fold")
     dl = DEMO_LEARNERS
     c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
                    f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
@@ -1008,12 +1042,19 @@ def build_parser() -> argparse.ArgumentParser:
                  "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
                  "labels sorted); under any loss but zero_one the McNemar tests and the "
                  "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
-    _shared(c, cd, "--loss --seed", loss=loss_help)
+    c.add_argument("--loss", type=_loss, help=loss_help)
+    c.add_argument("--seed", type=_seed, default=cd["seed"], help=_SEED_HELP)
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
-    _shared(c, cd, "--profile --backend --alpha --timeout --jobs --json --quiet --alternative "
-            "--option", jobs="processes fitting the designs",
-            timeout="time limit of one fit; a longer fit fails naming learner, design and fold",
-            quiet="no progress bar (notes on how --csv was read are still printed)")
+    c.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
+    c.add_argument("--backend", default=cd["backend"], choices=backends, help=_BACKEND_HELP)
+    c.add_argument("--alpha", type=_alpha, default=cd["alpha"], help=_ALPHA_HELP)
+    c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="time limit of one fit; a longer fit fails naming learner, design and fold")
+    c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
+    c.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    c.add_argument("--quiet", action="store_true", help="no progress bar (notes on how --csv "
+                   "was read are still printed)")
+    _add_option_arguments(c)
     c.set_defaults(fn=cmd_compare)
 
     f = sub.add_parser(
@@ -1027,13 +1068,19 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--n", type=_n, help="number of records (with --csv: its records)")
     f.add_argument("--csv", help="with --stratify or --groups: the data whose classes or groups "
                    "form the blocks (read as pybcv compare reads it)")
-    _shared(f, cd, "--target --sep --stratify --groups", sep="field separator of --csv",
-            stratify="the folds of pybcv compare --stratify (blocks within the classes)",
-            groups="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
-    f.set_defaults(na_values=None, drop_missing=False, decimal=".", quiet=False, json=False)
+    f.add_argument("--target", default="class", help="target column of --csv: classes, or numbers for regressors "
+                   "(default: class)")
+    f.add_argument("--sep", type=_separator, default=",", help="field separator of --csv")
+    f.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numbers in --csv, as in pybcv compare (default .)")
+    f.add_argument("--stratify", action="store_true",
+                   help="the folds of pybcv compare --stratify (blocks within the classes)")
+    f.add_argument("--groups", metavar="COLUMN",
+                   help="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
+    f.set_defaults(na_values=None, drop_missing=False, quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
-    _shared(f, cd, "--seed")
+    f.add_argument("--seed", type=_seed, default=cd["seed"], help=_SEED_HELP)
     f.add_argument("--design", default="bcv5x2", type=_design, help="partition design (default bcv5x2)")
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
@@ -1044,11 +1091,18 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--design", default="bcv5x2", type=_design, help="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
     t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
-    _shared(t, cd, "--sep --decimal --loss --profile --alpha --json --alternative --option",
-            decimal="decimal mark of numeric y and predictions (default .; with , use --sep ';')",
-            loss=loss_help.replace("regressors' default", "for numeric predictions").replace(
-                "log (the log loss of scikit-learn classifiers with predict_proba), ", ""),
-            json="one JSON object keyed by test")
+    t.add_argument("--sep", type=_separator, default=",",
+                   help="field separator of --predictions (default ,)")
+    t.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="decimal mark of numeric y and predictions (default .; with , use --sep ';')")
+    t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
+                                                                "for numeric predictions")
+                   .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
+                            ""))
+    t.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
+    t.add_argument("--alpha", type=_alpha, default=cd["alpha"], help=_ALPHA_HELP)
+    t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
+    _add_option_arguments(t)
     t.set_defaults(fn=cmd_test)
 
     sd = SIMULATE_DEFAULTS
@@ -1059,27 +1113,33 @@ def build_parser() -> argparse.ArgumentParser:
                    + ". Several values (comma separated) give a power curve in --out/param=<v>/")
     s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
     s.add_argument("--tests", default=sd["tests"], help="all, table5 (default), a design or k1,k2,...")
-    s.add_argument("--reps", type=_positive, default=sd["reps"])
-    _shared(s, sd, "--seed --jobs --timeout", jobs="worker processes (joblib)",
-            timeout="time limit of one fit; a repetition with a longer fit is recorded as failed")
+    s.add_argument("--reps", type=_positive, default=sd["reps"],
+                   help="repetitions (data sets drawn) per point (default %(default)s)")
+    s.add_argument("--seed", type=_seed, default=sd["seed"], help=_SEED_HELP)
+    s.add_argument("--jobs", type=_positive, default=1, help="worker processes (joblib)")
+    s.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="time limit of one fit; a repetition with a longer fit is recorded as failed")
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
     s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
-    _shared(s, sd, "--profile --backend")
+    s.add_argument("--profile", default=sd["profile"], type=_profile, help=_profile_help())
+    s.add_argument("--backend", default=sd["backend"], choices=backends, help=_BACKEND_HELP)
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
     s.add_argument("--no-share", action="store_true", help="each test fits its own partition")
-    _shared(s, sd, "--loss --json --quiet", quiet="no progress bar",
-            loss="per-record loss (default: the experiment's): zero_one, squared, absolute or a "
-                 "cost matrix such as 0,1;5,0; under a real-valued loss only the t, F and z "
-                 "tests run (docs/guide/losses.md)")
+    s.add_argument("--loss", type=_loss, help="per-record loss (default: the experiment's): "
+                   "zero_one, squared, absolute or a cost matrix such as 0,1;5,0; under a "
+                   "real-valued loss only the t, F and z tests run (docs/guide/losses.md)")
+    s.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(fn=cmd_simulate)
 
     r = sub.add_parser("report", help="Markdown report of simulation folders, beside the paper")
     r.add_argument("dirs", nargs="+", help="simulate --out folders (type-I runs or power curves)")
     r.add_argument("--out", help="write the report to this file (PNG power curves next to it)")
-    _shared(r, {}, "--profile", profile="re-score the runs under this profile (default: as run)")
-    r.add_argument("--title", default="pybcv replication report")
+    r.add_argument("--profile", type=_profile, help="re-score the runs under this profile (default: as run)")
+    r.add_argument("--title", default="pybcv replication report",
+                   help="title of the report (default: %(default)s)")
     r.set_defaults(fn=cmd_report)
 
     u = sub.add_parser("truth", help="true error rates: the FNN parameter (exp6, letter), "
@@ -1092,11 +1152,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "mnist: n/2, a 5x2 fold)")
     u.add_argument("--eval-size", type=_n, help="mnist: score on this many population images "
                    "(a fixed random subset; default all 60,000)")
-    _shared(u, dict(seed=0, backend="auto"), "--seed --backend")
-    u.add_argument("--backend-b", choices=list(BACKENDS),
+    u.add_argument("--seed", type=_seed, default=0, help=_SEED_HELP)
+    u.add_argument("--backend", default="auto", choices=backends, help=_BACKEND_HELP)
+    u.add_argument("--backend-b", choices=backends,
                    help="backend of B only (the FNNs' Python twins equal the R code)")
     u.add_argument("--out", help="write the result as JSON")
-    _shared(u, {}, "--quiet")
+    u.add_argument("--quiet", action="store_true", help="no progress bar")
     u.set_defaults(fn=cmd_truth)
 
     v = sub.add_parser("validity", help="the validity battery (docs/validity): run, score, report")
@@ -1108,9 +1169,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of the results (default %(default)s)")
     v.add_argument("--families", nargs="*", help="run only these families (names as in "
                    "docs/validity/README.md)")
-    v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"))
+    v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"),
+                   help="which families: the learner-free ones, those with learners, or all "
+                        "(default %(default)s)")
     v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
-    _shared(v, {}, "--jobs --quiet")
+    v.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
     asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
@@ -1138,25 +1202,27 @@ def build_parser() -> argparse.ArgumentParser:
                    "$PYBCV_DATA/uci)")
     x.add_argument("--out", required=True, help="output folder (one engine run per data set "
                    "in runs/<dataset>; resumable, also from their run.npz archives)")
-    x.add_argument("--reps", type=_positive, default=1000)
-    _shared(x, {"seed": 0}, "--seed")
+    x.add_argument("--reps", type=_positive, default=1000,
+                   help="repetitions per data set (default %(default)s)")
+    x.add_argument("--seed", type=_seed, default=0, help=_SEED_HELP)
     x.add_argument("--datasets", default=",".join(RQ1_DATASETS),
                    help=f"comma-separated data set names (default: all {len(RQ1_DATASETS)})")
-    x.add_argument("--n-sample", type=int_at_least(4), default=EXPERIMENTS["rq1"].n)
-    x.add_argument("--backend", default="r", choices=["r", "auto", "python"])
-    _shared(x, {}, "--jobs")
+    x.add_argument("--n-sample", type=int_at_least(4), default=EXPERIMENTS["rq1"].n,
+                   help="records drawn from each data set per repetition (default %(default)s)")
+    x.add_argument("--backend", default="r", choices=["r", "auto", "python"], help=_BACKEND_HELP)
+    x.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     x.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
     x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
     x.add_argument("--stop-after", type=_positive, default=None,
                    help="run at most this many repetitions of each data set in this call")
     x.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
                    "(default: --out)")
-    x.add_argument("--progress", action="store_true")
+    x.add_argument("--progress", action="store_true", help="show a progress bar")
     x.set_defaults(fn=cmd_rq1_run)
     x = qsub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
                         "runs under --out/runs (stores or run.npz archives)")
-    x.add_argument("--out", required=True)
-    x.add_argument("--report", default=None)
+    x.add_argument("--out", required=True, help="the folder given to pybcv rq1 run --out")
+    x.add_argument("--report", default=None, help="folder for the report files (default: --out)")
     x.set_defaults(fn=cmd_rq1_report)
     return p
 

@@ -33,6 +33,7 @@ from .pipeline import (as_learner, design_generator, draw_splits, learner_free_t
                        learner_label, loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums
+from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
@@ -331,6 +332,23 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
                   f"docs/guide/losses.md)"]
 
 
+def check_class_target(y, classifiers, target: str = "y",
+                       remedy: str = "compare regressors (e.g. sklearn.linear_model.Ridge) "
+                                     "under loss='squared' or 'absolute'") -> None:
+    """ValueError when ``classifiers`` (their labels) would face a regression
+    target: a numeric ``y`` with more distinct values than half its records,
+    or with a value that is not a whole number.  ``target`` names y in the
+    message, ``remedy`` says what to do (R's compare_learners gives its own
+    words: the one home of the rule for Python, the CLI and R)."""
+    y = np.asarray(y)
+    values = np.unique(y)
+    if y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
+        raise ValueError(f"{target} looks like a regression target ({values.size} distinct numbers "
+                         f"in {y.size} records), but {', '.join(classifiers)} "
+                         f"{'is a classifier, which treats' if len(classifiers) == 1 else 'are classifiers, which treat'}"
+                         f" every value as a class of its own; {remedy}")
+
+
 def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     """The resolved loss of a comparison of ``learners`` (regressors: squared
     by default, zero_one refused; no stratified folds of a numeric target)."""
@@ -346,12 +364,8 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
         raise ValueError(f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
                          f"the target y holds {y[bad]!r} (row {bad}): a class label; compare "
                          f"classifiers, or give a numeric target")
-    values = np.unique(y)
-    if not reg and y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
-        raise ValueError(f"y looks like a regression target ({values.size} distinct numbers in "
-                         f"{y.size} records), but {', '.join(cls)} are classifiers, which treat "
-                         f"every value as a class of its own; compare regressors (e.g. "
-                         f"sklearn.linear_model.Ridge) under loss='squared' or 'absolute'")
+    if not reg:
+        check_class_target(y, cls)
     out = resolve_loss(loss, y, regressor=bool(reg))
     if out.proba:                        # the log loss: probabilities, checked before any fit
         for x, m in zip(learners, made):
@@ -445,16 +459,26 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     """
     pair = [COMPARE_DEFAULTS["learner_a"] if learner_a is None else learner_a,
             COMPARE_DEFAULTS["learner_b"] if learner_b is None else learner_b]
+    _refuse_classes(pair, ["learner_a", "learner_b"])
     cmp, = _pairwise(X, y, pair, [learner_label(x) for x in pair], tests, seed, profile, backend,
                      n_jobs, progress, alpha, stratify, groups, alternative, options, timeout,
                      loss).values()
     return cmp
 
 
+def _refuse_classes(learners, args) -> None:
+    """A learner given as a class (``LogisticRegression``) rather than an
+    instance is refused before any work, naming the argument ``args[i]``."""
+    for x, arg in zip(learners, args):
+        if isinstance(x, type):
+            raise TypeError(f"{arg} is the class {x.__name__}; pass an instance: {x.__name__}()")
+
+
 def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
+    seed = check_seed(seed)
     data = from_arrays(X, y)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
@@ -490,6 +514,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     losses, read by the t, F and z tests as per-fold mean loss differences;
     the tests that need 0/1 outcomes are dropped from a selection or refused
     when named (:func:`loss_tests`, docs/guide/losses.md)."""
+    seed = check_seed(seed)
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")
@@ -540,6 +565,17 @@ def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
                          f"({bad.size} record(s) are not 0/1); for real-valued losses give "
                          f"loss='squared' (or 'log_loss', ...: the t, F and z tests)")
     return a.astype(np.int64)
+
+
+def wrong_design_message(wrong: Sequence[str], design: str) -> str:
+    """Which design each test of ``wrong`` runs on, as predictions made on
+    ``design``'s folds cannot feed it: "kfold_t runs on design cv10 (...)"."""
+    need: Dict[str, List[str]] = {}
+    for k in wrong:
+        need.setdefault(TESTS[k].design, []).append(k)
+    runs = "; ".join(f"{', '.join(ks)} run{'s' if len(ks) == 1 else ''} on design {d}"
+                     for d, ks in need.items())
+    return f"{runs}, not on {design!r} (the design of these predictions)"
 
 
 def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Optional[Sequence] = None,
@@ -611,7 +647,10 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
-        raise ValueError(f"test(s) {wrong} need other designs than {design!r}")
+        d = TESTS[wrong[0]].design
+        raise ValueError(f"{wrong_design_message(wrong, design)}: predict on the folds of "
+                         f"design {d!r} (e.g. pybcv.partitions.get_design({d!r}).splits(n, "
+                         f"pybcv.comparison.design_generator(seed, {d!r}))) and give design={d!r}")
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
     folds = {design: [(None, t) for t in test_sets]}
@@ -940,6 +979,7 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     learners = list(learners)
     if len(learners) < 2:
         raise ValueError(f"learners: give at least 2, got {len(learners)}")
+    _refuse_classes(learners, [f"learners[{i}]" for i in range(len(learners))])
     names = []
     for x in learners:
         lab = learner_label(x)

@@ -639,7 +639,28 @@ def _classify_column(cells, missing):
     return "cat", num, np.zeros(len(cells), bool)
 
 
-def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
+#: The fewest records :func:`load_csv` (the command line's data) and R's
+#: compare_learners accept before any fit.
+MIN_RECORDS = 20
+
+
+def check_records(y, where: str, target, min_records: int = MIN_RECORDS) -> None:
+    """The data checks before any fit: at least ``min_records`` records and
+    two classes (values) or more in the target ``y``; a :class:`DataError`
+    starting with ``where`` (the file, or R's data frame) otherwise.  The one
+    home of the rule for :func:`load_csv` and R's ``compare_learners``."""
+    check_record_count(len(y), where, min_records)
+    if len(np.unique(np.asarray(y).astype(str))) < 2:
+        raise DataError(f"{where}: the target column {target!r} has a single class")
+
+
+def check_record_count(n: int, where: str, min_records: int = MIN_RECORDS) -> None:
+    """The record count part of :func:`check_records`."""
+    if n < min_records:
+        raise DataError(f"{where}: too few records ({n}); need at least {min_records}")
+
+
+def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: str = ",",
              na_values=(), drop_missing: bool = False, groups: Optional[str] = None,
              decimal: str = ".") -> Dataset:
     """Read a delimited text file (also .gz) with a header line and one
@@ -721,6 +742,11 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             if other:
                 hint = (f" (the header is one column: is the separator {other[0]!r} "
                         f"rather than sep={sep!r}?)")
+        same = [h for h in names if h.lower() == str(target).lower()]
+        if same:
+            hint = f" (did you mean {same[0]!r}? column names are case-sensitive)"
+        elif not hint:
+            hint = "; name the target column with target='<column>'"
         raise DataError(f"{path}: no target column {target!r}; columns are: "
                         f"{', '.join(names)}{hint}")
     if groups is not None:
@@ -778,8 +804,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
         cells, num_cells, line_arr = cells[keep], num_cells[keep], line_arr[keep]
         numbers = [num[keep] for num in numbers]
         n = len(cells)
-    if n < min_records:
-        raise DataError(f"{path}: too few records ({n}); need at least {min_records}")
+    check_record_count(n, path, min_records)
     cols = {}
     for j, h in enumerate(names):
         if kinds[j] == "num":
@@ -794,8 +819,7 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
             cols[h] = cells[:, j].astype(str).astype(object)
     df = pd.DataFrame(cols)
     y = df[target].to_numpy()
-    if len(np.unique(y.astype(str))) < 2:
-        raise DataError(f"{path}: the target column {target!r} has a single class")
+    check_records(y, path, target, min_records)
     not_X = [target] + ([] if groups is None else [groups])
     _note_categorical(path, [(h, cells[:, j]) for j, h in enumerate(names)
                              if kinds[j] == "cat" and h not in not_X], decimal)
@@ -813,9 +837,27 @@ def load_csv(path, target: str = "class", min_records: int = 20, sep: str = ",",
 MANY_LEVELS = 20
 
 
+#: a cell that begins as a number ("3 kg", "-0.5", ".5%")
+_NUMBER_START = re.compile(r"\s*[-+]?\.?\d")
+
+
+def decimal_comma_example(values) -> Optional[str]:
+    """A value of ``values`` (text cells) that is a number with a decimal
+    comma ('-0,25') when more than half of them are numbers once commas are
+    read as points, else None: a column written with decimal commas."""
+    values = [str(v) for v in values]
+    if not any("," in v for v in values):
+        return None
+    as_num = _as_numbers(np.array([v.replace(",", ".") for v in values], dtype=object))
+    if np.isfinite(as_num).mean() <= 0.5:
+        return None
+    return next((v for v, x in zip(values, as_num) if "," in v and np.isfinite(x)), None)
+
+
 def _note_categorical(path, columns, decimal, listed=True, fix="read them with decimal=','"):
     """Warnings after reading: which predictors are categorical (``listed``),
-    and which of them look numeric (decimal commas, or digits in most cells)."""
+    which of them look numeric (decimal commas, or digits in most cells) and
+    which look like identifiers (one distinct value per record)."""
     if not columns:
         return
     levels = {h: len(set(c.tolist())) for h, c in columns}
@@ -827,14 +869,19 @@ def _note_categorical(path, columns, decimal, listed=True, fix="read them with d
     for h, c in columns:
         if levels[h] <= MANY_LEVELS:
             continue
-        if decimal == "." and any("," in v for v in c.tolist()):
-            as_num = _as_numbers(np.array([v.replace(",", ".") for v in c.tolist()], dtype=object))
-            if np.isfinite(as_num).mean() > 0.5:
-                example = next(v for v, x in zip(c.tolist(), as_num) if "," in v and np.isfinite(x))
+        if decimal == ".":
+            example = decimal_comma_example(c.tolist())
+            if example is not None:
                 warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric: its "
                               f"values are numbers with decimal commas (e.g. {example!r}); {fix}",
                               UserWarning, stacklevel=3)
                 continue
+        # one value per record that does not begin as a number ('P0000', not '3 kg'): a name
+        if levels[h] == len(c) and not any(_NUMBER_START.match(str(v)) for v in c.tolist()):
+            warnings.warn(f"{path}: column {h!r} looks like an identifier (all {len(c)} values "
+                          f"distinct, e.g. {str(c[0])!r}): drop it from the data (it is used as "
+                          f"a predictor)", UserWarning, stacklevel=3)
+            continue
         digits = np.mean([any(ch.isdigit() for ch in v) for v in c.tolist()])
         if digits > 0.5:
             example = next(v for v in c.tolist() if any(ch.isdigit() for ch in v))

@@ -27,23 +27,27 @@ def stable_id(key: str) -> int:
     return zlib.crc32(key.encode("utf-8")) & 0x7FFFFFFF
 
 
-def _seed_int(seed) -> int:
-    seed = int(seed)
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    return seed
+def check_seed(seed) -> int:
+    """``seed`` as a Python int: a non-negative integer (int or numpy integer).
+    Anything else (1.5, None, True, a Generator, "3") is a ValueError naming
+    ``seed``, never truncated: pybcv's folds are always seeded (default 0)."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) \
+            and seed >= 0:
+        return int(seed)
+    raise ValueError(f"seed must be a non-negative integer, got {seed!r} (pybcv's folds and data "
+                     f"are always drawn from an integer seed; default 0)")
 
 
 def data_seq(seed, r: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), 0))
+    return np.random.SeedSequence(check_seed(seed), spawn_key=(int(r), 0))
 
 
 def design_seq(seed, r: int, design: str) -> np.random.SeedSequence:
-    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), 1, stable_id(design)))
+    return np.random.SeedSequence(check_seed(seed), spawn_key=(int(r), 1, stable_id(design)))
 
 
 def test_seq(seed, r: int, test: str) -> np.random.SeedSequence:
-    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), 2, stable_id(test)))
+    return np.random.SeedSequence(check_seed(seed), spawn_key=(int(r), 2, stable_id(test)))
 
 
 def rng(seq: np.random.SeedSequence) -> np.random.Generator:
@@ -53,4 +57,4 @@ def rng(seq: np.random.SeedSequence) -> np.random.Generator:
 def keyed_seq(seed, r: int, part: int, key: str) -> np.random.SeedSequence:
     """``(r, part, stable_id(key))``: the streams of an experiment record with
     its own ``stream_key`` (part 0 its data, part 1 its design's partition)."""
-    return np.random.SeedSequence(_seed_int(seed), spawn_key=(int(r), int(part), stable_id(key)))
+    return np.random.SeedSequence(check_seed(seed), spawn_key=(int(r), int(part), stable_id(key)))

@@ -417,3 +417,122 @@ def test_a_predictions_file_with_another_column_is_refused(tmp_path, capsys):
     pd.DataFrame(rows, columns=["fold", "row", "y", "pred_a", "pred_b", "pred_c"]).to_csv(p, index=False)
     rc, out, err = run(capsys, "test", "--predictions", str(p))
     assert rc == 2 and "'pred_c' would be ignored" in err and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------ --plot paths
+def test_plot_without_extension_reports_the_file_it_writes(tmp_path, capsys):
+    """--plot x used to say "wrote x" while matplotlib wrote x.png."""
+    csv = _csv(tmp_path)
+    out = tmp_path / "pairs"
+    rc, _, err = run(capsys, "compare", "--csv", csv, "--learners", "majority,kknn,majority",
+                     "--backend", "python", "--plot", str(out), "--quiet")
+    assert rc == 0 and f"wrote {out}.png" in err
+    assert (tmp_path / "pairs.png").is_file() and not out.exists()
+
+
+@pytest.mark.parametrize("name,msg", [
+    ("nonexist/dir/x.png", r"--plot: the folder '.*nonexist/dir' of '.*x\.png' does not exist"),
+    ("x.foo", r"--plot: cannot write a \.foo file; give a name ending in one of .*\.pdf.*\.png"),
+])
+def test_plot_to_a_missing_folder_or_unknown_format_is_refused_before_any_fit(tmp_path, capsys,
+                                                                            name, msg):
+    import re
+    csv = _csv(tmp_path)
+    rc, out, err = run(capsys, "compare", "--csv", csv, "--learners", "majority,kknn",
+                       "--backend", "python", "--plot", str(tmp_path / name), "--quiet")
+    assert rc == 2 and re.search(msg, err) and out == ""
+    assert not (tmp_path / "nonexist").exists()          # no folder created
+
+
+def test_out_file_in_a_missing_folder_is_refused(tmp_path, capsys):
+    rc, _, err = run(capsys, "folds", "--n", "40", "--out", str(tmp_path / "no" / "f.csv"))
+    assert rc == 2 and "--out: the folder" in err and "does not exist" in err
+    assert not (tmp_path / "no").exists()
+
+
+def test_test_with_tests_of_another_design_says_which_design_and_how(tmp_path, capsys):
+    from pybcv.comparison import design_generator
+    from pybcv.partitions import DESIGNS
+    y = np.arange(60) % 2
+    te = [t for _, t in DESIGNS["bcv5x2"].splits(60, design_generator(0, "bcv5x2"))]
+    p = tmp_path / "pred.csv"
+    p.write_text("fold,row,y,pred_a,pred_b\n" + "".join(
+        f"{f},{r},{y[r]},{y[r]},{1 - y[r]}\n" for f, t in enumerate(te) for r in t))
+    rc, _, err = run(capsys, "test", "--predictions", str(p), "--tests", "kfold_t,mcnemar_ho")
+    assert rc == 2
+    assert ("--tests: kfold_t runs on design cv10; mcnemar_ho runs on design holdout, not on "
+            "'bcv5x2' (the design of these predictions): write the folds with pybcv folds "
+            "--design cv10, predict on them and give --design cv10") in err
+
+
+@pytest.mark.parametrize("loss", [[], ["--loss", "squared"]])
+def test_test_on_decimal_comma_predictions_says_decimal_first(tmp_path, capsys, loss):
+    """Regression predictions written with decimal commas, read without
+    --decimal ,: the first advice is --decimal , (it used to be --loss)."""
+    from pybcv.comparison import design_generator
+    from pybcv.partitions import DESIGNS
+    rng = np.random.default_rng(1)
+    y = rng.standard_normal(60)
+    te = [t for _, t in DESIGNS["bcv5x2"].splits(60, design_generator(0, "bcv5x2"))]
+    p = tmp_path / "pred.csv"
+    p.write_text("fold;row;y;pred_a;pred_b\n" + "".join(
+        f"{f};{r};{y[r]};{y[r] + 0.1};{y[r] - 0.3}\n".replace(".", ",")
+        for f, t in enumerate(te) for r in t))
+    rc, _, err = run(capsys, "test", "--predictions", str(p), "--sep", ";", *loss)
+    assert rc == 2
+    assert err.startswith("pybcv: error: --predictions: the values are numbers with decimal "
+                          "commas (e.g. '") and "): add --decimal , (with --sep ';')" in err
+    rc, out, _ = run(capsys, "test", "--predictions", str(p), "--sep", ";", "--decimal", ",",
+                     "--loss", "squared")
+    assert rc == 0 and "Calibrated 5x2 BCV F-test" in out
+
+
+def test_backend_line_gives_each_learner_its_own_parenthesis(tmp_path, capsys):
+    """'A ran in r, B ran in python (R (the paper's learners))' read as if B
+    ran in R: each learner now says where it ran and why, in its own words."""
+    import re
+    csv = _csv(tmp_path)
+    rc, out, _ = run(capsys, "compare", "--csv", csv, "--a", "majority", "--b",
+                     "sklearn.tree.DecisionTreeClassifier", "--quiet")
+    assert rc == 0
+    assert re.search(r"^backend: A ran in (r \(the paper's R learner\)|python \(Python fallback, "
+                     r"as R is unavailable; results differ from the paper's R learner\)), B ran "
+                     r"in python \(a scikit-learn estimator: always runs in Python\); requested "
+                     r"--backend auto$", out, re.M), out
+    rc, out, _ = run(capsys, "compare", "--csv", csv, "--a", "glm", "--b", "majority",
+                     "--backend", "python", "--quiet")
+    assert rc == 0
+    fb = "python (Python fallback, as --backend python asks for it; results differ from the " \
+         "paper's R learner)"
+    assert f"backend: A ran in {fb}, B ran in {fb}; requested --backend python" in out
+
+
+def test_folds_takes_decimal_as_compare_does(tmp_path, capsys):
+    """folds advised '--decimal ,' for a decimal-comma --csv but refused the
+    option; it now reads --csv as compare does, with the same folds."""
+    dot = pd.read_csv(_csv(tmp_path))
+    p = tmp_path / "comma.csv"
+    dot.to_csv(p, sep=";", decimal=",", index=False)
+    rc, ref, _ = run(capsys, "folds", "--csv", str(tmp_path / "data.csv"), "--stratify")
+    assert rc == 0
+    rc, out, err = run(capsys, "folds", "--csv", str(p), "--sep", ";", "--decimal", ",",
+                       "--stratify")
+    assert rc == 0 and out == ref and "decimal commas" not in err
+
+
+def test_every_option_of_every_subcommand_has_help():
+    """pybcv compare --help listed --seed, --alpha and --backend bare."""
+    import argparse
+    from pybcv.cli import build_parser
+
+    bare = []
+
+    def walk(parser, path):
+        for act in parser._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                for name, sub in act.choices.items():
+                    walk(sub, f"{path} {name}")
+            elif act.option_strings and not act.help:
+                bare.append(f"{path} {act.option_strings[-1]}")
+    walk(build_parser(), "pybcv")
+    assert bare == []

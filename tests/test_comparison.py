@@ -116,7 +116,7 @@ def test_own_predictions_are_checked(exp6):
         compare_predictions(y, [y[t] for t in bad], [y[t] for t in bad], test_sets=bad)
     with pytest.raises(ValueError, match="test_sets or as splits"):
         compare_predictions(y, good, good)
-    with pytest.raises(ValueError, match="need other designs"):
+    with pytest.raises(ValueError, match="kfold_t runs on design cv10, not on .bcv5x2."):
         compare_predictions(y, good, good, test_sets=te, tests=["kfold_t"])
 
 
@@ -378,3 +378,49 @@ def test_the_exact_hold_out_mcnemar_is_a_comparison_option(capsys):
                  "--json", "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)["tests"]["mcnemar_ho"]
     assert out["df"] is None and 0 < out["pvalue"] <= 1
+
+
+# ------------------------------------------------------------------ bad seeds
+@pytest.mark.parametrize("seed", [1.5, 1.0, None, True, "3", -1, np.random.default_rng(0)])
+def test_non_integer_seed_is_refused_naming_seed(exp6, seed):
+    """A seed that is not a non-negative integer is refused up front (never
+    truncated: 1.5 used to run as seed 1 and print 'seed 1.5'), in compare,
+    compare_many and compare_losses alike, as the CLI and R refuse it."""
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer, got "):
+        compare(exp6.X, exp6.y, "majority", "majority", seed=seed, backend="python")
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer"):
+        compare_many(exp6.X, exp6.y, ["majority", "majority"], seed=seed, backend="python")
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer"):
+        compare_losses(np.zeros(40, int), np.ones(40, int), seed=seed)
+
+
+def test_numpy_integer_seed_runs_as_the_same_int(exp6):
+    a = compare(exp6.X, exp6.y, "majority", "fnn-weighted", seed=np.int64(3), backend="python")
+    b = compare(exp6.X, exp6.y, "majority", "fnn-weighted", seed=3, backend="python")
+    assert a.seed == 3 and type(a.seed) is int and "seed 3," in str(a)
+    assert a.results["mcnemar_5x2bcv"].pvalue == b.results["mcnemar_5x2bcv"].pvalue
+
+
+def test_learner_given_as_a_class_is_refused_before_any_fit(exp6):
+    """compare(X, y, LogisticRegression, ...) used to fail at fit time as
+    "learner 'type'"; now it is refused up front, naming the argument."""
+    from sklearn.linear_model import LogisticRegression
+    with pytest.raises(TypeError, match=r"^learner_a is the class LogisticRegression; pass an "
+                                        r"instance: LogisticRegression\(\)$"):
+        compare(exp6.X, exp6.y, LogisticRegression, "majority", backend="python")
+    with pytest.raises(TypeError, match=r"^learner_b is the class LogisticRegression"):
+        compare(exp6.X, exp6.y, "majority", LogisticRegression, backend="python")
+    with pytest.raises(TypeError, match=r"^learners\[2\] is the class LogisticRegression"):
+        compare_many(exp6.X, exp6.y, ["majority", "fnn-weighted", LogisticRegression],
+                     backend="python")
+
+
+def test_own_predictions_on_the_wrong_design_name_the_design_each_test_needs():
+    """--tests kfold_t on BCV predictions used to say only "need other designs
+    than 'bcv5x2'"; now it names cv10 and how to get its folds."""
+    y = np.arange(100) % 2
+    te = [t for _, t in DESIGNS["bcv5x2"].splits(100, design_generator(0, "bcv5x2"))]
+    with pytest.raises(ValueError, match=r"^kfold_t runs on design cv10, not on 'bcv5x2' .*"
+                                         r"get_design\('cv10'\).*give design='cv10'$"):
+        compare_predictions(y, [y[t] for t in te], [y[t] for t in te], test_sets=te,
+                            tests=["kfold_t"])

@@ -225,3 +225,50 @@ def test_fuzz_one_bad_cell_in_a_numeric_column_is_named_by_column_and_line(tmp_p
     path.write_text("\n".join(lines) + "\n")
     d = D.load_csv(str(path))
     assert np.array_equal(d.X, X) and np.array_equal(d.y, y.astype(object))
+
+
+def test_missing_target_column_suggests_target_or_the_same_name_in_another_case(tmp_path, capsys):
+    """No column 'class': the message names the columns and says how to name
+    the target (target= in Python, --target in the CLI); a name that differs
+    only in case gets a did-you-mean."""
+    p = tmp_path / "iris_like.csv"
+    p.write_text("Sepal.Length,Species\n" + "1.0,a\n2.0,b\n" * 12)
+    with pytest.raises(D.DataError, match=r"no target column 'class'; columns are: Sepal\.Length, "
+                                          r"Species; name the target column with "
+                                          r"target='<column>'$"):
+        D.load_csv(str(p))
+    with pytest.raises(D.DataError, match=r"no target column 'species'.*\(did you mean 'Species'\? "
+                                          r"column names are case-sensitive\)$"):
+        D.load_csv(str(p), target="species")
+    from pybcv.cli import main
+    assert main(["compare", "--csv", str(p)]) == 2
+    assert "Species; name the target column with --target <column>" in capsys.readouterr().err
+    assert main(["folds", "--csv", str(p), "--target", "SPECIES"]) == 2
+    assert "(did you mean 'Species'?" in capsys.readouterr().err
+
+
+def test_identifier_column_is_named_as_one_not_as_a_miswritten_number(tmp_path):
+    """A column with one distinct value per record ('P0000', 'P0001', ...)
+    used to get "looks numeric ... correct those cells"; it is an identifier
+    to drop.  Decimal-comma columns (also all distinct) keep their note."""
+    import warnings
+    n = 40
+    p = tmp_path / "ids.csv"
+    p.write_text("id,x,class\n" + "".join(f"P{i:04d},{i % 7},{'ab'[i % 2]}\n" for i in range(n)))
+    with pytest.warns(UserWarning) as rec:
+        D.load_csv(str(p))
+    msgs = [str(w.message) for w in rec]
+    assert any(f"column 'id' looks like an identifier (all {n} values distinct, e.g. 'P0000'): "
+               f"drop it from the data (it is used as a predictor)" in m for m in msgs), msgs
+    assert not any("correct those cells" in m for m in msgs)
+    with pytest.warns(UserWarning, match=r"column 'id' looks like an identifier"):
+        D.from_arrays(pd.DataFrame({"id": [f"P{i:04d}" for i in range(n)], "x": range(n)}),
+                      np.arange(n) % 2)
+    q = tmp_path / "comma.csv"
+    q.write_text("x;class\n" + "".join(f"{i},5;{'ab'[i % 2]}\n" for i in range(n)))
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        D.load_csv(str(q), sep=";")
+    msgs = [str(w.message) for w in rec]
+    assert any("numbers with decimal commas" in m for m in msgs) and \
+        not any("looks like an identifier" in m for m in msgs), msgs

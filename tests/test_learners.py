@@ -554,3 +554,23 @@ def test_no_alias_names_remain():
         assert not hasattr(pybcv.learners, old), old
     for old in ("learner_spec", "compare", "Comparison", "compare_losses"):
         assert not hasattr(pybcv.engine, old), old
+
+
+@pytest.mark.parametrize("typo,near", [("J84", "J48"), ("knn", "kknn"), ("j48", "J48")])
+def test_unknown_learner_name_suggests_the_nearest_registry_name(typo, near):
+    """A typo of a registry name gets a did-you-mean (as import paths do), in
+    Python and on the command line (one home: check_params)."""
+    with pytest.raises(ValueError, match=rf"unknown learner '{typo}' \(did you mean '{near}'\?\); "
+                                         r"known learners: "):
+        make_learner(typo)
+    from pybcv.comparison import compare
+    with pytest.raises(ValueError, match=rf"did you mean '{near}'\?"):
+        compare(np.zeros((40, 1)), np.arange(40) % 2, typo, "majority")
+
+
+def test_cli_unknown_learner_suggests_the_nearest_registry_name(tmp_path, capsys):
+    from pybcv.cli import main
+    p = tmp_path / "d.csv"
+    p.write_text("x,class\n" + "".join(f"{i},{'ab'[i % 2]}\n" for i in range(40)))
+    assert main(["compare", "--csv", str(p), "--a", "J84"]) == 2
+    assert "--a: unknown learner 'J84' (did you mean 'J48'?)" in capsys.readouterr().err

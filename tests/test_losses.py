@@ -445,7 +445,7 @@ def test_cli_stratified_classifiers_under_squared_loss_and_the_backend_line(tmp_
                "--b", "sklearn.tree.DecisionTreeClassifier:max_depth=2"])
     out, err = capsys.readouterr()
     assert rc == 0, err                    # 0/1 classes stratify under any loss
-    assert "scikit-learn estimators always run in Python" in out and "fallback" not in out
+    assert "a scikit-learn estimator: always runs in Python" in out and "fallback" not in out
 
 
 def test_k_learner_plot_defaults_to_a_test_that_ran(tmp_path, capsys):

@@ -83,7 +83,7 @@ def _valid_registry_call(key):
     return T, ntr, nte
 
 
-OPTION_KIND = {"alternative": "alternative", "correction": "flag", "clamp_correction": "flag",
+OPTION_KIND = {"alternative": "alternative", "correction": "flag", "exact": "flag", "clamp_correction": "flag",
                "empty_fold": "choice", "rho1": "rho", "rho2": "rho", "t": "t"}
 
 

@@ -62,6 +62,9 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   chr <- vapply(data, is.character, TRUE)
   data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
   lz <- loss_setup(loss, tests, data[[target]], ld, stratify, learners)
+  numeric <- isTRUE(lz$numeric)     # a loss on numbers: R functions and models are regressors
+  data_checks(data[[target]], target, learners, numeric)
+  learners <- parsnip_modes(learners, numeric, lz$name)
   sel <- resolve_tests(lz$tests, profile, options, alternative)
   keys <- sel$keys
   opts <- sel$options
@@ -87,6 +90,24 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
     })
   }
   st
+}
+
+## The checks of the command line before any fit, from Python
+## (pybcv.datasets.check_records, pybcv.comparison.check_class_target): at
+## least 20 records, two classes or more, and no regression target (many
+## distinct numbers) for the learners that predict labels: the named
+## learners always, R functions, models and parsnip specifications unless
+## the loss is on numbers.
+data_checks <- function(ycol, target, learners, numeric) {
+  if (is.factor(ycol)) ycol <- as.character(ycol)
+  cls <- vapply(learners, function(l) if (identical(l$kind, "batch") || !numeric) l$name else "", "")
+  py_call("data_checks", np_target(if (is.character(ycol)) ycol else as.double(ycol)), target,
+          show_name(target), as.list(cls[nzchar(cls)]),
+          paste0("compare regressors (a function(train, test) returning numbers, lm, rpart::rpart, ",
+                 "a parsnip regression model) under loss = \"squared\" or \"absolute\", or make ",
+                 "the target a factor if its values are classes (data$", target, " <- factor(data$",
+                 target, "))"))
+  invisible(TRUE)
 }
 
 ## compare_learners(loss = ): the loss resolved by Python against the target
@@ -313,6 +334,26 @@ results_frame <- function(htests, alpha) {
 #' `"fnn-distorted"`) gives an error naming the factor columns.  The class
 #' levels are the sorted distinct values of the target (Python's order).
 #'
+#' Before any fit, the data are checked as the command line checks a CSV
+#' (Python's `pybcv.datasets.check_records` and
+#' `pybcv.comparison.check_class_target`): at least 20 records, a target with
+#' two classes or more, and no learner that predicts labels (the named
+#' learners always; R functions, model-fitting functions and parsnip
+#' specifications unless `loss` is on numbers) on a regression target (a
+#' numeric target with more distinct values than half its records, or with
+#' a value that is not a whole number): that is an error naming the target
+#' column, to be met with regressors under `loss = "squared"` or
+#' `"absolute"`, or with `factor()` on the target when its values are
+#' classes.
+#'
+#' Warnings that a learner's fits raise (an R function, a model-fitting
+#' function, a parsnip fit) are collected and given once per distinct
+#' message after the learner's last fit, naming the learner and on how many
+#' fits of which design ("learner f, 10 of 10 fits of bcv5x2 (first on fold
+#' 1): ...").  What a model-fitting function or a parsnip fit prints (the
+#' optimizer trace of `nnet::multinom`) is discarded (`capture.output()`
+#' around the fit); a `function(train, test)` prints as it will.
+#'
 #' Fold tables: columns `n00, n01, n10, n11` count the validation records
 #' where (A, B) were (incorrect, incorrect), (incorrect, correct),
 #' (correct, incorrect), (correct, correct): `n01` = A wrong, B right.
@@ -328,9 +369,16 @@ results_frame <- function(htests, alpha) {
 #'   row names are the record numbers), a model-fitting function with
 #'   `formula` (or `form`) and `data` arguments whose model has a `predict()`
 #'   method returning labels (`rpart::rpart`, `MASS::lda`, `nnet::multinom`:
-#'   fitted as `f(target ~ ., data = train)` on every training half), or a
-#'   parsnip model specification.  Anything else is an error saying which
-#'   forms are taken.
+#'   fitted as `f(target ~ ., data = train)` on every training half; under
+#'   `loss = "squared"` or `"absolute"` a regression model such as `lm` or
+#'   `rpart::rpart` on a numeric target, whose plain `predict()` gives
+#'   numbers), or a parsnip model specification (classes from
+#'   `predict(type = "class")`, under a loss on numbers numbers from
+#'   `predict(type = "numeric")`; a specification without a mode, such as
+#'   `decision_tree()`, is given "classification", or "regression" under a
+#'   loss on numbers, before any fit; one in the other mode is an error
+#'   naming `set_mode()`).  Anything else is an error saying which forms are
+#'   taken (a fitted model: give the function or specification that fits it).
 #' @param data A data frame (e.g. from [utils::read.csv()]).
 #' @param target The name of the class column.
 #' @param tests A design name (default `"bcv5x2"`: the 5x2 BCV McNemar and

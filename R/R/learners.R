@@ -122,27 +122,79 @@ named_learner <- function(spec) {
 ## `proba`: the learner's class probabilities (loss = "log"): for a
 ## model-fitting function or a parsnip specification from predict(); a
 ## function(train, test) must then itself return them (a matrix, one column
-## per class); the named learners have none.
+## per class); the named learners have none.  `num`: the learner's numeric
+## predictions under a loss on numbers ("squared", "absolute"): a regression
+## model's predict() (parsnip: type = "numeric"); a function(train, test)
+## returns them itself.  `spec`: a parsnip specification (its mode is set
+## from the loss by parsnip_modes() before any fit).
 as_learner <- function(x, label) {
   if (is.character(x) && length(x) == 1L && !is.na(x)) return(named_learner(x))
-  if (inherits(x, "model_spec"))
-    return(list(name = label, kind = "function", fun = parsnip_learner(x),
-                proba = parsnip_learner(x, proba = TRUE)))
+  if (inherits(x, "model_spec")) return(spec_learner(x, label))
   if (is.function(x)) {
     f <- names(formals(args(x)) %||% formals(x))
     generic <- !is.primitive(x) && any(grepl("UseMethod(", deparse(body(x)), fixed = TRUE))
     if ((any(c("formula", "form") %in% f) && "data" %in% f) || generic)   # rpart::rpart, MASS::lda
       return(list(name = label, kind = "function", fun = fit_function_learner(x),
-                  proba = fit_function_learner(x, proba = TRUE)))
-    return(list(name = label, kind = "function", fun = x, proba = x))
+                  proba = fit_function_learner(x, "proba"),
+                  num = fit_function_learner(x, "numeric")))
+    return(list(name = label, kind = "function", fun = x, proba = x, num = x))
   }
-  hint <- if (is.object(x) && !is.null(utils::getS3method("predict", class(x)[1], optional = TRUE)))
-    paste0(" (", class(x)[1], " is a fitted model: give the function that fits it, e.g. ",
-           "rpart::rpart, so that it is refitted on every training half)") else ""
+  fitted <- if (is.object(x)) Filter(function(k)
+    !is.null(utils::getS3method("predict", k, optional = TRUE)), class(x)) else character()
+  hint <- if (length(fitted))
+    paste0(" (", fitted[1], " is a fitted model: give the function that fits it, e.g. ",
+           "rpart::rpart, or the parsnip specification, so that it is refitted on every ",
+           "training half)") else ""
   stop("a learner must be a name such as \"J48\" or \"kknn:k=7\" (see pybcv_learners()), ",
        "an R function(train, test) returning predicted labels, a model-fitting function ",
        "with formula and data arguments whose model has a predict() method (rpart::rpart, ",
        "MASS::lda, nnet::multinom, ...) or a parsnip model specification", hint, call. = FALSE)
+}
+
+spec_learner <- function(spec, label)
+  list(name = label, kind = "function", fun = parsnip_learner(spec),
+       proba = parsnip_learner(spec, "proba"), num = parsnip_learner(spec, "numeric"),
+       spec = spec)
+
+## The mode of every parsnip specification among `learners`, before any
+## fit: a specification without one (decision_tree()) is given the mode the
+## loss asks for ("regression" under a loss on numbers, else
+## "classification"); one in another mode is refused, naming set_mode().
+parsnip_modes <- function(learners, numeric, loss) {
+  want <- if (numeric) "regression" else "classification"
+  lapply(learners, function(l) {
+    if (is.null(l$spec)) return(l)
+    mode <- l$spec$mode %||% "unknown"
+    if (identical(mode, "unknown"))
+      return(spec_learner(parsnip_set_mode(l$spec, want), l$name))
+    if (!identical(mode, want))
+      stop("learner ", l$name, " is a parsnip specification in mode \"", mode, "\", but ",
+           if (numeric) paste0("loss = \"", loss, "\" compares numbers (a regression); give ",
+                               "set_mode(\"regression\")")
+           else paste0("loss = \"", loss, "\" compares class labels (or probabilities); give ",
+                       "set_mode(\"classification\") and a factor target, or compare ",
+                       "regressors under loss = \"squared\" or \"absolute\""),
+           call. = FALSE)
+    l
+  })
+}
+
+## parsnip::set_mode(spec, mode); where parsnip is absent (the tests'
+## stand-in specification) the mode is set in the specification itself.
+parsnip_set_mode <- function(spec, mode) {
+  pkg <- "parsnip"
+  if (requireNamespace(pkg, quietly = TRUE)) return(getExportedValue(pkg, "set_mode")(spec, mode))
+  spec$mode <- mode
+  spec
+}
+
+## The value of `expr` with what it prints discarded (the optimizer trace
+## of nnet::multinom and the like, on every fit of a model-fitting function
+## or a parsnip specification); warnings and errors pass.
+silently <- function(expr) {
+  out <- NULL
+  utils::capture.output(out <- expr)
+  out
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
@@ -157,7 +209,8 @@ fold_formula <- function(target)
 ## $class of a list (MASS::lda), the .pred_class of a data frame (parsnip);
 ## type = "class" is asked first (rpart, tree).  Numbers are refused.
 predict_labels <- function(model, test) {
-  p <- tryCatch(stats::predict(model, newdata = test, type = "class"), error = function(e) NULL)
+  p <- tryCatch(suppressWarnings(stats::predict(model, newdata = test, type = "class")),
+                error = function(e) NULL)
   if (is.null(p) || !(is.factor(p) || is.character(p) || is.list(p)))
     p <- stats::predict(model, newdata = test)
   if (is.data.frame(p) && ".pred_class" %in% names(p)) p <- p[[".pred_class"]]
@@ -165,18 +218,35 @@ predict_labels <- function(model, test) {
   if (!(is.factor(p) || is.character(p)) || !is.null(dim(p)))
     stop("predict() of the fitted ", class(model)[1], " model returns ",
          if (is.numeric(p)) "numbers (probabilities or scores?)" else class(p)[1],
-         ", not class labels; wrap the model in a function(train, test) that returns labels",
+         ", not class labels; wrap the model in a function(train, test) that returns labels ",
+         "(a regression model is compared under loss = \"squared\" or \"absolute\")",
          call. = FALSE)
   as.character(p)
 }
 
+## Numeric predictions from predict(model, test) (a loss on numbers: lm,
+## rpart on a numeric target): a numeric vector, a one-column matrix, or the
+## .pred column of a data frame.
+predict_numbers <- function(model, test) {
+  p <- stats::predict(model, newdata = test)
+  if (is.data.frame(p) && ".pred" %in% names(p)) p <- p[[".pred"]]
+  if (is.matrix(p) && ncol(p) == 1L) p <- p[, 1L]
+  if (!is.numeric(p) || !is.null(dim(p)))
+    stop("predict() of the fitted ", class(model)[1], " model returns ", class(p)[1],
+         ", not numbers; under a loss on numbers the learners are regressors: wrap the model ",
+         "in a function(train, test) that returns one number per record", call. = FALSE)
+  unname(as.double(p))
+}
+
 ## A model-fitting function f(formula, data, ...) (or an S3 generic with a
-## formula method, as MASS::lda) as a learner: fit on the training half,
-## predict the labels of the test half.
-fit_function_learner <- function(f, proba = FALSE) function(train, test) {
+## formula method, as MASS::lda) as a learner: fit on the training half
+## (what the fit prints discarded), predict the test half: its labels,
+## its class probabilities (`what` = "proba") or numbers ("numeric").
+fit_function_learner <- function(f, what = "labels") function(train, test) {
   target <- fold_target(train, test)
-  model <- f(fold_formula(target), data = train)
-  if (!proba) return(predict_labels(model, test))
+  model <- silently(f(fold_formula(target), data = train))
+  if (what == "labels") return(predict_labels(model, test))
+  if (what == "numeric") return(predict_numbers(model, test))
   if (is.numeric(train[[target]]) || is.logical(train[[target]]))
     stop("loss = \"log\" needs class probabilities, but the target ", show_name(target),
          " is numeric, so the model is fitted as a regression; make the target a factor ",
@@ -245,23 +315,26 @@ learner_probabilities <- function(l, ld, sp, data) {
     probability_matrix(p, length(te), ld, paste0("learner ", l$name, " on ", fold_label(sp, f)))))
 }
 
-## A parsnip model specification as a learner (parsnip::fit, then class
-## predictions, or with `proba` the class probabilities of type = "prob").
-## parsnip is looked up by name, not declared: an optional integration for
-## users who have it (a model_spec cannot exist without it), which R CMD
-## check cannot resolve offline when it is not installed.
-parsnip_learner <- function(spec, proba = FALSE) {
+## A parsnip model specification as a learner (parsnip::fit, what it
+## prints discarded, then class predictions, or with `what` = "proba" the
+## class probabilities of type = "prob", with "numeric" the numbers of type =
+## "numeric", a regression).  parsnip is looked up by name, not declared: an
+## optional integration for users who have it (a model_spec cannot exist
+## without it), which R CMD check cannot resolve offline when it is not
+## installed.
+parsnip_learner <- function(spec, what = "labels") {
   fit <- parsnip_fit()
   function(train, test) {
-    model <- fit(spec, fold_formula(fold_target(train, test)), data = train)
-    if (proba) return(as.data.frame(stats::predict(model, new_data = test, type = "prob")))
+    model <- silently(fit(spec, fold_formula(fold_target(train, test)), data = train))
+    if (what == "proba") return(as.data.frame(stats::predict(model, new_data = test, type = "prob")))
+    if (what == "numeric") return(stats::predict(model, new_data = test, type = "numeric")[[".pred"]])
     as.character(stats::predict(model, new_data = test, type = "class")[[".pred_class"]])
   }
 }
 
 ## parsnip::fit(spec, formula, data = ) (the contract parsnip_learner relies
-## on: a fitted model whose predict(new_data = , type = "class" / "prob") gives
-## a data frame of .pred_class / .pred_<class>); the tests put a stand-in
+## on: a fitted model whose predict(new_data = , type = "class" / "prob" /
+## "numeric") gives a data frame of .pred_class / .pred_<class> / .pred); the tests put a stand-in
 ## with that contract here where parsnip is not installed.
 parsnip_fit <- function() {
   pkg <- "parsnip"
@@ -317,7 +390,7 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
     return(res$codes)
   }
   ## an R function(train, test): called once per fold with the user's data
-  out <- per_fold(l$fun, l, ld, sp, data, function(p, te, f) {
+  out <- per_fold(if (numeric) l$num %||% l$fun else l$fun, l, ld, sp, data, function(p, te, f) {
     if (is.data.frame(p) || is.matrix(p))
       stop("learner ", l$name, " returned a ", NROW(p), " x ", NCOL(p), " ", class(p)[1L],
            " (", fold_label(sp, f), "), not one ", if (numeric) "number" else "label",
@@ -350,10 +423,14 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
 
 ## fun(train, test) of learner l on every fold of sp (the user's data, the
 ## time limit of compare_learners(timeout = ) per fit; an error names the
-## learner and the fold), each result passed through check(p, te, f).
+## learner and the fold), each result passed through check(p, te, f).  The
+## warnings of the fits are collected and given once each, after the last
+## fit, naming the learner and on how many fits of which design
+## (fit_warnings()).
 per_fold <- function(fun, l, ld, sp, data, check) {
   end_tr <- cumsum(sp$ntr + sp$nte) - sp$nte
   out <- vector("list", length(sp$ntr))
+  warned <- list()
   for (f in seq_along(sp$ntr)) {
     tr <- sp$idx[end_tr[f] - sp$ntr[f] + seq_len(sp$ntr[f])]
     te <- sp$idx[end_tr[f] + seq_len(sp$nte[f])]
@@ -362,7 +439,10 @@ per_fold <- function(fun, l, ld, sp, data, check) {
     limit <- getOption("pybcv.timeout")      # compare_learners(timeout = ): per fit
     p <- tryCatch({
       if (!is.null(limit)) setTimeLimit(elapsed = limit)
-      suppressWarnings(fun(train, test))
+      withCallingHandlers(fun(train, test), warning = function(w) {
+        warned[[length(warned) + 1L]] <<- c(conditionMessage(w), f)
+        invokeRestart("muffleWarning")
+      })
     }, error = function(e) {
       setTimeLimit(elapsed = Inf)
       msg <- conditionMessage(e)
@@ -373,7 +453,27 @@ per_fold <- function(fun, l, ld, sp, data, check) {
     }, finally = setTimeLimit(elapsed = Inf))
     out[[f]] <- check(p, te, f)
   }
+  fit_warnings(warned, l, sp)
   out
+}
+
+## The warnings of learner l's fits (pairs of message and fold index), one R
+## warning per distinct message: 'learner l, 10 of 10 fits of bcv5x2 (first
+## on fold 1): <message>' (Python's compare names a learner's fit warnings
+## with their count the same way).
+fit_warnings <- function(warned, l, sp) {
+  if (!length(warned)) return(invisible())
+  msg <- vapply(warned, `[[`, "", 1L)
+  fold <- as.integer(vapply(warned, `[[`, "", 2L))
+  for (m in unique(msg)) {
+    f <- unique(fold[msg == m])
+    where <- vapply(unique(sp$design[f]), function(d) {
+      fd <- f[sp$design[f] == d]
+      sprintf("%d of %d fits of %s (first on fold %d)", length(fd), sum(sp$design == d), d,
+              min(sp$fold[fd]))
+    }, "")
+    warning("learner ", l$name, ", ", paste(where, collapse = "; "), ": ", m, call. = FALSE)
+  }
 }
 
 ## Why a learner failed on fold f when its training part holds one class of

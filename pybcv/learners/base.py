@@ -22,6 +22,7 @@ fallback, with a warning once per learner).
 """
 from __future__ import annotations
 
+import difflib
 import inspect
 import json
 import warnings
@@ -563,6 +564,16 @@ def as_learner(obj_or_name, backend="auto", **params):
 
 
 # ------------------------------------------------------------------ specs
+def _did_you_mean(name) -> str:
+    """`` (did you mean 'J48'?)`` for the registry name closest to ``name``
+    (case-insensitive: 'J84' -> J48, 'knn' -> kknn), else ""."""
+    if not isinstance(name, str):
+        return ""
+    lower = {k.lower(): k for k in LEARNERS}
+    near = difflib.get_close_matches(name.lower(), list(lower), n=1)
+    return f" (did you mean {lower[near[0]]!r}?)" if near else ""
+
+
 def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     """Check a registry learner's name and parameters (all before any fit):
     an unknown name lists the known ones, an unknown parameter names the
@@ -572,7 +583,7 @@ def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:
     if is_import_path(name):
         return check_import_params(name, params)
     if not isinstance(name, str) or name not in LEARNERS:
-        raise ValueError(f"unknown learner {name!r}; known learners: "
+        raise ValueError(f"unknown learner {name!r}{_did_you_mean(name)}; known learners: "
                          + ", ".join(sorted(LEARNERS)))
     allowed = set(LEARNERS[name].params) | set(VIEW_PARAMS)
     unknown = sorted(set(params) - allowed)

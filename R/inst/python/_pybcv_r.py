@@ -152,6 +152,26 @@ def _labels(y):
     return y.astype(float) if y.dtype.kind in "biuf" else y.astype(str)
 
 
+def data_checks(y, target, shown, classifiers, remedy):
+    """R's ``compare_learners`` before any fit, the checks of the command
+    line: enough records and two classes or more
+    (``pybcv.datasets.check_records``, as ``load_csv``), and no regression
+    target for learners that predict labels (``classifiers``, their names;
+    ``pybcv.comparison.check_class_target``).  ``shown``: the target's name
+    as R prints it; ``remedy``: what to do, in R's words."""
+    try:
+        from pybcv.comparison import check_class_target
+        from pybcv.datasets import check_records
+        y = _labels(y)
+        check_records(y, "data", str(target))
+        if classifiers:
+            check_class_target(y, [str(c) for c in classifiers], f"the target column {shown}",
+                               str(remedy))
+        return {"ok": True, "value": True}
+    except Exception as e:
+        return _fail(ValueError(str(e)))
+
+
 def loss_selection(tests, loss, y, stratify=False, function_name=None):
     """R's ``compare_learners(loss = )``: the resolved loss's name and the
     tests it keeps (``pybcv.comparison.loss_tests``: the tests that need 0/1

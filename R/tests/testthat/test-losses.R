@@ -209,16 +209,22 @@ test_that("a regression given as classification, a cost matrix or log loss: shor
   d$y <- 1 + 2 * d$x1 + rnorm(60)
   f_lm <- function(train, test) predict(lm(y ~ ., train), test)
   f_mean <- function(train, test) rep(mean(train$y), nrow(test))
+  ## refused before any fit (the command line's check): regressors under the 0/1 loss
   e <- tryCatch(compare_learners(f_lm, f_mean, d, "y"), error = conditionMessage)
-  expect_match(e, "a regression\\? give loss = \"squared\" or \"absolute\"")
+  expect_match(e, "the target column \"y\" looks like a regression target .* under loss = \"squared\" or \"absolute\"")
+  expect_lt(nchar(e), 400L)
   e <- tryCatch(compare_learners(f_lm, f_mean, d, "y", loss = matrix(c(0, 1, 5, 0), 2)),
                 error = conditionMessage)
   expect_match(e, "a cost matrix is for classes: use loss='squared'")
   expect_lt(nchar(e), 500L)                   # the 60 values are not all listed
   e <- tryCatch(compare_learners(f_lm, f_mean, d, "y", loss = "log", tests = "kfold_t"),
                 error = conditionMessage)
-  expect_match(e, "needs a matrix of class probabilities, 6 x 60 .*, \\.\\.\\.\\)")
+  expect_match(e, "looks like a regression target \\(60 distinct numbers in 60 records\\)")
   expect_lt(nchar(e), 400L)
+  ## a function(train, test) giving numbers under the 0/1 loss on a target of few values
+  d$y <- rep(1:12, 5)            # 12 values in 60 records: classes to the check
+  e <- tryCatch(compare_learners(f_lm, f_mean, d, "y"), error = conditionMessage)
+  expect_match(e, "a regression\\? give loss = \"squared\" or \"absolute\"")
 })
 
 test_that("loss = 'log' with two-class models whose predict() gives one probability", {

@@ -93,16 +93,23 @@ test_that("a parsnip specification: the real path with parsnip, said so without 
 
 ## The parsnip path without parsnip: a stand-in for parsnip::fit with its
 ## contract (a fitted model whose predict(new_data = , type = "class") gives
-## a data frame with .pred_class and type = "prob" one with .pred_<class>
-## columns), wrapping MASS::lda; a model_spec then gives what MASS::lda gives
+## a data frame with .pred_class, type = "prob" one with .pred_<class>
+## columns and type = "numeric" one with .pred; a specification without a
+## mode is refused at fit, as parsnip does), wrapping MASS::lda (stats::lm in
+## mode "regression"); a model_spec then gives what MASS::lda gives
 ## as a model-fitting function, for labels and for the log loss.
 with_parsnip_stand_in <- function(code) {
   fit <- function(spec, formula, data) {
     stopifnot(inherits(spec, "model_spec"), inherits(formula, "formula"))
+    if (identical(spec$mode, "unknown"))         # as parsnip::fit
+      stop("Please set the mode in the model specification.")
+    if (identical(spec$mode, "regression"))
+      return(structure(list(model = stats::lm(formula, data = data)), class = c("stand_in_fit", "model_fit")))
     structure(list(model = MASS::lda(formula, data = data)), class = c("stand_in_fit", "model_fit"))
   }
   predict_fit <- function(object, new_data, type = "class", ...) {
     p <- stats::predict(object$model, newdata = new_data)
+    if (identical(type, "numeric")) return(data.frame(.pred = unname(p)))
     if (identical(type, "prob")) {
       out <- as.data.frame(p$posterior)
       names(out) <- paste0(".pred_", names(out))
@@ -141,4 +148,109 @@ test_that("a parsnip-style specification (stand-in fit): labels and log loss as 
     expect_identical(l$tables, ml$tables)
     expect_identical(unname(l$learners[["a"]]), "spec")
   })
+})
+
+## Regressors under a loss on numbers (issue 21 B2): a model-fitting
+## function's plain predict() and a parsnip specification's type = "numeric"
+## give numbers, the same as a hand-written function(train, test).
+regression_data <- function() {
+  set.seed(27)
+  d <- data.frame(x1 = rnorm(80), x2 = rnorm(80))
+  d$price <- 2 + d$x1 - 0.5 * d$x2 + rnorm(80, sd = 0.3)
+  d
+}
+
+test_that("a model-fitting function is a regressor under loss = 'squared' / 'absolute'", {
+  need_python()
+  d <- regression_data()
+  keys <- c("calibrated_f_5x2bcv", "kfold_t")
+  f_mean <- function(train, test) rep(mean(train$price), nrow(test))
+  r <- compare_learners(stats::lm, f_mean, d, "price", loss = "squared", tests = keys)
+  hand <- function(train, test) predict(stats::lm(price ~ ., data = train), test)
+  h <- compare_learners(hand, f_mean, d, "price", loss = "squared", tests = keys)
+  expect_identical(r$tables, h$tables)
+  expect_lt(r$results$estimate[1], 0)               # lm beats the mean
+  a <- compare_learners(stats::lm, f_mean, d, "price", loss = "absolute", tests = keys)
+  expect_identical(a$loss, "absolute")
+  need_r_packages("rpart")
+  t <- compare_learners(rpart::rpart, stats::lm, d, "price", loss = "squared", tests = keys)
+  expect_true(all(is.finite(t$results$statistic)))
+  ## a model whose predict() gives no numbers says so
+  lab <- function(formula, data) structure(list(), class = "labels_only")
+  registerS3method("predict", "labels_only", function(object, newdata, ...)
+    factor(rep("a", nrow(newdata))), envir = asNamespace("stats"))
+  expect_error(compare_learners(lab, f_mean, d, "price", loss = "squared", tests = keys),
+               "learner lab failed on fold 1 of 10 \\(design bcv5x2\\): predict\\(\\) of the fitted labels_only model returns factor, not numbers")
+})
+
+test_that("warnings of a learner's fits reach the user once, naming learner, fits and design", {
+  need_python()
+  warn_learner <- function(train, test) {
+    warning("my model did not converge")
+    rep(as.character(train$Species[1]), nrow(test))
+  }
+  got <- character()
+  res <- withCallingHandlers(
+    compare_learners(warn_learner, "majority", iris, "Species", tests = c("mcnemar_5x2bcv", "kfold_t")),
+    warning = function(w) { got <<- c(got, conditionMessage(w)); invokeRestart("muffleWarning") })
+  mine <- grep("my model", got, value = TRUE)
+  expect_identical(mine, paste("learner warn_learner, 10 of 10 fits of bcv5x2 (first on fold 1);",
+                               "10 of 10 fits of cv10 (first on fold 1): my model did not converge"))
+  ## a warning on some fits only says on how many
+  some <- function(train, test) {
+    if (nrow(train) < 75) warning("small training half")
+    rep(as.character(train$Species[1]), nrow(test))
+  }
+  d <- iris[-1, ]                  # 149 records: halves of 74 and 75
+  got <- character()
+  withCallingHandlers(compare_learners(some, "majority", d, "Species", tests = "mcnemar_5x2bcv"),
+                      warning = function(w) { got <<- c(got, conditionMessage(w)); invokeRestart("muffleWarning") })
+  expect_length(grep("small training half", got), 1L)
+  expect_match(grep("small training half", got, value = TRUE),
+               "^learner some, [1-9] of 10 fits of bcv5x2 \\(first on fold [0-9]+\\): small training half$")
+})
+
+test_that("what a model-fitting function prints on each fit is not shown", {
+  need_python()
+  need_r_packages("MASS")
+  noisy <- function(formula, data) {
+    cat("iter  10 value 42.0\nconverged\n")
+    MASS::lda(formula, data = data)
+  }
+  out <- capture.output(r <- compare_learners(noisy, "majority", iris, "Species",
+                                              tests = "mcnemar_5x2bcv"))
+  expect_identical(out, character())
+  expect_identical(r$tables, compare_learners(MASS::lda, "majority", iris, "Species",
+                                              tests = "mcnemar_5x2bcv")$tables)
+})
+
+test_that("a parsnip-style specification: the mode from the loss, numbers for regression", {
+  need_python()
+  need_r_packages("MASS")
+  with_parsnip_stand_in({
+    ## no mode (decision_tree()): classification for labels, set before any fit
+    nomode <- structure(list(mode = "unknown"), class = c("stand_in_spec", "model_spec"))
+    l <- compare_learners(nomode, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+    ml <- compare_learners(MASS::lda, "majority", iris, "Species", tests = "mcnemar_5x2bcv")
+    expect_identical(l$tables, ml$tables)
+    ## regression: type = "numeric" (the stand-in: lm), as stats::lm
+    d <- regression_data()
+    keys <- c("calibrated_f_5x2bcv", "kfold_t")
+    f_mean <- function(train, test) rep(mean(train$price), nrow(test))
+    r <- compare_learners(nomode, f_mean, d, "price", loss = "squared", tests = keys)
+    m <- compare_learners(stats::lm, f_mean, d, "price", loss = "squared", tests = keys)
+    expect_identical(r$tables, m$tables)
+    ## a mode that does not fit the loss is refused up front, naming set_mode()
+    reg <- structure(list(mode = "regression"), class = c("stand_in_spec", "model_spec"))
+    expect_error(compare_learners(reg, "majority", iris, "Species"),
+                 "learner reg is a parsnip specification in mode \"regression\", but loss = \"zero_one\" compares class labels.*set_mode\\(\"classification\"\\)")
+    cl <- structure(list(mode = "classification"), class = c("stand_in_spec", "model_spec"))
+    expect_error(compare_learners(cl, f_mean, d, "price", loss = "squared", tests = keys),
+                 "in mode \"classification\", but loss = \"squared\" compares numbers.*set_mode\\(\"regression\"\\)")
+  })
+  ## a fitted parsnip model (class c("_lda", "model_fit")) gets the fitted-model hint
+  registerS3method("predict", "model_fit", function(object, ...) NULL, envir = asNamespace("stats"))
+  fitted <- structure(list(), class = c("_lda", "model_fit"))
+  expect_error(compare_learners(fitted, "majority", iris, "Species"),
+               "model_fit is a fitted model: give the function that fits it")
 })
