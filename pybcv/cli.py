@@ -31,7 +31,7 @@ import pandas as pd
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
-from .comparison import (ADJUSTMENTS, compare, compare_many,
+from .comparison import (ADJUSTMENTS, compare, compare_many, design_notes,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine.simulation import check_scheduler
@@ -462,6 +462,9 @@ def cmd_folds(a) -> int:
             groups=data.groups if a.groups else None)
     except ValueError as e:
         raise UsageError(f"--groups {a.groups}: {e}" if a.groups else f"--stratify: {e}") from None
+    for note in design_notes({design: splits}, data.y if data else None, a.stratify,
+                             data.groups if a.groups else None):
+        print(f"note: {note}", file=sys.stderr)
     n_folds = len(splits)
     if a.train:
         lines = ["fold,row,set"] + [f"{f},{int(r)},{side}" for f, (tr, te) in enumerate(splits)

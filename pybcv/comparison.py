@@ -290,11 +290,11 @@ def alternative_notes(keys, alternative) -> List[str]:
             f"statistic)"] if two else []
 
 
-def _score_tables(tables, n, keys, options, splits=None, zero_one=True) -> Dict[str, Any]:
+def _score_tables(tables, n, keys, options, splits=None, loss="zero_one") -> Dict[str, Any]:
     """Every test of ``keys`` with its options; fold sizes from ``splits`` when
     given (the grouped designs' sizes depend on the draw), else from the design.
-    ``zero_one`` False: ``tables`` hold per-fold loss sums (F, 4) of a
-    real-valued loss (:func:`pybcv.outcomes.loss_sums`)."""
+    ``loss`` (its name) other than "zero_one": ``tables`` hold per-fold loss
+    sums (F, 4) of that real-valued loss (:func:`pybcv.outcomes.loss_sums`)."""
     out = {}
     for k in sorted(keys, key=lambda k: k != PAPER_TEST):      # the paper's test first
         d = TESTS[k].design
@@ -303,8 +303,10 @@ def _score_tables(tables, n, keys, options, splits=None, zero_one=True) -> Dict[
             nte = np.array([len(te) for _, te in splits[d]])
         else:
             ntr, nte = DESIGNS[d].sizes(n)
-        run = TESTS[k].from_tables if zero_one else TESTS[k].from_loss_sums
-        out[k] = run(tables[d], ntr, nte, **options.get(k, {}))
+        if loss == "zero_one":
+            out[k] = TESTS[k].from_tables(tables[d], ntr, nte, **options.get(k, {}))
+        else:
+            out[k] = TESTS[k].from_loss_sums(tables[d], ntr, nte, loss=loss, **options.get(k, {}))
     return out
 
 
@@ -387,6 +389,18 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
                        y=data.y if stratify else None, groups=groups)
 
 
+def design_notes(splits, y, stratify, groups) -> List[str]:
+    """The stratified or grouped designs' notes on the data (rare classes;
+    halves far from n/2), once per note."""
+    notes = []
+    for d, sp in splits.items():
+        if stratify:
+            notes += design_splitter(d, stratify=True).class_notes(y)
+        elif groups is not None:
+            notes += design_splitter(d, grouped=True).halves_notes([te for _, te in sp], groups)
+    return list(dict.fromkeys(notes))
+
+
 def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
@@ -448,6 +462,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
+    notes += design_notes(splits, data.y, stratify, groups)
     preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
                                        seed, check_timeout(timeout), lossobj.proba)
     notes += clip_notes(data.y, preds, names, splits) if lossobj.proba else []
@@ -456,7 +471,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     for i, j in combinations(range(len(learners)), 2):
         tables = _outcomes(data.y, preds[i], preds[j], splits, lossobj, (names[i], names[j]))
         out[(names[i], names[j])] = Comparison(
-            _score_tables(tables, data.n, keys, opts, splits, lossobj.zero_one), tables, data.n,
+            _score_tables(tables, data.n, keys, opts, splits, lossobj.name), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
             fits=(fits, fits), loss=lossobj.name)
     return out
@@ -495,7 +510,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
         tables = {d: loss_sums(la, lb, [te for _, te in DESIGNS[d].splits(la.size,
                                                                           design_generator(seed, d))])
                   for d in designs}
-    return Comparison(_score_tables(tables, la.size, keys, opts, zero_one=lossobj.zero_one), tables,
+    return Comparison(_score_tables(tables, la.size, keys, opts, loss=lossobj.name), tables,
                       la.size, "A (losses)", "B (losses)", ("none", "none"), profile, seed, alpha,
                       notes, loss=loss)
 
@@ -611,7 +626,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     if splits is None and design != "conservative_z":   # the folds' own sizes (grouped folds)
         splits = [(np.setdiff1d(np.arange(n), t), t) for t in test_sets]
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
-                                    lossobj.zero_one),
+                                    lossobj.name),
                       tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha,
                       warns + notes, loss=lossobj.name)
 
@@ -949,9 +964,11 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
         for (a, b), c, ph, psh in zip(comparisons, comparisons.values(), h, s):
             r = c.results[test]
             lo, hi = r.confidence_interval()
-            pairs.append({"a": a, "b": b, "test": test, "pvalue": float(r.pvalue),
+            pairs.append({"a": a, "b": b, "test": test, "method": r.method,
+                          "alternative": r.alternative, "pvalue": float(r.pvalue),
                           "pvalue_holm": float(ph), "pvalue_shaffer": float(psh),
-                          "statistic": float(r.statistic),
+                          "reject": bool((ph if adjust == "holm" else psh) < alpha),
+                          "statistic": float(r.statistic), "df": _num(r.df),
                           "estimate": float("nan") if r.estimate is None else float(r.estimate),
                           "ci_low": lo, "ci_high": hi, "warnings": list(r.warnings)})
     return LearnerComparison(names, pairs, comparisons, adjust, alpha, errors)

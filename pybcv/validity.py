@@ -71,6 +71,7 @@ T_VALUES = (2.0, 2.512)
 OTHER_VALUES = {
     "alternative": ("less", "greater"),
     "correction": (False,),
+    "exact": (True,),
     "clamp_correction": (True,),
     "empty_fold": ("drop",),
     "t": T_VALUES,

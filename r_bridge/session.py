@@ -49,12 +49,13 @@ def _jvm_candidates():
     for f in glob.glob("/usr/lib/R/etc/javaconf") + glob.glob("/etc/R/javaconf") + \
             glob.glob("/usr/lib/R/etc/ldpaths") + glob.glob("/etc/R/ldpaths"):
         try:
-            for line in open(f):
-                if "JAVA_HOME" in line and "=" in line and "/" in line:
-                    v = line.split("=", 1)[1].strip().strip("'\"")
-                    v = v.split(":-")[-1].rstrip("}") if ":-" in v else v
-                    if v.startswith("/"):
-                        homes.append(v)
+            with open(f) as fh:
+                for line in fh:
+                    if "JAVA_HOME" in line and "=" in line and "/" in line:
+                        v = line.split("=", 1)[1].strip().strip("'\"")
+                        v = v.split(":-")[-1].rstrip("}") if ":-" in v else v
+                        if v.startswith("/"):
+                            homes.append(v)
         except OSError:
             pass
     homes += ["/usr/lib/jvm/default-java"] + sorted(glob.glob("/usr/lib/jvm/java-*-openjdk-*"))

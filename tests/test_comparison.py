@@ -355,3 +355,26 @@ def test_compare_losses_refuses_losses_that_are_not_zero_one():
         compare_losses(lb, lb[:-1])
     ok = compare_losses(lb.astype(bool), 1 - lb)
     assert ok.error_a == pytest.approx(lb.mean())
+
+
+def test_the_exact_hold_out_mcnemar_is_a_comparison_option(capsys):
+    """``exact`` of mcnemar_ho reaches compare() and the CLI's --option: the
+    binomial p-value of scipy.stats.binomtest on the hold-out table, no interval."""
+    import json
+    from scipy import stats
+    from pybcv.cli import main
+    from pybcv.datasets import make_dataset
+    d = make_dataset("simple", 0, n=300, delta=1.0)
+    c = compare(d.X, d.y, "glm", "majority", tests=["mcnemar_ho"], seed=1,
+                options={"mcnemar_ho": {"exact": True}})
+    r = c.results["mcnemar_ho"]
+    b, cc = int(r.table[0, 1]), int(r.table[1, 0])
+    assert b + cc > 0 and r.statistic == min(b, cc)
+    assert r.pvalue == pytest.approx(stats.binomtest(min(b, cc), b + cc).pvalue, rel=1e-12)
+    assert all(np.isnan(r.confidence_interval()))
+    assert r.pvalue != compare(d.X, d.y, "glm", "majority", tests=["mcnemar_ho"],
+                               seed=1).results["mcnemar_ho"].pvalue
+    assert main(["compare", "--tests", "mcnemar_ho", "--option", "mcnemar_ho.exact=true",
+                 "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)["tests"]["mcnemar_ho"]
+    assert out["df"] is None and 0 < out["pvalue"] <= 1

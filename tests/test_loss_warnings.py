@@ -86,7 +86,7 @@ def test_compare_compare_many_and_own_predictions_carry_it():
     folds = DESIGNS["rcv5x2"].test_sets(40, np.random.default_rng(0))
     pa = [y[t] + 0.1 for t in folds]
     pb = [y[t] + 0.5 * np.sin(t) for t in folds]
-    own = compare_predictions(y[:40], pa, pb, test_sets=folds, design="rcv5x2", loss="absolute")
+    own = compare_predictions(y[:40], pa, pb, test_sets=folds, design="rcv5x2", loss="squared")
     assert w in own["t_5x2cv"].warnings
 
 
@@ -107,3 +107,23 @@ def test_the_command_line_prints_it(tmp_path, capsys):
                  "--b", "sklearn.linear_model.LinearRegression", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert w in json.dumps(obj)
+
+
+def test_a_test_liberal_only_under_squared_loss_warns_only_there():
+    """walk27 B25: the calibrated F (the default test) was flagged under every
+    real-valued loss although the battery found it liberal only on a
+    heavy-tailed squared loss; under absolute loss (the docs' remedy) and the
+    battery's other scored losses it stays quiet, a test liberal on every loss
+    family still warns, and a user's own loss name (not scored) warns."""
+    la, lb = _losses()
+    only_sq = sorted(k for k in FLAGGED if TESTS[k].liberal_losses)
+    assert "calibrated_f_5x2bcv" in only_sq
+    for loss in ("absolute", "cost_matrix", "log"):
+        cmp = compare_losses(la, lb, tests="all", seed=1, loss=loss)
+        for k in only_sq:
+            assert not any("validity battery" in w for w in cmp[k].warnings), (loss, k)
+        assert TESTS["rho_t"].loss_warning in cmp["rho_t"].warnings
+    for loss in ("squared", "my_own_loss"):
+        cmp = compare_losses(la, lb, tests="all", seed=1, loss=loss)
+        assert all(TESTS[k].loss_warning in cmp[k].warnings for k in only_sq), loss
+    assert "10-fold t and the CV-CI z" in TESTS["calibrated_f_5x2bcv"].loss_warning

@@ -515,8 +515,9 @@ def test_cli_test_reads_decimal_commas(tmp_path, capsys):
 
 def test_an_argument_of_a_tests_function_is_named_as_such():
     from pybcv.comparison import test_options
-    with pytest.raises(ValueError, match=r"exact: an argument of pybcv.stats.mcnemar_ho on your own"):
-        test_options(["mcnemar_ho"], options={"mcnemar_ho": {"exact": True}})
+    with pytest.raises(ValueError, match=r"n_train: an argument of pybcv.stats.corrected_rho_t on "
+                                         r"your own"):
+        test_options(["corrected_rho_t"], options={"corrected_rho_t": {"n_train": 10}})
 
 
 def test_a_module_path_is_named_a_module_once_imported_too():

@@ -245,7 +245,8 @@ def test_union_of_designs_fit_count():
 
 @pytest.mark.parametrize("key", list(TESTS))
 def test_batch_equals_single(key):
-    """The vectorised kernels give exactly the public functions' numbers."""
+    """The vectorised kernels give exactly the public functions' numbers, under
+    every option value (profiles, alternative, correction, exact, t, ...)."""
     from pybcv.partitions import DESIGNS
     design = DESIGNS[TESTS[key].design]
     n = 120
@@ -257,7 +258,8 @@ def test_batch_equals_single(key):
     lb = rng.random((R, n)) < 0.25
     sp = design.splits(n, 3)
     T = np.stack([tables_from_losses(la[r], lb[r], sp) for r in range(R)])
-    for opts in [{}] + [dict(o) for o in [S.PROFILES["paper"].get(key, {})] if o]:
+    from pybcv.validity import variants          # every option value the battery scores
+    for opts in [o for _, o in variants(key)]:
         stat, p = TESTS[key].batch(T, n_train, n_test, **opts)
         for r in range(R):
             res = TESTS[key].from_tables(T[r], n_train, n_test, **opts)

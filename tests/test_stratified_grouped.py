@@ -284,3 +284,37 @@ def test_cli_folds_stratify_and_groups_are_compares_folds(tmp_path, capsys):
     capsys.readouterr()
     assert main(["folds", "--groups", "site", "--n", "40"]) == 2
     assert "give --csv" in capsys.readouterr().err
+
+
+def test_a_dominant_group_and_a_rare_class_get_notes(capsys):
+    """A group that unbalances the halves (walk27 B6: halves of 22 and 218 of
+    240, silently) and a class with fewer records than blocks (B7) are named
+    in the comparison's warnings, in the CLI's folds command, and a continuous
+    y is refused by the stratified splitter."""
+    from pybcv.comparison import compare
+    from pybcv.partitions import StratifiedBlockRegularizedMx2CV
+    d = _data()
+    n = d.n
+    big = np.r_[np.zeros(n - 40, int), np.arange(1, 41)]         # one group of n - 40 records
+    res = compare(d.X, d.y, "majority", "fnn-weighted", backend="python", groups=big)
+    assert any("group '0' alone has" in w and "unreliable" in w for w in res.warnings)
+    even = compare(d.X, d.y, "majority", "fnn-weighted", backend="python",
+                   groups=np.arange(n) // 6)
+    assert not any("grouped BCV" in w for w in even.warnings)
+    y = np.array([str(v) for v in d.y], dtype=object)
+    y[:3] = "rare"
+    res = compare(d.X, y, "majority", "fnn-weighted", backend="python", stratify=True)
+    assert any("'rare' (3)" in w and "8 blocks" in w for w in res.warnings)
+    with pytest.raises(ValueError, match="continuous"):
+        StratifiedBlockRegularizedMx2CV(random_state=0).splits(n, y=np.linspace(0, 1, n))
+
+
+def test_cli_folds_notes_a_dominant_group(tmp_path, capsys):
+    from pybcv.cli import main
+    rng = np.random.default_rng(0)
+    lines = ["x1,grp,class"] + [f"{rng.normal():.3f},{'g0' if i < 200 else f'g{i}'},"
+                                f"{'a' if i % 2 else 'b'}" for i in range(240)]
+    p = tmp_path / "g.csv"
+    p.write_text("\n".join(lines) + "\n")
+    assert main(["folds", "--csv", str(p), "--groups", "grp", "--out", str(tmp_path / "f.csv")]) == 0
+    assert "group 'g0' alone has 200 records" in capsys.readouterr().err

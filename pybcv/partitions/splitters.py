@@ -550,7 +550,22 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         if groups is not None:
             raise ValueError("StratifiedBlockRegularizedMx2CV stratifies by y and does not take "
                              "groups; use GroupBlockRegularizedMx2CV for groups")
+        a = np.asarray(y) if y is not None else None
+        if a is not None and a.dtype.kind == "f" and np.isfinite(a).all() and np.any(a != np.round(a)):
+            raise ValueError("y looks continuous (non-integer numbers): a stratified BCV forms its "
+                             "blocks within classes, so y must be class labels (as scikit-learn's "
+                             "StratifiedKFold requires)")
         return {"classes": _codes(y, n, "y (the class labels to stratify by)")}
+
+    def class_notes(self, y) -> List[str]:
+        """Notes on the classes with fewer records than blocks: such a class
+        cannot be in every block, so some folds test none of it."""
+        B = bcv_n_blocks(self.m)
+        vals, counts = np.unique(np.asarray(y).astype(str), return_counts=True)
+        rare = [f"{v!r} ({c})" for v, c in zip(vals, counts) if c < B]
+        return [f"stratified {self.m}x2 BCV: class(es) {', '.join(rare)} hold fewer records than "
+                f"the {B} blocks, so they cannot be in every block (some folds test none of "
+                f"them)"] if rare else []
 
     def _test_sets(self, n, g, classes=None):
         if classes is None:
@@ -627,6 +642,25 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     def sizes(self, n):
         raise ValueError("a grouped BCV's fold sizes depend on the groups and the draw; "
                          "read them from splits(n, rng, groups=groups)")
+
+    #: a half further than this fraction of n/2 from n/2 gets a note
+    HALF_TOLERANCE = 0.1
+
+    @classmethod
+    def halves_notes(cls, test_sets, groups) -> List[str]:
+        """A note when a fold's test half is far from n/2 (more than
+        ``HALF_TOLERANCE`` of n/2), naming the largest group: the tests'
+        variance formulas assume halves near n/2."""
+        n = len(groups)
+        sizes = [len(t) for t in test_sets]
+        if max(abs(s - n / 2) for s in sizes) <= cls.HALF_TOLERANCE * n / 2:
+            return []
+        vals, counts = np.unique(np.asarray(groups).astype(str), return_counts=True)
+        big = int(np.argmax(counts))
+        return [f"grouped BCV: the test halves hold {min(sizes)} to {max(sizes)} of {n} records "
+                f"(n/2 = {n / 2:g}): group {vals[big]!r} alone has {counts[big]} records; the "
+                f"tests assume halves near n/2, so their results are unreliable here (use smaller "
+                f"groups, or no groups if the records are independent)"]
 
     def _check_test_sets(self, folds, n):
         """Folds of B blocks of any sizes: each replication's halves

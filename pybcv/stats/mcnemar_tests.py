@@ -28,7 +28,6 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy import special as _sp
-from scipy import stats as _st
 
 from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, check_alternative,
                       check_choice, check_flag, check_real, check_tables, chi2_sf, no_interval, p_z,
@@ -58,14 +57,21 @@ class McNemarKernel(NamedTuple):
     n10: np.ndarray
     n: np.ndarray             # that table's total
     correction: bool
+    exact: bool = False       # the binomial test: no interval
 
 
-def mcnemar_ho_kernel(b, c, n, correction=True) -> McNemarKernel:
-    """M = (|b - c| - 1)^2 / (b + c) ~ chi2(1); M = 0, p = 1 where b + c = 0."""
+def mcnemar_ho_kernel(b, c, n, correction=True, exact=False) -> McNemarKernel:
+    """M = (|b - c| - 1)^2 / (b + c) ~ chi2(1); M = 0, p = 1 where b + c = 0.
+    ``exact``: statistic min(b, c), p = min(1, 2 P(Binom(b + c, 1/2) <= min(b, c)))."""
+    b, c = np.asarray(b, float), np.asarray(c, float)
+    if exact:
+        s, k = b + c, np.minimum(b, c)
+        with np.errstate(invalid="ignore"):
+            p = np.where(s > 0, np.minimum(1.0, 2.0 * _sp.bdtr(k, np.maximum(s, 1), 0.5)), 1.0)
+        return McNemarKernel(k, p, b, c, np.asarray(n, float), correction, True)
     M, s = mcnemar_terms(b, c, correction)
     p = np.where(s > 0, chi2_sf(M, 1), 1.0)
-    return McNemarKernel(M, p, np.asarray(b, float), np.asarray(c, float), np.asarray(n, float),
-                         correction)
+    return McNemarKernel(M, p, b, c, np.asarray(n, float), correction)
 
 
 def mcnemar_kfold_naive_kernel(b, c, empty_fold="zero", correction=True):
@@ -196,6 +202,8 @@ def mcnemar_interval(b, c, n, correction=True, *, level=0.95, alternative="two-s
 
 
 def mcnemar_kernel_interval(out: McNemarKernel, level=0.95, alternative="two-sided"):
+    if out.exact:
+        return no_interval(out.n01)
     return mcnemar_interval(out.n01, out.n10, out.n, out.correction, level=level,
                             alternative=alternative)
 
@@ -254,12 +262,10 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     est = float(mcnemar_estimate(b, c, N))
     common = dict(test="mcnemar_ho", df=1, estimate=est, warnings=warnings, table=C.astype(np.int64),
                   n01=float(b), n10=float(c), correction=correction, exact=exact)
+    out = mcnemar_ho_kernel(b, c, N, correction, exact)
     if exact:
-        s = int(b + c)
-        p = 1.0 if s == 0 else min(1.0, 2.0 * _st.binom.cdf(min(b, c), s, 0.5))
-        return McNemarResult(statistic=float(min(b, c)), pvalue=float(p),
+        return McNemarResult(statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
                              null_distribution="Binomial(n01+n10, 1/2)", **{**common, "df": None})
-    out = mcnemar_ho_kernel(b, c, N, correction)
     return McNemarResult(statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
                          null_distribution=CHI2_1, interval_function=mcnemar_interval,
                          interval_args=(float(b), float(c), float(N), correction), **common)

@@ -178,8 +178,8 @@ def _k_cvci(n01, n10, n, alternative="two-sided"):
     return _z.cvci_z_kernel(*_z.cvci_moments_from_counts(n01, n10, n), alternative), _z.z_kernel_interval
 
 
-def _k_mcnemar_ho(T, correction=True):
-    return (_mc.mcnemar_ho_kernel(T[..., 0, 1], T[..., 1, 0], T.sum((-1, -2)), correction),
+def _k_mcnemar_ho(T, correction=True, exact=False):
+    return (_mc.mcnemar_ho_kernel(T[..., 0, 1], T[..., 1, 0], T.sum((-1, -2)), correction, exact),
             _mc.mcnemar_kernel_interval)
 
 
@@ -208,6 +208,7 @@ OPTION_CHOICES = {"alternative": ALTERNATIVES, "empty_fold": ("zero", "drop")}
 _OPTION_CHECKS = {
     **{k: (lambda v, k=k: check_choice(v, k, OPTION_CHOICES[k])) for k in OPTION_CHOICES},
     "correction": lambda v: check_flag(v, "correction"),
+    "exact": lambda v: check_flag(v, "exact"),
     "clamp_correction": lambda v: check_flag(v, "clamp_correction"),
     "rho1": lambda v: check_real(v, "rho1"),
     "rho2": lambda v: check_real(v, "rho2"),
@@ -250,6 +251,16 @@ class TestSpec:
     on_losses: Optional[Callable] = field(default=None, repr=False)
     loss_kernel: Optional[Callable] = field(default=None, repr=False)
     liberal_on_losses: str = ""
+    liberal_losses: Tuple[str, ...] = ()
+
+    def loss_warning_under(self, loss: Optional[str] = None) -> str:
+        """:attr:`loss_warning` where it applies under ``loss`` (a loss name):
+        a test found liberal only under some of the battery's scored losses
+        (``liberal_losses``) does not warn under the others; any other name
+        (a user's own losses) gets the warning."""
+        if self.liberal_losses and loss in SCORED_LOSSES and loss not in self.liberal_losses:
+            return ""
+        return self.loss_warning
 
     @property
     def loss_warning(self) -> str:
@@ -260,8 +271,10 @@ class TestSpec:
         "" otherwise."""
         if not self.liberal_on_losses:
             return ""
+        instead = (" (the 10-fold t and the CV-CI z held alpha on every loss family)"
+                   if self.liberal_losses else "")
         return (f"the validity battery found the {self.label} liberal under real-valued losses "
-                f"({self.liberal_on_losses}): its p-values are too small there; see "
+                f"({self.liberal_on_losses}): its p-values are too small there{instead}; see "
                 f"docs/validity (warnings.csv)")
 
     @property
@@ -346,16 +359,17 @@ class TestSpec:
         inputs, options = self._prepare(tables, n_train, n_test, options, batch=False)
         return (self.on_tables or self.function)(*inputs, **options)
 
-    def from_loss_sums(self, sums, n_train=None, n_test=None, **options) -> TestResult:
+    def from_loss_sums(self, sums, n_train=None, n_test=None, loss=None, **options) -> TestResult:
         """Run the test on one repetition's per-fold sums of real-valued
         losses, shape (F, 4): records, sum of A's losses, sum of B's, sum of
         the squared per-record differences (:func:`pybcv.outcomes.loss_sums`);
-        the test reads the per-fold mean loss differences."""
+        the test reads the per-fold mean loss differences; ``loss`` (its name)
+        decides whether the battery's warning applies (:meth:`loss_warning_under`)."""
         S, ntr, nte, options = self._loss_sums(sums, n_train, n_test, options, batch=False)
         with real_losses():
             res = (self.on_losses or self.function)(*self.loss_inputs(S, ntr, nte), **options)
-        if self.loss_warning:
-            res = replace(res, warnings=(*res.warnings, self.loss_warning))
+        if self.loss_warning_under(loss):
+            res = replace(res, warnings=(*res.warnings, self.loss_warning_under(loss)))
         return res
 
     def batch_losses(self, sums, n_train, n_test, level=DEFAULT_LEVEL, **options):
@@ -469,7 +483,7 @@ _ROWS = [
      _z.cvci_z, _pooled_counts, _k_cvci, _ALT, True),
     ("mcnemar_ho", "Conventional HO McNemar's test", "HO McNemar", "McNemar", "holdout",
      "McNemar (1947); Edwards (1948); Dietterich (1998); n1 = 2n/3",
-     _mc.mcnemar_ho, _first_table, _k_mcnemar_ho, {"correction": True}, True),
+     _mc.mcnemar_ho, _first_table, _k_mcnemar_ho, {"correction": True, "exact": False}, True),
     ("mcnemar_kfold_naive", "Naive K-fold CV McNemar's test", "naive 10-fold McNemar", "McNemar",
      "cv10", "Yang, Wang, Song & Li, section 'Naive K-fold CV McNemar's test'; K = 10",
      _mc.mcnemar_kfold_naive, _tables, _k_mcnemar_naive,
@@ -525,6 +539,10 @@ _LIBERAL_ON_LOSSES = {
     "combined_f_5x2cv": "a heavy-tailed squared loss",
     "calibrated_f_5x2bcv": "a heavy-tailed squared loss",
 }
+#: The losses the battery scores (docs/validity: its loss families) and, for
+#: the tests liberal under some of them only, which (no warning under the others)
+SCORED_LOSSES = ("squared", "absolute", "cost_matrix", "log")
+_LIBERAL_ONLY_UNDER = {k: ("squared",) for k in ("t_5x2cv", "combined_f_5x2cv", "calibrated_f_5x2bcv")}
 
 
 def zero_one_message(keys, loss) -> str:
@@ -541,7 +559,8 @@ TESTS: Dict[str, TestSpec] = {
                    on_tables={"cvci_z": _z.cvci_z_from_counts}.get(r[0]),
                    loss_inputs=_loss_route(r[0], r[7])[0], on_losses=_loss_route(r[0], r[7])[1],
                    loss_kernel={"cvci_z": _k_cvci_moments}.get(r[0]),
-                   liberal_on_losses=_LIBERAL_ON_LOSSES.get(r[0], ""))
+                   liberal_on_losses=_LIBERAL_ON_LOSSES.get(r[0], ""),
+                   liberal_losses=_LIBERAL_ONLY_UNDER.get(r[0], ()))
     for r in _ROWS}
 TEST_NAMES.update({k: spec.name for k, spec in TESTS.items()})
 
