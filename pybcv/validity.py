@@ -268,6 +268,15 @@ FAMILIES: List[Family] = [
            on_losses(LIGHT), loss="log",
            note="two logistic regressions (sklearn) seeing x through independent noise (1 sd "
                 "of x): H0 by symmetry; log loss"),
+    # ---- every design with learners (the 100- to 315-fold designs too), on nulls by symmetry
+    Family("simple noise n=300 all tests", "null", "simple", 300, 2000, {"delta": 1.0},
+           _NOISY(1.0, 1), _NOISY(1.0, 2),
+           note="simple noise n=300 with every test of the registry (the same seed: its "
+                "repetitions are those of simple noise n=300)"),
+    Family("twonorm mean-noise n=1000 all tests", "null", "twonorm", 1000, 2000, {},
+           {"name": "mean", "noise": 1.0, "noise_stream": 1},
+           {"name": "mean", "noise": 1.0, "noise_stream": 2},
+           note="twonorm mean-noise n=1000 with every test of the registry (its repetitions)"),
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
