@@ -994,6 +994,15 @@ _BACKEND_HELP = ("where the registry learners run: auto (R where available, else
 _ALPHA_HELP = "level of the decisions: reject H0 when p < alpha (default %(default)s)"
 
 
+def _add_csv_format(p, decimal_note: str):
+    """--target, --sep and --decimal: how --csv is read (compare, folds)."""
+    p.add_argument("--target", default="class", help="target column of --csv: classes, or numbers "
+                   "for regressors (default: class)")
+    p.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
+    p.add_argument("--decimal", choices=(".", ","), default=".",
+                   help=f"decimal mark of numbers in --csv {decimal_note}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
@@ -1007,14 +1016,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
-    c.add_argument("--target", default="class", help="target column of --csv: classes, or numbers for regressors "
-                   "(default: class)")
-    c.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
+    _add_csv_format(c, "(default .; with , use e.g. --sep ';')")
     c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
                    "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
                    "naming its column and line unless --drop-missing")
-    c.add_argument("--decimal", choices=(".", ","), default=".",
-                   help="decimal mark of numbers in --csv (default .; with , use e.g. --sep ';')")
     c.add_argument("--drop-missing", action="store_true",
                    help="drop the records of --csv that hold a missing value (reported)")
     c.add_argument("--stratify", action="store_true",
@@ -1068,11 +1073,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--n", type=_n, help="number of records (with --csv: its records)")
     f.add_argument("--csv", help="with --stratify or --groups: the data whose classes or groups "
                    "form the blocks (read as pybcv compare reads it)")
-    f.add_argument("--target", default="class", help="target column of --csv: classes, or numbers for regressors "
-                   "(default: class)")
-    f.add_argument("--sep", type=_separator, default=",", help="field separator of --csv")
-    f.add_argument("--decimal", choices=(".", ","), default=".",
-                   help="decimal mark of numbers in --csv, as in pybcv compare (default .)")
+    _add_csv_format(f, "(default .; as in pybcv compare)")
     f.add_argument("--stratify", action="store_true",
                    help="the folds of pybcv compare --stratify (blocks within the classes)")
     f.add_argument("--groups", metavar="COLUMN",
