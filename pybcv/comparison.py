@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import html
 import math
+import re
+import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -932,7 +934,10 @@ class LearnerComparison:
             fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5))
         cmap = plt.get_cmap("RdBu")
         im = ax.imshow(np.where(np.isnan(M), np.nan, Z), vmin=-1, vmax=1, cmap=cmap)
-        labels = [f"{s}\n({self.errors.get(s, np.nan):.3f})" for s in names]
+        # short labels: an import path's class name only, wrapped (the full names are
+        # the pairs' keys); the figure saved with every label inside it
+        labels = [textwrap.fill(re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", s), 24)
+                  + f"\n({self.errors.get(s, np.nan):.3f})" for s in names]
         ax.set_xticks(range(k), labels, rotation=45, ha="right", fontsize=8)
         ax.set_yticks(range(k), labels, fontsize=8)
         for i in range(k):
@@ -944,13 +949,14 @@ class LearnerComparison:
                 side = {1.0: "row better", -1.0: "col better"}.get(float(better[i, j]), "equal")
                 ax.text(j, i, f"{M[i, j]:.3f}" + ("*" if M[i, j] < self.alpha else "") + "\n" + side,
                         ha="center", va="center", fontsize=7, color=ink)
-        ax.set_title(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < {self.alpha:g}); "
-                     "blue: row learner better", fontsize=9)
+        ax.set_title(textwrap.fill(f"{TESTS[test].name}: {self.adjust}-adjusted p (* < "
+                                   f"{self.alpha:g}); blue: row learner better",
+                                   max(40, int(9 * k + 14))), fontsize=9)
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046,
                                     label="(1 - p) x (+1 row better, -1 col better)")
         if path is not None:
             (fig or ax.figure).tight_layout()
-            (fig or ax.figure).savefig(path, dpi=110)
+            (fig or ax.figure).savefig(path, dpi=110, bbox_inches="tight")
         return ax
 
 

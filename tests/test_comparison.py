@@ -424,3 +424,24 @@ def test_own_predictions_on_the_wrong_design_name_the_design_each_test_needs():
                                          r"get_design\('cv10'\).*give design='cv10'$"):
         compare_predictions(y, [y[t] for t in te], [y[t] for t in te], test_sets=te,
                             tests=["kfold_t"])
+
+
+def test_k_learner_plot_labels_are_short_and_inside_the_figure(tmp_path):
+    """walk27 C11: import paths made 250-character tick labels cut off at the
+    figure's edges; the labels are the class names (wrapped) and the saved
+    figure holds every label, the title and the colour bar."""
+    import matplotlib.image
+    from sklearn.tree import DecisionTreeClassifier
+    X, y = D.simple(0, n=200, delta=1.0).X, D.simple(0, n=200, delta=1.0).y
+    res = compare_many(X, y, ["sklearn.linear_model.LogisticRegression",
+                              "sklearn.tree.DecisionTreeClassifier:max_depth=3",
+                              DecisionTreeClassifier(max_depth=1)], backend="python")
+    ax = res.plot(path=str(tmp_path / "p.png"))
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert not any("sklearn." in t for t in labels)
+    assert all(max(len(line) for line in t.split("\n")) <= 24 for t in labels)
+    fig = ax.figure
+    fig.canvas.draw()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    h, w = matplotlib.image.imread(str(tmp_path / "p.png")).shape[:2]
+    assert w >= box.width * 110 * 0.98 and h >= box.height * 110 * 0.98
