@@ -443,8 +443,9 @@ def cmd_compare(a) -> int:
             key = f"{type(w.message).__name__}: {str(w.message).splitlines()[0].rstrip(':')}"
             fits[key] = fits.get(key, 0) + 1
     fit_notes = [f"a learner's fit warned {k} ({v} time{'s' if v > 1 else ''})" for k, v in fits.items()]
-    for c in (res.comparisons.values() if a.learners else [res]):
-        c.warnings[:0] = getattr(a, "data_notes", []) + fit_notes
+    for c in (res.comparisons.values() if a.learners else [res]):   # the CSV's own notes say
+        c.warnings[:] = getattr(a, "data_notes", []) + fit_notes + [     # what compare's "data:" ones do
+            w for w in c.warnings if not (a.csv and w.startswith("data: "))]
     if a.plot:                       # (--plot comes with --learners only)
         res.plot(path=a.plot)
     if a.json:

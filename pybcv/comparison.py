@@ -19,6 +19,7 @@ import html
 import math
 import re
 import textwrap
+import warnings as _warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -481,9 +482,14 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
     seed = check_seed(seed)
-    data = from_arrays(X, y)
+    with _warnings.catch_warnings(record=True) as read_notes:   # how X was read: kept as notes
+        _warnings.simplefilter("always")
+        data = from_arrays(X, y)
+    for w in read_notes:          # and warned again at the caller's line (compare/compare_many)
+        _warnings.warn(str(w.message), w.category, stacklevel=3)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
     keys, notes = loss_tests(tests, lossobj)
+    notes = [str(w.message) for w in read_notes] + notes
     notes += [lossobj.note] if lossobj.note else []
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)

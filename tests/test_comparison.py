@@ -445,3 +445,20 @@ def test_k_learner_plot_labels_are_short_and_inside_the_figure(tmp_path):
     box = fig.get_tightbbox(fig.canvas.get_renderer())
     h, w = matplotlib.image.imread(str(tmp_path / "p.png")).shape[:2]
     assert w >= box.width * 110 * 0.98 and h >= box.height * 110 * 0.98
+
+
+def test_notes_on_how_x_was_read_reach_the_result_and_the_callers_line():
+    """walk27 A23: the decimal-comma note on a DataFrame column was warned at
+    pybcv's own line and missing from the result's warnings."""
+    import warnings
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x1": [f"{v:.3f}".replace(".", ",") for v in rng.normal(size=120)],
+                      "x2": rng.normal(size=120)})
+    y = np.where(rng.normal(size=120) > 0, "a", "b")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = compare(X, y, "majority", "kknn", backend="python")
+    notes = [w for w in caught if "decimal commas" in str(w.message)]
+    assert notes and all(w.filename == __file__ for w in notes)
+    assert any("decimal commas" in m for m in r.warnings) and "decimal commas" in str(r)
