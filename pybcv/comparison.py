@@ -860,9 +860,7 @@ class LearnerComparison:
         """Pairs whose adjusted p-value (``adjust``) lies below alpha in
         ``test`` (default: as in :meth:`plot`)."""
         test = self._test(test)
-        col = f"pvalue_{self.adjust}"
-        return [(p["a"], p["b"]) for p in self.pairs
-                if p["test"] == test and p[col] is not None and p[col] < self.alpha]
+        return [(p["a"], p["b"]) for p in self.pairs if p["test"] == test and p["reject"]]
 
     def __str__(self) -> str:
         lines = [f"{len(self.learners)} learners, every pair; p-values adjusted by "
@@ -875,10 +873,9 @@ class LearnerComparison:
         lower = "error" if self._loss() == "zero_one" else "loss"
         lines.append(f"  {'pair':<{w}}{'test':<{wt}}{'p':>10}{'holm':>10}{'shaffer':>10}  "
                      f"differ (lower {lower})")
-        col = f"pvalue_{self.adjust}"
         for p in self.pairs:
             mark = "*" if p["test"] == PAPER_TEST else " "
-            differ = p[col] < self.alpha
+            differ = p["reject"]
             lower = p["a"] if p["estimate"] < 0 else p["b"]
             lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<{wt}}{p['pvalue']:>10.4g}"
                          f"{p['pvalue_holm']:>10.4g}{p['pvalue_shaffer']:>10.4g}  "
