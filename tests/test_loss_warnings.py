@@ -127,3 +127,7 @@ def test_a_test_liberal_only_under_squared_loss_warns_only_there():
         cmp = compare_losses(la, lb, tests="all", seed=1, loss=loss)
         assert all(TESTS[k].loss_warning in cmp[k].warnings for k in only_sq), loss
     assert "10-fold t and the CV-CI z" in TESTS["calibrated_f_5x2bcv"].loss_warning
+    # the registry's list of scored losses is the battery's (cost matrices resolve to cost_matrix)
+    from pybcv.stats.registry import SCORED_LOSSES
+    battery = {f.loss if isinstance(f.loss, str) else "cost_matrix" for f in V.FAMILIES}
+    assert battery - {"zero_one"} == set(SCORED_LOSSES)
