@@ -277,6 +277,10 @@ FAMILIES: List[Family] = [
            {"name": "mean", "noise": 1.0, "noise_stream": 1},
            {"name": "mean", "noise": 1.0, "noise_stream": 2},
            note="twonorm mean-noise n=1000 with every test of the registry (its repetitions)"),
+    *[Family(f"{k} noise n=500 all tests", "null", k, 500, 2000, {}, _NOISY(0.5, 1),
+             _NOISY(0.5, 2), note=f"{k} noise n=500 with every test of the registry (the same "
+                                  f"seed: its repetitions are those of {k} noise n=500)")
+      for k in ("pima", "magic")],
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
