@@ -40,6 +40,7 @@ from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
+from .stats._common import check_probability
 from .stats.registry import zero_one_message
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
@@ -400,7 +401,10 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
     blocks are formed within the classes of y, with ``groups`` (one value
     per record) over whole groups (:func:`pybcv.partitions.design_splitter`)."""
     if not isinstance(stratify, (bool, np.bool_)):
-        raise ValueError(f"stratify must be True or False, got {stratify!r}")
+        got = (f"{type(stratify).__name__} of {len(stratify)} values" if np.ndim(stratify)
+               else repr(stratify))
+        raise ValueError(f"stratify must be True or False (stratify=True forms the 5x2 BCV's "
+                         f"blocks within the classes of y), got {got}")
     designs = {d: d for d in designs_for(keys)}
     return draw_splits(data.n, designs, {d: design_generator(seed, d) for d in designs},
                        y=data.y if stratify else None, groups=groups)
@@ -481,7 +485,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
-    seed = check_seed(seed)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
     with _warnings.catch_warnings(record=True) as read_notes:   # how X was read: kept as notes
         _warnings.simplefilter("always")
         data = from_arrays(X, y)
@@ -522,7 +526,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     losses, read by the t, F and z tests as per-fold mean loss differences;
     the tests that need 0/1 outcomes are dropped from a selection or refused
     when named (:func:`loss_tests`, docs/guide/losses.md)."""
-    seed = check_seed(seed)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")
@@ -617,6 +621,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     if (test_sets is None) == (splits is None):
         raise ValueError("give the folds as test_sets or as splits (one of them)")
     get_design(design)
+    alpha = check_probability(alpha, "alpha")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")

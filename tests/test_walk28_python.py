@@ -1,0 +1,47 @@
+"""Python refuses, before any fit, the arguments the CLI refuses (walk 28):
+alpha outside (0, 1) in every front door, and stratify given as the labels
+(a scikit-learn habit) with a message that says what stratify means."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from pybcv import compare, compare_losses, compare_many, compare_predictions
+from pybcv.partitions import DESIGNS
+
+X = np.random.default_rng(0).normal(size=(60, 2))
+Y = np.array(["a", "b"] * 30)
+
+
+class Exploding:
+    """A learner whose fit must never be reached."""
+    def fit(self, X, y):
+        raise AssertionError("fitted before the arguments were checked")
+
+    def predict(self, X):
+        raise AssertionError("predicted before the arguments were checked")
+
+    def get_params(self, deep=True):
+        return {}
+
+
+@pytest.mark.parametrize("alpha", [5, 0, 1, -0.1, float("nan"), "0.05"])
+def test_alpha_is_checked_before_any_fit(alpha):
+    for call in (lambda: compare(X, Y, Exploding(), "majority", alpha=alpha),
+                 lambda: compare_many(X, Y, [Exploding(), "majority"], alpha=alpha)):
+        with pytest.raises((ValueError, TypeError), match="alpha"):
+            call()
+    with pytest.raises((ValueError, TypeError), match="alpha"):
+        compare_losses(np.zeros(60), np.ones(60), alpha=alpha)
+    folds = DESIGNS["bcv5x2"].test_sets(60, np.random.default_rng(0))
+    with pytest.raises((ValueError, TypeError), match="alpha"):
+        compare_predictions(Y, [Y[t] for t in folds], [Y[t] for t in folds], test_sets=folds,
+                            alpha=alpha)
+
+
+@pytest.mark.parametrize("labels", [Y, pd.Series(Y, name="class"), list(Y)])
+def test_stratify_given_the_labels_says_what_it_means(labels):
+    with pytest.raises(ValueError) as e:
+        compare(X, Y, Exploding(), "majority", stratify=labels)
+    msg = str(e.value)
+    assert "stratify must be True or False" in msg and "within the classes of y" in msg
+    assert "of 60 values" in msg and "\n" not in msg and len(msg) < 200
