@@ -69,7 +69,8 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   keys <- sel$keys
   opts <- sel$options
   designs <- as.character(unlist(sel$designs))
-  sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify)
+  sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify, ld$ylevels[ld$y])
+  for (w in sp$notes) warning(w, call. = FALSE)
   rows <- test_rows(sp)
   truth <- ld$y[rows]
   st <- list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, loss = lz)
