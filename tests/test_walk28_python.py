@@ -45,3 +45,16 @@ def test_stratify_given_the_labels_says_what_it_means(labels):
     msg = str(e.value)
     assert "stratify must be True or False" in msg and "within the classes of y" in msg
     assert "of 60 values" in msg and "\n" not in msg and len(msg) < 200
+
+
+def test_cli_separator_hint_is_in_cli_words(tmp_path, capsys):
+    from pybcv.cli import main
+    p = tmp_path / "semi.csv"
+    p.write_text("x1;x2;class\n" + "\n".join(f"{i};{i % 3};{'ab'[i % 2]}" for i in range(40)) + "\n")
+    assert main(["compare", "--csv", str(p), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "is the separator ';' rather than ','? give --sep ';'" in err and "sep=" not in err
+    t = tmp_path / "tab.csv"
+    t.write_text("x1|x2|class\n" + "\n".join(f"{i}|{i % 3}|{'ab'[i % 2]}" for i in range(40)) + "\n")
+    assert main(["compare", "--csv", str(t), "--quiet"]) == 2
+    assert "give --sep '|'" in capsys.readouterr().err
