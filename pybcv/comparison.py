@@ -73,7 +73,7 @@ def _num(x):
 
 
 def _loss_words(loss: str) -> str:
-    return "error rates" if loss == "zero_one" else f"mean {loss} losses"
+    return {"zero_one": "error rates", "cost_matrix": "mean costs"}.get(loss, f"mean {loss} losses")
 
 
 def _fmt_df(df) -> str:
@@ -107,6 +107,7 @@ class Comparison:
     warnings: List[str] = field(default_factory=list)
     fits: Tuple[int, int] = (0, 0)
     loss: str = "zero_one"
+    loss_info: Dict[str, Any] = field(default_factory=dict)
 
     def __getitem__(self, test: str):
         """The result of one test: ``cmp["mcnemar_5x2bcv"]``."""
@@ -182,7 +183,7 @@ class Comparison:
                                "n": int(self.n), "seed": self.seed, "profile": self.profile,
                                "backends": list(self.backends),
                                "error_design": self.error_design,
-                               "loss": self.loss,
+                               "loss": self.loss, **self.loss_info,
                                "error_a": _num(self.error_a), "error_b": _num(self.error_b),
                                "fits": list(self.fits), "warnings": list(self.warnings)},
                 "tests": results_as_json(self.results, self.alpha, level)}
@@ -196,6 +197,9 @@ class Comparison:
                  _loss_words(self.loss)
                  + f" over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
+        if "cost_matrix" in self.loss_info:
+            lines.append(f"cost matrix {self.loss_info['cost_matrix']} (rows the true class, "
+                         f"columns the predicted class: {', '.join(map(str, self.loss_info['labels']))})")
         head = self.headline
         if head.estimate is not None:
             lo, hi = head.confidence_interval()
@@ -509,7 +513,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
         out[(names[i], names[j])] = Comparison(
             _score_tables(tables, data.n, keys, opts, splits, lossobj.name), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
-            fits=(fits, fits), loss=lossobj.name)
+            fits=(fits, fits), loss=lossobj.name, loss_info=lossobj.info)
     return out
 
 
@@ -658,6 +662,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
             _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]),
                                     False if callable(loss) else labels)
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
+    notes += [lossobj.note] if lossobj.note else []
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
         d = TESTS[wrong[0]].design
@@ -675,7 +680,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
                                     lossobj.name),
                       tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha,
-                      warns + notes, loss=lossobj.name)
+                      warns + notes, loss=lossobj.name, loss_info=lossobj.info)
 
 
 def _own_splits(splits, n: int, design: str):
@@ -847,6 +852,7 @@ class LearnerComparison:
         """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
         return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
                 "adjust": self.adjust, "loss": self._loss(),
+                **next(iter(self.comparisons.values())).loss_info,
                 "errors": {k: _num(v) for k, v in self.errors.items()}, "warnings": self._notes(),
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}

@@ -58,3 +58,30 @@ def test_cli_separator_hint_is_in_cli_words(tmp_path, capsys):
     t.write_text("x1|x2|class\n" + "\n".join(f"{i}|{i % 3}|{'ab'[i % 2]}" for i in range(40)) + "\n")
     assert main(["compare", "--csv", str(t), "--quiet"]) == 2
     assert "give --sep '|'" in capsys.readouterr().err
+
+
+def test_a_cost_matrix_is_kept_in_the_result_and_its_json(tmp_path, capsys):
+    import json
+    from pybcv.cli import main
+    rng = np.random.default_rng(0)
+    Xc = rng.normal(size=(80, 2))
+    yc = np.where(Xc[:, 0] + rng.normal(size=80) > 0, "pos", "neg")
+    r = compare(Xc, yc, "majority", "kknn", loss=[[0, 1], [5, 0]], backend="python",
+                progress=False)
+    assert r.loss_info == {"cost_matrix": [[0.0, 1.0], [5.0, 0.0]], "labels": ["neg", "pos"]}
+    assert "cost matrix [[0.0, 1.0], [5.0, 0.0]] (rows the true class, columns the predicted " \
+           "class: neg, pos)" in str(r) and "mean costs" in str(r)
+    p = tmp_path / "c.csv"
+    p.write_text("x1,x2,class\n" + "\n".join(f"{a:.4f},{b:.4f},{c}" for (a, b), c in zip(Xc, yc)))
+    assert main(["compare", "--csv", str(p), "--a", "majority", "--b", "kknn", "--backend",
+                 "python", "--loss", "0,1;5,0", "--json", "--quiet"]) == 0
+    cmp = json.loads(capsys.readouterr().out)["comparison"]
+    assert cmp["cost_matrix"] == [[0.0, 1.0], [5.0, 0.0]] and cmp["labels"] == ["neg", "pos"]
+    assert main(["compare", "--csv", str(p), "--learners", "majority,kknn,glm", "--backend",
+                 "python", "--loss", "0,1;5,0", "--json", "--quiet"]) == 0
+    many = json.loads(capsys.readouterr().out)
+    assert many["cost_matrix"] == [[0.0, 1.0], [5.0, 0.0]] and many["labels"] == ["neg", "pos"]
+    folds = DESIGNS["bcv5x2"].test_sets(80, np.random.default_rng(0))
+    own = compare_predictions(yc, [yc[t] for t in folds], [np.full(len(t), "pos") for t in folds],
+                              test_sets=folds, loss=[[0, -1], [5, 0]])
+    assert any("negative entries" in w for w in own.warnings)
