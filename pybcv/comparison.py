@@ -945,7 +945,7 @@ class LearnerComparison:
         Z = better * (1.0 - np.where(np.isnan(M), 1.0, M))
         fig = None
         if ax is None:
-            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5))
+            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5), constrained_layout=True)
         cmap = plt.get_cmap("RdBu")
         im = ax.imshow(np.where(np.isnan(M), np.nan, Z), vmin=-1, vmax=1, cmap=cmap)
         # short labels: an import path's class name only, wrapped (the full names are
@@ -969,7 +969,8 @@ class LearnerComparison:
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046,
                                     label="(1 - p) x (+1 row better, -1 col better)")
         if path is not None:
-            (fig or ax.figure).tight_layout()
+            if fig is None:              # the caller's axes: laid out here
+                ax.figure.tight_layout()
             (fig or ax.figure).savefig(path, dpi=110, bbox_inches="tight")
         return ax
 

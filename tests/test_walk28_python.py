@@ -85,3 +85,28 @@ def test_a_cost_matrix_is_kept_in_the_result_and_its_json(tmp_path, capsys):
     own = compare_predictions(yc, [yc[t] for t in folds], [np.full(len(t), "pos") for t in folds],
                               test_sets=folds, loss=[[0, -1], [5, 0]])
     assert any("negative entries" in w for w in own.warnings)
+
+
+def test_plot_keeps_every_label_inside_a_plain_savefig():
+    """compare_many(...).plot() then ax.figure.savefig(name) (no bbox_inches):
+    long learner names and tick labels stay inside the figure (walk28 item 34)."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    from sklearn.linear_model import LinearRegression, Ridge
+    from sklearn.ensemble import RandomForestRegressor
+    from sklearn.tree import DecisionTreeRegressor
+    rng = np.random.default_rng(1)
+    Xr = rng.normal(size=(60, 3))
+    yr = Xr @ [1.0, -0.5, 0.2] + rng.normal(size=60)
+    m = compare_many(Xr, yr, [Ridge(), LinearRegression(), DecisionTreeRegressor(max_depth=3),
+                              RandomForestRegressor(n_estimators=5, random_state=0)],
+                     tests=["kfold_t"], progress=False)
+    ax = m.plot()
+    fig = ax.figure
+    fig.canvas.draw()
+    W, H = fig.bbox.width, fig.bbox.height
+    texts = ax.get_xticklabels() + ax.get_yticklabels() + [ax.title]
+    for t in texts:
+        bb = t.get_window_extent()
+        assert bb.x0 >= -1 and bb.y0 >= -1 and bb.x1 <= W + 1 and bb.y1 <= H + 1, t.get_text()
