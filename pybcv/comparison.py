@@ -342,18 +342,25 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
 
 def check_class_target(y, classifiers, target: str = "y",
                        remedy: str = "compare regressors (e.g. sklearn.linear_model.Ridge) "
-                                     "under loss='squared' or 'absolute'") -> None:
+                                     "under loss='squared' or 'absolute'",
+                       compared_as: str = "") -> None:
     """ValueError when ``classifiers`` (their labels) would face a regression
     target: a numeric ``y`` with more distinct values than half its records,
     or with a value that is not a whole number.  ``target`` names y in the
     message, ``remedy`` says what to do (R's compare_learners gives its own
-    words: the one home of the rule for Python, the CLI and R)."""
+    words: the one home of the rule for Python, the CLI and R);
+    ``compared_as``: why models that may well be regressors are compared as
+    classifiers (R: "under the default loss"), said instead of calling them
+    classifiers."""
     y = np.asarray(y)
     values = np.unique(y)
     if y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
+        one = len(classifiers) == 1
+        what = (f"{'is' if one else 'are'} compared as {'a classifier' if one else 'classifiers'} "
+                f"{compared_as}, which {'treats' if one else 'treat'}" if compared_as else
+                'is a classifier, which treats' if one else 'are classifiers, which treat')
         raise ValueError(f"{target} looks like a regression target ({values.size} distinct numbers "
-                         f"in {y.size} records), but {', '.join(classifiers)} "
-                         f"{'is a classifier, which treats' if len(classifiers) == 1 else 'are classifiers, which treat'}"
+                         f"in {y.size} records), but {', '.join(classifiers)} {what}"
                          f" every value as a class of its own; {remedy}")
 
 

@@ -152,12 +152,13 @@ def _labels(y):
     return y.astype(float) if y.dtype.kind in "biuf" else y.astype(str)
 
 
-def data_checks(y, target, shown, classifiers, remedy):
+def data_checks(y, target, shown, classifiers, remedy, compared_as=""):
     """R's ``compare_learners`` before any fit, the checks of the command
     line: enough records and two classes or more
     (``pybcv.datasets.check_records``, as ``load_csv``), and no regression
     target for learners that predict labels (``classifiers``, their names;
-    ``pybcv.comparison.check_class_target``).  ``shown``: the target's name
+    ``pybcv.comparison.check_class_target``; ``compared_as``: why, for R's
+    own models compared as classifiers under the default loss).  ``shown``: the target's name
     as R prints it; ``remedy``: what to do, in R's words."""
     try:
         from pybcv.comparison import check_class_target
@@ -166,7 +167,7 @@ def data_checks(y, target, shown, classifiers, remedy):
         check_records(y, "data", str(target))
         if classifiers:
             check_class_target(y, [str(c) for c in classifiers], f"the target column {shown}",
-                               str(remedy))
+                               str(remedy), str(compared_as))
         return {"ok": True, "value": True}
     except Exception as e:
         return _fail(ValueError(str(e)))
