@@ -649,10 +649,15 @@ def check_records(y, where: str, target, min_records: int = MIN_RECORDS) -> None
     two classes (values) or more in the target ``y``; a :class:`DataError`
     starting with ``where`` (the file, or R's data frame) otherwise.  The one
     home of the rule for :func:`load_csv` and R's ``compare_learners``."""
-    if len(y) < min_records:
-        raise DataError(f"{where}: too few records ({len(y)}); need at least {min_records}")
+    check_record_count(len(y), where, min_records)
     if len(np.unique(np.asarray(y).astype(str))) < 2:
         raise DataError(f"{where}: the target column {target!r} has a single class")
+
+
+def check_record_count(n: int, where: str, min_records: int = MIN_RECORDS) -> None:
+    """The record count part of :func:`check_records`."""
+    if n < min_records:
+        raise DataError(f"{where}: too few records ({n}); need at least {min_records}")
 
 
 def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: str = ",",
