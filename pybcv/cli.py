@@ -412,8 +412,8 @@ def cmd_compare(a) -> int:
                   n_jobs=a.jobs, progress=progress, alpha=a.alpha, alternative=a.alternative,
                   options=options, timeout=a.timeout, **folds)
         try:
-            res = (compare_many(data.X, data.y, specs, adjust=a.adjust, **kw) if a.learners
-                   else compare(data.X, data.y, *specs, **kw))
+            res = (compare_many(data, None, specs, adjust=a.adjust, **kw) if a.learners
+                   else compare(data, None, *specs, **kw))   # data read and checked: noted above
         except ValueError as e:
             msg = str(e)
             if a.groups and msg.startswith("groups"):
@@ -443,9 +443,8 @@ def cmd_compare(a) -> int:
             key = f"{type(w.message).__name__}: {str(w.message).splitlines()[0].rstrip(':')}"
             fits[key] = fits.get(key, 0) + 1
     fit_notes = [f"a learner's fit warned {k} ({v} time{'s' if v > 1 else ''})" for k, v in fits.items()]
-    for c in (res.comparisons.values() if a.learners else [res]):   # the CSV's own notes say
-        c.warnings[:] = getattr(a, "data_notes", []) + fit_notes + [     # what compare's "data:" ones do
-            w for w in c.warnings if not (a.csv and w.startswith("data: "))]
+    for c in (res.comparisons.values() if a.learners else [res]):
+        c.warnings[:] = getattr(a, "data_notes", []) + fit_notes + c.warnings
     if a.plot:                       # (--plot comes with --learners only)
         res.plot(path=a.plot)
     if a.json:
