@@ -651,11 +651,11 @@ def cmd_test(a) -> int:
                              f"{comma!r}): add --decimal , (with --sep ';'); read with decimal "
                              f"points they fail: {e}") from None
         raise UsageError(f"{where}: {e}") from None
+    src = f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})"
     if a.json:
-        _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
-                            res.to_json())
+        _print_command_json("test", src, res.to_json())
         return 0
-    print(f"predictions: {a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})")
+    print(f"predictions: {src}")
     print(res)
     return 0
 
@@ -953,12 +953,12 @@ def cmd_archive_show(a) -> int:
 
 @_file_errors
 def cmd_archive_unpack(a) -> int:
-    todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
-    odd = [d for d in _folders_with(archive.FILE_NAME, a.folders)
-           if os.path.exists(os.path.join(d, archive.SQLITE_NAME)) and not os.path.isfile(os.path.join(d, archive.SQLITE_NAME))]
+    stores = {d: os.path.join(d, archive.SQLITE_NAME) for d in _folders_with(archive.FILE_NAME, a.folders)}
+    todo = [d for d, s in stores.items() if not os.path.exists(s)]
+    odd = [s for s in stores.values() if os.path.exists(s) and not os.path.isfile(s)]
     if odd:
-        raise ValueError(f"{os.path.join(odd[0], archive.SQLITE_NAME)} is not a file (a folder?): "
-                         f"cannot be a store; move it away to unpack the archive there")
+        raise ValueError(f"{odd[0]} is not a file (a folder?): cannot be a store; move it away "
+                         f"to unpack the archive there")
     for d in todo:
         print(archive.to_sqlite(d))
     print(f"{len(todo)} archive(s) unpacked")
