@@ -114,3 +114,22 @@ def test_plot_keeps_every_label_inside_a_plain_savefig():
     inside()
     fig.tight_layout()                   # what a user (and the gallery) may still call
     inside()
+
+
+def test_groups_by_column_name_as_in_r_and_the_cli():
+    """groups='site' names a column of X: its values form the groups and it is
+    no predictor, as R's groups = "site" and the CLI's --groups site (walk28
+    item 56); the same numbers as giving the values with X without the column."""
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"x1": rng.normal(size=240), "x2": rng.normal(size=240),
+                       "site": np.repeat([f"s{i:02d}" for i in range(24)], 10)})
+    yy = np.where(df.x1 + rng.normal(size=240) > 0, "yes", "no")
+    by_name = compare(df, yy, "majority", "kknn", groups="site", backend="python", progress=False)
+    by_values = compare(df.drop(columns="site"), yy, "majority", "kknn", groups=df.site.to_numpy(),
+                        backend="python", progress=False)
+    r1, r2 = by_name["mcnemar_5x2bcv"], by_values["mcnemar_5x2bcv"]
+    assert (r1.statistic, r1.pvalue) == (r2.statistic, r2.pvalue)
+    with pytest.raises(ValueError, match="groups='place' names no column of X \\(columns: x1, x2, site\\)"):
+        compare(df, yy, Exploding(), "majority", groups="place")
+    with pytest.warns(UserWarning, match="groups is column 'site' of X, which stays a predictor"):
+        compare(df, yy, "majority", "majority", groups=df.site, backend="python", progress=False)
