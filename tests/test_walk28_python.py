@@ -133,3 +133,17 @@ def test_groups_by_column_name_as_in_r_and_the_cli():
         compare(df, yy, Exploding(), "majority", groups="place")
     with pytest.warns(UserWarning, match="groups is column 'site' of X, which stays a predictor"):
         compare(df, yy, "majority", "majority", groups=df.site, backend="python", progress=False)
+
+
+def test_cli_out_of_memory_is_one_plain_line(monkeypatch, capsys):
+    """numpy's MemoryError (e.g. pybcv compare --n 100000000000) is said in
+    the command line's words, with no traceback hint (walk28 item 52)."""
+    from pybcv import cli, datasets
+
+    def huge(seed, n=300):
+        raise MemoryError(f"Unable to allocate 745. GiB for an array with shape ({n},)")
+    monkeypatch.setattr(datasets, "exp6", huge)
+    assert cli.main(["compare", "--n", "100000000000", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pybcv: error: out of memory (Unable to allocate 745. GiB")
+    assert "use fewer records" in err and "TRACEBACK" not in err
