@@ -147,3 +147,14 @@ def test_cli_out_of_memory_is_one_plain_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.startswith("pybcv: error: out of memory (Unable to allocate 745. GiB")
     assert "use fewer records" in err and "TRACEBACK" not in err
+
+
+def test_r_learner_message_is_one_line():
+    """R's long messages break onto an indented second line; the relayed
+    message is one line (walk28 item 53)."""
+    rb = pytest.importorskip("r_bridge.bridge")
+    e = rb.RLearnerError("kknn", 1, "k must be smaller or equal the number of rows of the "
+                                    "training\n                 set", 10)
+    e.set_context(design="bcv5x2")
+    assert str(e) == ("R learner 'kknn' failed on fold 1 of 10, design 'bcv5x2': k must be "
+                      "smaller or equal the number of rows of the training set")
