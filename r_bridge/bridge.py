@@ -139,8 +139,9 @@ def _r_env():
         session.get_r()
         import rpy2.rinterface as ri
         env = ri.baseenv["new.env"]()
-        ri.baseenv["sys.source"](ri.StrSexpVector([r_file("batch.R")]), envir=env,
-                                 **{"keep.source": ri.BoolSexpVector([False])})
+        with session.deferred_sigint():
+            ri.baseenv["sys.source"](ri.StrSexpVector([r_file("batch.R")]), envir=env,
+                                     **{"keep.source": ri.BoolSexpVector([False])})
         fns = {name: env.find(name) for name in
                ("register_dataset", "run_batch", "fit_model", "predict_model",
                 "has_dataset", "clear_datasets")}
