@@ -406,7 +406,7 @@ def cmd_compare(a) -> int:
     elif a.groups:
         src += f"; folds of whole groups of column {a.groups!r} ({len(set(data.groups.tolist()))} groups)"
     progress = not (a.quiet or a.json)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True):   # said in the comparison's warnings
         warnings.simplefilter("always")
         kw = dict(tests=a.tests, seed=a.seed, loss=a.loss, profile=a.profile, backend=a.backend,
                   n_jobs=a.jobs, progress=progress, alpha=a.alpha, alternative=a.alternative,
@@ -435,16 +435,10 @@ def cmd_compare(a) -> int:
                     msg += f" (--{side} was not given: it defaults to {learner_label(specs[side == 'b'])})"
                 raise UsageError(f"{'--loss' if a.loss is not None else given}: {msg}") from None
             raise
-    # the learners' own warnings (scikit-learn's ConvergenceWarning, ...): said once each,
-    # in the comparison's warnings (printed with it, and in --json)
-    fits = {}
-    for w in caught:
-        if type(w.message).__module__.split(".")[0] == "sklearn":
-            key = f"{type(w.message).__name__}: {str(w.message).splitlines()[0].rstrip(':')}"
-            fits[key] = fits.get(key, 0) + 1
-    fit_notes = [f"a learner's fit warned {k} ({v} time{'s' if v > 1 else ''})" for k, v in fits.items()]
+    # the learners' own warnings (scikit-learn's ConvergenceWarning, ...) are in the
+    # comparison's warnings, once per learner and message (printed with it, and in --json)
     for c in (res.comparisons.values() if a.learners else [res]):   # the CSV's own notes say
-        c.warnings[:] = getattr(a, "data_notes", []) + fit_notes + [     # what compare's "data:" ones do
+        c.warnings[:] = getattr(a, "data_notes", []) + [                # what compare's "data:" ones do
             w for w in c.warnings if not (a.csv and w.startswith("data: "))]
     if a.plot:                       # (--plot comes with --learners only)
         res.plot(path=a.plot)

@@ -495,8 +495,12 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     notes += alternative_notes(keys, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     notes += design_notes(splits, data.y, stratify, groups)
-    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed, check_timeout(timeout), lossobj.proba)
+    preds, backends, warned = predict_learners(learners, data.X, data.y, splits, backend, n_jobs,
+                                               progress, seed, check_timeout(timeout), lossobj.proba)
+    who = ([f"learner {s} ({n})" for s, n in zip("AB", names)] if len(learners) == 2
+           else [f"learner {n}" for n in names])
+    for w, lrn in zip(who, warned):
+        notes += fit_notes(w, lrn, splits)
     notes += clip_notes(data.y, preds, names, splits) if lossobj.proba else []
     fits = sum(len(s) for s in splits.values())
     out = {}
@@ -506,6 +510,25 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
             _score_tables(tables, data.n, keys, opts, splits, lossobj.name), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
             fits=(fits, fits), loss=lossobj.name)
+    return out
+
+
+def fit_notes(who: str, warned: dict, splits) -> List[str]:
+    """One note per message a learner's fits warned (``warned``: {(category,
+    text): {design: folds}}, :func:`pybcv.pipeline.predict_learners`), e.g.
+    "learner A (LogisticRegression), 10 of 10 fits of bcv5x2 (first on fold
+    1): ConvergenceWarning: ...", each also re-raised as a warning of its
+    category (a filter on ConvergenceWarning applies), at the caller's line
+    (R's compare_learners words them the same way)."""
+    out = []
+    for (category, text), by_design in warned.items():
+        where = [f"{len(by_design[d])} of {len(splits[d])} fits of {d} (first on fold "
+                 f"{min(by_design[d])})" for d in splits if d in by_design]
+        out.append(f"{who}, {'; '.join(where)}: {text}")
+        try:
+            _warnings.warn(out[-1], category, stacklevel=4)
+        except TypeError:                   # a warning class that takes other arguments
+            _warnings.warn(out[-1], UserWarning, stacklevel=4)
     return out
 
 
