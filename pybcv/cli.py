@@ -427,6 +427,8 @@ def cmd_compare(a) -> int:
                 raise UsageError(f"--option: {msg[9:]}") from None
             if "need 0/1 outcomes" in msg:
                 raise UsageError(f"--tests {a.tests}: {e}") from None
+            if " hold text; " in msg:             # a scikit-learn estimator, before any fit
+                raise UsageError(f"{'--learners' if a.learners else '--a/--b'}: {e}") from None
             if "regressor" in msg or ("loss" in msg and a.loss is not None):
                 given = "--learners" if a.learners else "--a/--b"
                 msg = msg.replace("the target y", f"--target {a.target}" if a.csv else "y")

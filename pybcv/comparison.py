@@ -38,6 +38,7 @@ from .pipeline import (as_learner, design_generator, draw_splits, learner_free_t
 from .outcomes import loss_sums
 from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
+from .learners import SklearnLearner
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats.registry import zero_one_message
@@ -488,6 +489,10 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     for w in read_notes:          # and warned again at the caller's line (compare/compare_many)
         _warnings.warn(str(w.message), w.category, stacklevel=3)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
+    for x in learners:          # before any fit: a scikit-learn estimator that cannot take text
+        m = as_learner(x, backend)
+        if isinstance(m, SklearnLearner):
+            m.check_text_columns(data.X, data.y)
     keys, notes = loss_tests(tests, lossobj)
     notes = [str(w.message) for w in read_notes] + notes
     notes += [lossobj.note] if lossobj.note else []

@@ -483,6 +483,27 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         self.backend_ = "python"
         return out
 
+    def check_text_columns(self, X, y) -> None:
+        """Before any fit: when X has text (categorical) columns, a trial
+        fit on a few records (two of each class); an estimator that cannot
+        take text (a plain one, not a Pipeline that encodes it) is refused
+        with a :class:`LearnerInputError` naming the columns.  A trial, not a
+        rule on the estimator's type: a Pipeline, a ColumnTransformer or any
+        estimator that encodes text itself passes, whatever wraps it."""
+        if not hasattr(X, "dtypes") or all(is_numeric_dtype(t) or is_bool_dtype(t) for t in X.dtypes):
+            return
+        ya = np.asarray(y)
+        rows = (np.arange(min(20, ya.size)) if self.is_regressor else
+                np.sort(np.concatenate([np.flatnonzero(ya == c)[:2] for c in np.unique(ya)])))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._fresh().fit(take_rows(X, rows), ya[rows])
+        except Exception as e:      # only text is refused here; anything else fails in its fit
+            hint = _text_columns_hint(X, e)
+            if hint:
+                raise LearnerInputError(self.label, None, None, f"{e}{hint}") from None
+
     def predict_splits(self, X, y, splits):
         ya = np.asarray(y)
         splits = _py._check_splits(splits, len(ya))
