@@ -31,6 +31,7 @@ import pandas as pd
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import from_arrays
+from .errors import DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
                        learner_label, loss_sums_from_design_predictions, predict_learners,
@@ -370,6 +371,9 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
                          f"classifiers, or give a numeric target")
     if not reg:
         check_class_target(y, cls)
+        if np.unique(y).size < 2:       # as load_csv and R refuse it, before any fit
+            raise DataError(f"y has a single class ({np.asarray(y)[:1].tolist()[0]!r} in all {len(y)} "
+                            f"records): comparing classifiers needs two classes or more")
     out = resolve_loss(loss, y, regressor=bool(reg))
     if out.proba:                        # the log loss: probabilities, checked before any fit
         for x, m in zip(learners, made):
