@@ -992,12 +992,19 @@ _ALPHA_HELP = "level of the decisions: reject H0 when p < alpha (default %(defau
 
 
 def _add_csv_format(p, decimal_note: str):
-    """--target, --sep and --decimal: how --csv is read (compare, folds)."""
+    """--target, --sep, --decimal, --na-values and --drop-missing: how --csv
+    is read (compare, folds: the same records)."""
     p.add_argument("--target", default="class", help="target column of --csv: classes, or numbers "
                    "for regressors (default: class)")
     p.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
     p.add_argument("--decimal", choices=(".", ","), default=".",
                    help=f"decimal mark of numbers in --csv {decimal_note}")
+    p.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
+                   "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
+                   "naming its column and line unless --drop-missing")
+    p.add_argument("--drop-missing", action="store_true",
+                   help="drop the records of --csv that hold a missing value (reported); rows "
+                        "are then numbered among the records kept")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1014,11 +1021,6 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
     _add_csv_format(c, "(default .; with , use e.g. --sep ';')")
-    c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
-                   "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
-                   "naming its column and line unless --drop-missing")
-    c.add_argument("--drop-missing", action="store_true",
-                   help="drop the records of --csv that hold a missing value (reported)")
     c.add_argument("--stratify", action="store_true",
                    help="stratified 5x2 BCV: the blocks are formed within the classes")
     c.add_argument("--groups", metavar="COLUMN",
@@ -1075,7 +1077,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the folds of pybcv compare --stratify (blocks within the classes)")
     f.add_argument("--groups", metavar="COLUMN",
                    help="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
-    f.set_defaults(na_values=None, drop_missing=False, quiet=False, json=False)
+    f.set_defaults(quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
     f.add_argument("--seed", type=_seed, default=cd["seed"], help=_SEED_HELP)
