@@ -88,8 +88,8 @@ def rd(text: str) -> str:
 def sections(doc: str):
     """(description paragraphs, {param: text}, returns text) of a numpy docstring."""
     doc = inspect.cleandoc(doc)
-    parts = re.split(r"\n(\w+)\n-+\n", "\n" + doc.split("\n", 1)[0] + "\n" +
-                     textwrap.dedent(doc.split("\n", 1)[1]))
+    first, _, rest = doc.partition("\n")
+    parts = re.split(r"\n(\w+)\n-+\n", "\n" + first + "\n" + textwrap.dedent(rest))
     head, named = parts[0], dict(zip(parts[1::2], parts[2::2]))
     params, name = {}, None
     for line in named.get("Parameters", "").splitlines():
