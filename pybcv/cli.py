@@ -289,10 +289,10 @@ def _cli_words(msg: str) -> str:
                     ("pass drop_missing=True", "add --drop-missing"),
                     ("drop_missing=True", "--drop-missing"),
                     ("decimal=','", "--decimal ,"),
-                    ("sep=';'", "--sep ';'"),
                     ("target='<column>'", "--target <column>"),
                     (" or a callable (y_true, y_pred) -> per-record losses", "")):
         msg = msg.replace(py, cli)
+    msg = re.sub(r"\bsep=('[^']*')", r"--sep \1", msg)
     # loss='squared' or 'absolute' -> --loss squared or absolute (not in "compare(..., loss='log')")
     return re.sub(r"(?<!\.\.\., )\bloss='(\w+)'(?: or '(\w+)')?",
                   lambda m: f"--loss {m[1]}" + (f" or {m[2]}" if m[2] else ""), msg)

@@ -42,6 +42,7 @@ from .partitions import DESIGNS, check_design, check_splits, design_splitter, ge
 from .learners import SklearnLearner
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
+from .stats._common import check_probability
 from .stats.registry import zero_one_message
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
@@ -74,7 +75,7 @@ def _num(x):
 
 
 def _loss_words(loss: str) -> str:
-    return "error rates" if loss == "zero_one" else f"mean {loss} losses"
+    return {"zero_one": "error rates", "cost_matrix": "mean costs"}.get(loss, f"mean {loss} losses")
 
 
 def _fmt_df(df) -> str:
@@ -108,6 +109,7 @@ class Comparison:
     warnings: List[str] = field(default_factory=list)
     fits: Tuple[int, int] = (0, 0)
     loss: str = "zero_one"
+    loss_info: Dict[str, Any] = field(default_factory=dict)
 
     def __getitem__(self, test: str):
         """The result of one test: ``cmp["mcnemar_5x2bcv"]``."""
@@ -183,7 +185,7 @@ class Comparison:
                                "n": int(self.n), "seed": self.seed, "profile": self.profile,
                                "backends": list(self.backends),
                                "error_design": self.error_design,
-                               "loss": self.loss,
+                               "loss": self.loss, **self.loss_info,
                                "error_a": _num(self.error_a), "error_b": _num(self.error_b),
                                "fits": list(self.fits), "warnings": list(self.warnings)},
                 "tests": results_as_json(self.results, self.alpha, level)}
@@ -197,6 +199,9 @@ class Comparison:
                  _loss_words(self.loss)
                  + f" over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
+        if "cost_matrix" in self.loss_info:
+            lines.append(f"cost matrix {self.loss_info['cost_matrix']} (rows the true class, "
+                         f"columns the predicted class: {', '.join(map(str, self.loss_info['labels']))})")
         head = self.headline
         if head.estimate is not None:
             lo, hi = head.confidence_interval()
@@ -339,18 +344,25 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
 
 def check_class_target(y, classifiers, target: str = "y",
                        remedy: str = "compare regressors (e.g. sklearn.linear_model.Ridge) "
-                                     "under loss='squared' or 'absolute'") -> None:
+                                     "under loss='squared' or 'absolute'",
+                       compared_as: str = "") -> None:
     """ValueError when ``classifiers`` (their labels) would face a regression
     target: a numeric ``y`` with more distinct values than half its records,
     or with a value that is not a whole number.  ``target`` names y in the
     message, ``remedy`` says what to do (R's compare_learners gives its own
-    words: the one home of the rule for Python, the CLI and R)."""
+    words: the one home of the rule for Python, the CLI and R);
+    ``compared_as``: why models that may well be regressors are compared as
+    classifiers (R: "under the default loss"), said instead of calling them
+    classifiers."""
     y = np.asarray(y)
     values = np.unique(y)
     if y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
+        one = len(classifiers) == 1
+        what = (f"{'is' if one else 'are'} compared as {'a classifier' if one else 'classifiers'} "
+                f"{compared_as}, which {'treats' if one else 'treat'}" if compared_as else
+                'is a classifier, which treats' if one else 'are classifiers, which treat')
         raise ValueError(f"{target} looks like a regression target ({values.size} distinct numbers "
-                         f"in {y.size} records), but {', '.join(classifiers)} "
-                         f"{'is a classifier, which treats' if len(classifiers) == 1 else 'are classifiers, which treat'}"
+                         f"in {y.size} records), but {', '.join(classifiers)} {what}"
                          f" every value as a class of its own; {remedy}")
 
 
@@ -405,7 +417,10 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
     blocks are formed within the classes of y, with ``groups`` (one value
     per record) over whole groups (:func:`pybcv.partitions.design_splitter`)."""
     if not isinstance(stratify, (bool, np.bool_)):
-        raise ValueError(f"stratify must be True or False, got {stratify!r}")
+        got = (f"{type(stratify).__name__} of {len(stratify)} values" if np.ndim(stratify)
+               else repr(stratify))
+        raise ValueError(f"stratify must be True or False (stratify=True forms the 5x2 BCV's "
+                         f"blocks within the classes of y), got {got}")
     designs = {d: d for d in designs_for(keys)}
     return draw_splits(data.n, designs, {d: design_generator(seed, d) for d in designs},
                        y=data.y if stratify else None, groups=groups)
@@ -486,7 +501,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
-    seed = check_seed(seed)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
     with _warnings.catch_warnings(record=True) as read_notes:   # how X was read: kept as notes
         _warnings.simplefilter("always")
         data = from_arrays(X, y)
@@ -518,7 +533,7 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
         out[(names[i], names[j])] = Comparison(
             _score_tables(tables, data.n, keys, opts, splits, lossobj.name), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
-            fits=(fits, fits), loss=lossobj.name)
+            fits=(fits, fits), loss=lossobj.name, loss_info=lossobj.info)
     return out
 
 
@@ -554,7 +569,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     losses, read by the t, F and z tests as per-fold mean loss differences;
     the tests that need 0/1 outcomes are dropped from a selection or refused
     when named (:func:`loss_tests`, docs/guide/losses.md)."""
-    seed = check_seed(seed)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")
@@ -649,6 +664,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     if (test_sets is None) == (splits is None):
         raise ValueError("give the folds as test_sets or as splits (one of them)")
     get_design(design)
+    alpha = check_probability(alpha, "alpha")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
@@ -685,6 +701,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
             _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]),
                                     False if callable(loss) else labels)
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
+    notes += [lossobj.note] if lossobj.note else []
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
         d = TESTS[wrong[0]].design
@@ -702,7 +719,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
                                     lossobj.name),
                       tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha,
-                      warns + notes, loss=lossobj.name)
+                      warns + notes, loss=lossobj.name, loss_info=lossobj.info)
 
 
 def _own_splits(splits, n: int, design: str):
@@ -874,6 +891,7 @@ class LearnerComparison:
         """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
         return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
                 "adjust": self.adjust, "loss": self._loss(),
+                **next(iter(self.comparisons.values())).loss_info,
                 "errors": {k: _num(v) for k, v in self.errors.items()}, "warnings": self._notes(),
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}
@@ -966,7 +984,7 @@ class LearnerComparison:
         Z = better * (1.0 - np.where(np.isnan(M), 1.0, M))
         fig = None
         if ax is None:
-            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5))
+            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5), constrained_layout=True)
         cmap = plt.get_cmap("RdBu")
         im = ax.imshow(np.where(np.isnan(M), np.nan, Z), vmin=-1, vmax=1, cmap=cmap)
         # short labels: an import path's class name only, wrapped (the full names are
@@ -990,7 +1008,8 @@ class LearnerComparison:
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046,
                                     label="(1 - p) x (+1 row better, -1 col better)")
         if path is not None:
-            (fig or ax.figure).tight_layout()
+            if fig is None:              # the caller's axes: laid out here
+                ax.figure.tight_layout()
             (fig or ax.figure).savefig(path, dpi=110, bbox_inches="tight")
         return ax
 

@@ -741,7 +741,7 @@ def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: s
             other = [c for c in ",;\t| " if c != sep and c in header[0]]
             if other:
                 hint = (f" (the header is one column: is the separator {other[0]!r} "
-                        f"rather than sep={sep!r}?)")
+                        f"rather than {sep!r}? give sep={other[0]!r})")
         same = [h for h in names if h.lower() == str(target).lower()]
         if same:
             hint = f" (did you mean {same[0]!r}? column names are case-sensitive)"

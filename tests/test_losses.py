@@ -392,7 +392,7 @@ def test_cli_test_cost_matrix_of_the_wrong_size_blames_loss(tmp_path, capsys):
     assert rc == 2      # kfold_t is not a test of bcv5x2: named as before
     assert main(["test", "--predictions", str(path), "--loss", "0,1;5,0"]) == 0
     out = capsys.readouterr().out
-    assert "mean cost_matrix losses" in out
+    assert "mean costs" in out
 
 
 # ---------------------------------------------------------------- a new user's walk (issue 21)

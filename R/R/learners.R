@@ -347,11 +347,16 @@ parsnip_fit <- function() {
 ## The splits of the designs, concatenated in design order:
 ## idx (train then test rows of each fold), ntr, nte, and the design of
 ## each fold.
-design_batch <- function(designs, n, seed, y = NULL, groups = NULL, stratify = FALSE) {
+## `notes`: Python's notes on a stratified or grouped design (rare classes,
+## named by `labels`; halves far from n/2), for the caller to warn.
+design_batch <- function(designs, n, seed, y = NULL, groups = NULL, stratify = FALSE,
+                         labels = NULL) {
   v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"),
-               if (stratify) as.integer(y) else NULL, groups, isTRUE(stratify))
-  v <- v[designs]
-  list(idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
+               if (stratify) as.integer(y) else NULL, groups, isTRUE(stratify),
+               if (stratify && !is.null(labels)) as.character(labels) else NULL)
+  notes <- as.character(unlist(v$notes))
+  v <- v$designs[designs]
+  list(notes = notes, idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
        ntr = as.integer(unlist(lapply(v, `[[`, "ntr"), use.names = FALSE)),
        nte = as.integer(unlist(lapply(v, `[[`, "nte"), use.names = FALSE)),
        design = rep(designs, vapply(v, function(d) length(d$ntr), 1L)),
