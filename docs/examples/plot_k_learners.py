@@ -26,5 +26,4 @@ print(res)
 
 # %%
 res.plot()
-plt.tight_layout()
 plt.show()
