@@ -30,7 +30,7 @@ import pandas as pd
 
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
-from .datasets import from_arrays
+from .datasets import Dataset, from_arrays
 from .errors import DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
@@ -438,7 +438,7 @@ def design_notes(splits, y, stratify, groups) -> List[str]:
     return list(dict.fromkeys(notes))
 
 
-def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
+def compare(X, y=None, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
             alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
@@ -473,6 +473,11 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     real-valued loss the tests that need 0/1 outcomes are dropped from a
     selection (a note in ``warnings``) or refused when named.
 
+    ``X`` may be a :class:`pybcv.datasets.Dataset` (``load_csv``,
+    ``from_arrays``) with ``y`` left out: its X and y were checked, and its
+    notes on how they were read said, when it was built, so the comparison
+    says them no second time.
+
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
     >>> d = exp6(1)
@@ -502,9 +507,21 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
     seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
-    with _warnings.catch_warnings(record=True) as read_notes:   # how X was read: kept as notes
-        _warnings.simplefilter("always")
-        data = from_arrays(X, y)
+    read_notes = []
+    if isinstance(X, Dataset):    # read and checked when it was built: its notes said then
+        if X.X is None:
+            raise ValueError(f"X is the learner-free Dataset {X.name!r} (fixed per-record losses "
+                             f"or predictions): compare_losses or compare_predictions reads them")
+        if y is not None:
+            raise ValueError("X is a Dataset, which holds its labels: leave y out")
+        data = X
+    else:
+        if y is None:
+            raise ValueError("y is missing: give the labels, or X as a pybcv Dataset "
+                             "(pybcv.datasets.load_csv or from_arrays)")
+        with _warnings.catch_warnings(record=True) as read_notes:   # how X was read: kept as notes
+            _warnings.simplefilter("always")
+            data = from_arrays(X, y)
     for w in read_notes:          # and warned again at the caller's line (compare/compare_many)
         _warnings.warn(str(w.message), w.category, stacklevel=3)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
@@ -1014,7 +1031,7 @@ class LearnerComparison:
         return ax
 
 
-def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
+def compare_many(X, y=None, learners: Sequence = (), tests=COMPARE_DEFAULTS["tests"],
                      seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
@@ -1025,7 +1042,8 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
-    (``adjust`` picks the one that decides).  ``loss``: as in :func:`compare`.
+    (``adjust`` picks the one that decides).  ``loss``, ``X`` a Dataset: as in
+    :func:`compare`.
 
     >>> from pybcv.datasets import exp6
     >>> d = exp6(2)

@@ -252,65 +252,54 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
     (:mod:`pybcv.learners.timelimit`); ``proba``: class probabilities
     instead of labels (the log loss)."""
     with fit_timeout(timeout):
-        return _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout,
-                                 proba)
+        if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+            raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
+        if n_jobs == 1 and not progress:
+            preds, backends, warned = [], [], []
+            for lrn in learners:
+                c = CountingLearner(seeded(as_learner(lrn, backend), seed), proba)
+                preds.append(predict_designs(c, X, y, splits))
+                backends.append(c.backend_)
+                warned.append(c.fit_warnings(splits))
+            return preds, backends, warned
+        for lrn in learners:                      # bad specs fail before any fit
+            as_learner(lrn, backend)
+        tasks = [(i, d) for i in range(len(learners)) for d in splits]
+        bar = tqdm(total=sum(len(splits[d]) for _, d in tasks), disable=not progress, unit="fit",
+                   desc="fitting")
+        preds = [dict() for _ in learners]
+        backends = ["python"] * len(learners)
+        warned = [{} for _ in learners]
 
-
-def _predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed, timeout, proba):
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
-    if n_jobs == 1 and not progress:
-        preds, backends, warned = [], [], []
-        for lrn in learners:
-            c = CountingLearner(seeded(as_learner(lrn, backend), seed), proba)
-            preds.append(predict_designs(c, X, y, splits))
-            backends.append(c.backend_)
-            warned.append(c.fit_warnings(splits))
+        def done(i, d, result):
+            preds[i].update(result[0])
+            backends[i] = result[1]
+            for key, by_design in result[2].items():     # the task's fit warnings
+                warned[i].setdefault(key, {}).update(by_design)
+            bar.update(len(splits[d]))
+        try:
+            if n_jobs == 1:
+                for i, d in tasks:
+                    done(i, d, _predict_task(learners[i], backend, X, y, {d: splits[d]}, seed,
+                                             timeout, proba))
+            else:
+                # fresh processes (spawn): an embedded R or JVM of this process is not forked
+                with workers_deaf():    # the workers and their helpers, started here, ignore Ctrl-C
+                    pool = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"))
+                try:
+                    with workers_deaf():
+                        futures = {pool.submit(_predict_task, learners[i], backend, X, y,
+                                               {d: splits[d]}, seed, timeout, proba): (i, d)
+                                   for i, d in tasks}
+                    for fut in as_completed(futures):
+                        done(*futures[fut], fut.result())
+                except BaseException:
+                    stop_pool(pool)      # Ctrl-C or a failure: the deaf workers are stopped now
+                    raise
+                pool.shutdown()
+        finally:
+            bar.close()
         return preds, backends, warned
-    for lrn in learners:                      # bad specs fail before any fit
-        as_learner(lrn, backend)
-    tasks = [(i, d) for i in range(len(learners)) for d in splits]
-    bar = tqdm(total=sum(len(splits[d]) for _, d in tasks), disable=not progress, unit="fit",
-               desc="fitting")
-    preds = [dict() for _ in learners]
-    backends = ["python"] * len(learners)
-    warned = [{} for _ in learners]
-    try:
-        if n_jobs == 1:
-            for i, d in tasks:
-                pred, backends[i], w = _predict_task(learners[i], backend, X, y, {d: splits[d]},
-                                                     seed, timeout, proba)
-                preds[i].update(pred)
-                _merge_warned(warned[i], w)
-                bar.update(len(splits[d]))
-        else:
-            # fresh processes (spawn): an embedded R or JVM of this process is not forked
-            with workers_deaf():        # the workers and their helpers, started here, ignore Ctrl-C
-                pool = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"))
-            try:
-                with workers_deaf():
-                    futures = {pool.submit(_predict_task, learners[i], backend, X, y, {d: splits[d]},
-                                           seed, timeout, proba):
-                               (i, d) for i, d in tasks}
-                for fut in as_completed(futures):
-                    i, d = futures[fut]
-                    pred, backends[i], w = fut.result()
-                    preds[i].update(pred)
-                    _merge_warned(warned[i], w)
-                    bar.update(len(splits[d]))
-            except BaseException:
-                stop_pool(pool)          # Ctrl-C or a failure: the deaf workers are stopped now
-                raise
-            pool.shutdown()
-    finally:
-        bar.close()
-    return preds, backends, warned
-
-
-def _merge_warned(into: dict, more: dict) -> None:
-    """Add one task's fit warnings ({key: {design: folds}}) to a learner's."""
-    for key, by_design in more.items():
-        into.setdefault(key, {}).update(by_design)
 
 
 def loss_sums_from_design_predictions(y, pred_a: Mapping[str, list], pred_b: Mapping[str, list],

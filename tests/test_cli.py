@@ -560,3 +560,27 @@ def test_every_option_of_every_subcommand_has_help():
                 bare.append(f"{path} {act.option_strings[-1]}")
     walk(build_parser(), "pybcv")
     assert bare == []
+
+
+def test_a_shared_option_reads_the_same_in_every_subcommand():
+    """An option several subcommands take (--seed, --backend, --jobs, ...) is
+    declared once (pybcv.cli.SHARED): the same flags, type, choices and action
+    wherever it appears (rq1 run listed --backend's choices in its own order)."""
+    import argparse
+    from pybcv.cli import SHARED, build_parser
+    seen = {}
+
+    def walk(parser, path):
+        for act in parser._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                for name, sub in act.choices.items():
+                    walk(sub, f"{path} {name}")
+            elif act.option_strings and act.dest != "help":
+                key = (type(act).__name__, act.type, act.metavar,
+                       None if act.choices is None else tuple(act.choices))
+                seen.setdefault(act.option_strings[-1], {}).setdefault(key, []).append(path)
+    walk(build_parser(), "pybcv")
+    for flags, _ in SHARED.values():
+        assert flags[-1] in seen
+    differ = {o: list(v.values()) for o, v in seen.items() if len(v) > 1}
+    assert differ == {}, differ
