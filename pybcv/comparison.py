@@ -1001,7 +1001,7 @@ class LearnerComparison:
         Z = better * (1.0 - np.where(np.isnan(M), 1.0, M))
         fig = None
         if ax is None:
-            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5), constrained_layout=True)
+            fig, ax = plt.subplots(figsize=(1.3 * k + 2, 1.1 * k + 1.5))
         cmap = plt.get_cmap("RdBu")
         im = ax.imshow(np.where(np.isnan(M), np.nan, Z), vmin=-1, vmax=1, cmap=cmap)
         # short labels: an import path's class name only, wrapped (the full names are
@@ -1024,9 +1024,9 @@ class LearnerComparison:
                                    max(40, int(9 * k + 14))), fontsize=9)
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046,
                                     label="(1 - p) x (+1 row better, -1 col better)")
+        if fig is not None or path is not None:   # every label inside a plain savefig too
+            (fig or ax.figure).tight_layout()
         if path is not None:
-            if fig is None:              # the caller's axes: laid out here
-                ax.figure.tight_layout()
             (fig or ax.figure).savefig(path, dpi=110, bbox_inches="tight")
         return ax
 

@@ -104,9 +104,13 @@ def test_plot_keeps_every_label_inside_a_plain_savefig():
                      tests=["kfold_t"], progress=False)
     ax = m.plot()
     fig = ax.figure
-    fig.canvas.draw()
-    W, H = fig.bbox.width, fig.bbox.height
-    texts = ax.get_xticklabels() + ax.get_yticklabels() + [ax.title]
-    for t in texts:
-        bb = t.get_window_extent()
-        assert bb.x0 >= -1 and bb.y0 >= -1 and bb.x1 <= W + 1 and bb.y1 <= H + 1, t.get_text()
+
+    def inside():
+        fig.canvas.draw()
+        W, H = fig.bbox.width, fig.bbox.height
+        for t in ax.get_xticklabels() + ax.get_yticklabels() + [ax.title]:
+            bb = t.get_window_extent()
+            assert bb.x0 >= -1 and bb.y0 >= -1 and bb.x1 <= W + 1 and bb.y1 <= H + 1, t.get_text()
+    inside()
+    fig.tight_layout()                   # what a user (and the gallery) may still call
+    inside()
