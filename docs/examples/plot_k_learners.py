@@ -26,4 +26,5 @@ print(res)
 
 # %%
 res.plot()
+plt.tight_layout()
 plt.show()
