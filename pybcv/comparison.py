@@ -298,7 +298,8 @@ def alternative_notes(keys, alternative) -> List[str]:
     two = [k for k in keys if "alternative" not in TESTS[k].defaults]
     return [f"alternative {alternative!r} does not apply to {', '.join(two)}: "
             f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
-            f"statistic)"] if two else []
+            f"statistic" + ("; the exact hold-out McNemar (exact=True) is offered two-sided "
+                            "only too" if "mcnemar_ho" in two else "") + ")"] if two else []
 
 
 def _score_tables(tables, n, keys, options, splits=None, loss="zero_one") -> Dict[str, Any]:

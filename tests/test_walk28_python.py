@@ -158,3 +158,13 @@ def test_r_learner_message_is_one_line():
     e.set_context(design="bcv5x2")
     assert str(e) == ("R learner 'kknn' failed on fold 1 of 10, design 'bcv5x2': k must be "
                       "smaller or equal the number of rows of the training set")
+
+
+def test_one_sided_note_on_the_exact_hold_out_mcnemar():
+    """The note says the exact hold-out McNemar stays two-sided too, not only
+    'a chi-squared or F statistic', which is false of the binomial form
+    (walk28 item 43)."""
+    from pybcv.comparison import alternative_notes
+    note, = alternative_notes(["mcnemar_ho", "kfold_t"], "less")
+    assert "does not apply to mcnemar_ho:" in note and "exact=True" in note
+    assert alternative_notes(["kfold_t"], "less") == []
