@@ -30,7 +30,7 @@ import pandas as pd
 
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
-from .datasets import Dataset, from_arrays
+from .datasets import Dataset, check_record_count, from_arrays
 from .errors import DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
@@ -377,6 +377,7 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
         raise ValueError(f"learners: {', '.join(reg)} {'is a regressor' if len(reg) == 1 else 'are regressors'}"
                          f" and {', '.join(cls)} {'is a classifier' if len(cls) == 1 else 'are classifiers'}"
                          f"; compare regressors with regressors")
+    check_record_count(len(y), "y")      # as load_csv and R refuse them, before any fit
     if reg and _not_finite(y) is not None:
         bad = _not_finite(y)
         raise ValueError(f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
