@@ -990,7 +990,9 @@ SHARED = {
     "tests": (("--tests",), dict(help="all, table5 (default), a design or k1,k2,...")),
     "loss": (("--loss",), dict(type=_loss, help=_LOSS_HELP)),
     "timeout": (("--timeout",), dict(type=_seconds, metavar="SECONDS", help=(
-        "time limit of one fit; a longer fit fails naming learner, design and fold"))),
+        "time limit of one fit; a longer fit fails naming learner, design and fold (a "
+        "Python fit is stopped between Python instructions: one long compiled call, such "
+        "as libsvm's, runs to its end first)"))),
     "jobs": (("--jobs",), dict(type=_positive, default=1, help="worker processes (default 1)")),
     "json": (("--json",), dict(action="store_true", help="one JSON object on stdout")),
     "quiet": (("--quiet",), dict(action="store_true", help="no progress bar")),
