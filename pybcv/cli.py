@@ -161,11 +161,6 @@ def _options(a, tests):
     return opts
 
 
-def _profile_help() -> str:
-    return ("option profile: " + ", ".join(PROFILES)
-            + ' (docs/conventions.md, "The paper profile")')
-
-
 def _profile(arg: str) -> str:
     try:
         profile_options(arg)
@@ -289,10 +284,10 @@ def _cli_words(msg: str) -> str:
                     ("pass drop_missing=True", "add --drop-missing"),
                     ("drop_missing=True", "--drop-missing"),
                     ("decimal=','", "--decimal ,"),
-                    ("sep=';'", "--sep ';'"),
                     ("target='<column>'", "--target <column>"),
                     (" or a callable (y_true, y_pred) -> per-record losses", "")):
         msg = msg.replace(py, cli)
+    msg = re.sub(r"\bsep=('[^']*')", r"--sep \1", msg)
     # loss='squared' or 'absolute' -> --loss squared or absolute (not in "compare(..., loss='log')")
     return re.sub(r"(?<!\.\.\., )\bloss='(\w+)'(?: or '(\w+)')?",
                   lambda m: f"--loss {m[1]}" + (f" or {m[2]}" if m[2] else ""), msg)
@@ -406,14 +401,14 @@ def cmd_compare(a) -> int:
     elif a.groups:
         src += f"; folds of whole groups of column {a.groups!r} ({len(set(data.groups.tolist()))} groups)"
     progress = not (a.quiet or a.json)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True):   # said in the comparison's warnings
         warnings.simplefilter("always")
         kw = dict(tests=a.tests, seed=a.seed, loss=a.loss, profile=a.profile, backend=a.backend,
                   n_jobs=a.jobs, progress=progress, alpha=a.alpha, alternative=a.alternative,
                   options=options, timeout=a.timeout, **folds)
         try:
-            res = (compare_many(data.X, data.y, specs, adjust=a.adjust, **kw) if a.learners
-                   else compare(data.X, data.y, *specs, **kw))
+            res = (compare_many(data, None, specs, adjust=a.adjust, **kw) if a.learners
+                   else compare(data, None, *specs, **kw))   # data read and checked: noted above
         except ValueError as e:
             msg = str(e)
             if a.groups and msg.startswith("groups"):
@@ -427,6 +422,8 @@ def cmd_compare(a) -> int:
                 raise UsageError(f"--option: {msg[9:]}") from None
             if "need 0/1 outcomes" in msg:
                 raise UsageError(f"--tests {a.tests}: {e}") from None
+            if " hold text; " in msg:             # a scikit-learn estimator, before any fit
+                raise UsageError(f"{'--learners' if a.learners else '--a/--b'}: {e}") from None
             if "regressor" in msg or ("loss" in msg and a.loss is not None):
                 given = "--learners" if a.learners else "--a/--b"
                 msg = msg.replace("the target y", f"--target {a.target}" if a.csv else "y")
@@ -435,17 +432,10 @@ def cmd_compare(a) -> int:
                     msg += f" (--{side} was not given: it defaults to {learner_label(specs[side == 'b'])})"
                 raise UsageError(f"{'--loss' if a.loss is not None else given}: {msg}") from None
             raise
-    # the learners' own warnings (scikit-learn's ConvergenceWarning, ...): said once each,
-    # in the comparison's warnings (printed with it, and in --json)
-    fits = {}
-    for w in caught:
-        if type(w.message).__module__.split(".")[0] == "sklearn":
-            key = f"{type(w.message).__name__}: {str(w.message).splitlines()[0].rstrip(':')}"
-            fits[key] = fits.get(key, 0) + 1
-    fit_notes = [f"a learner's fit warned {k} ({v} time{'s' if v > 1 else ''})" for k, v in fits.items()]
-    for c in (res.comparisons.values() if a.learners else [res]):   # the CSV's own notes say
-        c.warnings[:] = getattr(a, "data_notes", []) + fit_notes + [     # what compare's "data:" ones do
-            w for w in c.warnings if not (a.csv and w.startswith("data: "))]
+    # the learners' own warnings (scikit-learn's ConvergenceWarning, glm's, ...) are in the
+    # comparison's warnings, once per learner and message (printed with it, and in --json)
+    for c in (res.comparisons.values() if a.learners else [res]):
+        c.warnings[:] = getattr(a, "data_notes", []) + c.warnings
     if a.plot:                       # (--plot comes with --learners only)
         res.plot(path=a.plot)
     if a.json:
@@ -657,11 +647,11 @@ def cmd_test(a) -> int:
                              f"{comma!r}): add --decimal , (with --sep ';'); read with decimal "
                              f"points they fail: {e}") from None
         raise UsageError(f"{where}: {e}") from None
+    src = f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})"
     if a.json:
-        _print_command_json("test", f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})",
-                            res.to_json())
+        _print_command_json("test", src, res.to_json())
         return 0
-    print(f"predictions: {a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})")
+    print(f"predictions: {src}")
     print(res)
     return 0
 
@@ -959,12 +949,12 @@ def cmd_archive_show(a) -> int:
 
 @_file_errors
 def cmd_archive_unpack(a) -> int:
-    todo = [d for d in _folders_with(archive.FILE_NAME, a.folders) if not os.path.exists(os.path.join(d, archive.SQLITE_NAME))]
-    odd = [d for d in _folders_with(archive.FILE_NAME, a.folders)
-           if os.path.exists(os.path.join(d, archive.SQLITE_NAME)) and not os.path.isfile(os.path.join(d, archive.SQLITE_NAME))]
+    stores = {d: os.path.join(d, archive.SQLITE_NAME) for d in _folders_with(archive.FILE_NAME, a.folders)}
+    todo = [d for d, s in stores.items() if not os.path.exists(s)]
+    odd = [s for s in stores.values() if os.path.exists(s) and not os.path.isfile(s)]
     if odd:
-        raise ValueError(f"{os.path.join(odd[0], archive.SQLITE_NAME)} is not a file (a folder?): "
-                         f"cannot be a store; move it away to unpack the archive there")
+        raise ValueError(f"{odd[0]} is not a file (a folder?): cannot be a store; move it away "
+                         f"to unpack the archive there")
     for d in todo:
         print(archive.to_sqlite(d))
     print(f"{len(todo)} archive(s) unpacked")
@@ -978,57 +968,91 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _add_option_arguments(p):
-    p.add_argument("--alternative", choices=ALTERNATIVES,
-                   help="H1 on error(A) - error(B) for every selected test that has one "
-                        "(default: each test's own, two-sided); the one-sided 5x2 BCV McNemar "
-                        "test holds alpha in the validity battery (docs/validity)")
-    p.add_argument("--option", type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
-                   help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")
+_LOSS_HELP = ("per-record loss: zero_one (classifiers' default), squared (regressors' default), "
+              "absolute, log (the log loss of scikit-learn classifiers with predict_proba), or a "
+              "cost matrix such as 0,1;5,0 (rows the true class, labels sorted); under any loss "
+              "but zero_one the McNemar tests and the proportion z (0/1 outcomes only) do not run "
+              "(docs/guide/losses.md)")
+
+#: The options several subcommands share, each declared once: name -> (flags,
+#: argparse keywords).  A subcommand picks them with :func:`_shared`.
+SHARED = {
+    "seed": (("--seed",), dict(type=_seed, default=0, help=(
+        "seed of every partition and drawn data set (default %(default)s); the same seed gives "
+        "the same folds in Python, the CLI and R"))),
+    "alpha": (("--alpha",), dict(type=_alpha, help="level of the decisions: reject H0 when "
+                                                   "p < alpha (default %(default)s)")),
+    "backend": (("--backend",), dict(default="auto", choices=list(BACKENDS), help=(
+        "where the registry learners run: auto (R where available, else the Python fallback), "
+        "r or python (default %(default)s); scikit-learn estimators always run in Python"))),
+    "profile": (("--profile",), dict(type=_profile, help=(
+        "option profile: " + ", ".join(PROFILES) + ' (docs/conventions.md, "The paper profile")'))),
+    "tests": (("--tests",), dict(help="all, table5 (default), a design or k1,k2,...")),
+    "loss": (("--loss",), dict(type=_loss, help=_LOSS_HELP)),
+    "timeout": (("--timeout",), dict(type=_seconds, metavar="SECONDS", help=(
+        "time limit of one fit; a longer fit fails naming learner, design and fold (a "
+        "Python fit is stopped between Python instructions: one long compiled call, such "
+        "as libsvm's, runs to its end first)"))),
+    "jobs": (("--jobs",), dict(type=_positive, default=1, help="worker processes (default 1)")),
+    "json": (("--json",), dict(action="store_true", help="one JSON object on stdout")),
+    "quiet": (("--quiet",), dict(action="store_true", help="no progress bar")),
+    "scheduler": (("--scheduler",), dict(help="dask.distributed scheduler address")),
+    "alternative": (("--alternative",), dict(choices=ALTERNATIVES, help=(
+        "H1 on error(A) - error(B) for every selected test that has one (default: each test's "
+        "own, two-sided); the one-sided 5x2 BCV McNemar test holds alpha in the validity "
+        "battery (docs/validity)"))),
+    "option": (("--option",), dict(type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
+                                   help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")),
+    "design": (("--design",), dict(default="bcv5x2", type=_design,
+                                   help="partition design (default bcv5x2)")),
+    # how --csv is read (compare, folds; test reads --predictions with --sep and --decimal)
+    "target": (("--target",), dict(default="class", help=(
+        "target column of --csv: classes, or numbers for regressors (default: class)"))),
+    "sep": (("--sep",), dict(type=_separator, default=",",
+                             help="field separator of --csv (default ,)")),
+    "decimal": (("--decimal",), dict(choices=(".", ","), default=".",
+                                     help="decimal mark of numbers in --csv (default .; with , "
+                                          "use e.g. --sep ';')")),
+    "na_values": (("--na-values",), dict(help=(
+        "extra missing-value markers of --csv, comma separated (always missing: empty, ?, NA, "
+        "NaN, ...); a missing value is an error naming its column and line unless "
+        "--drop-missing"))),
+    "drop_missing": (("--drop-missing",), dict(action="store_true", help=(
+        "drop the records of --csv that hold a missing value (reported); rows are then "
+        "numbered among the records kept"))),
+    "stratify": (("--stratify",), dict(action="store_true", help=(
+        "stratified 5x2 BCV: the blocks are formed within the classes"))),
+    "groups": (("--groups",), dict(metavar="COLUMN", help=(
+        "grouped 5x2 BCV: the blocks are whole groups of this --csv column (not a predictor); "
+        "no group is on both sides of a fold"))),
+}
 
 
-_SEED_HELP = ("seed of every partition and drawn data set (default %(default)s); the same seed "
-              "gives the same folds in Python, the CLI and R")
-_BACKEND_HELP = ("where the registry learners run: auto (R where available, else the Python "
-                 "fallback), r or python (default %(default)s); scikit-learn estimators always "
-                 "run in Python")
-_ALPHA_HELP = "level of the decisions: reject H0 when p < alpha (default %(default)s)"
-
-
-def _add_csv_format(p, decimal_note: str):
-    """--target, --sep and --decimal: how --csv is read (compare, folds)."""
-    p.add_argument("--target", default="class", help="target column of --csv: classes, or numbers "
-                   "for regressors (default: class)")
-    p.add_argument("--sep", type=_separator, default=",", help="field separator of --csv (default ,)")
-    p.add_argument("--decimal", choices=(".", ","), default=".",
-                   help=f"decimal mark of numbers in --csv {decimal_note}")
+def _shared(p, names: str, defaults: Optional[dict] = None, **own):
+    """Add the shared options ``names`` (:data:`SHARED`) to subcommand ``p``:
+    the default from ``defaults`` (the command's record) where it has the
+    name, and ``own[name]`` on top (keywords, or a text: the help in the
+    command's words)."""
+    for name in names.split():
+        flags, kw = SHARED[name]
+        kw = {**kw, **({"default": defaults[name]} if name in (defaults or {}) else {})}
+        extra = own.get(name, {})
+        p.add_argument(*flags, **{**kw, **({"help": extra} if isinstance(extra, str) else extra)})
 
 
 def build_parser() -> argparse.ArgumentParser:
-    backends = list(BACKENDS)
     p = _Parser(prog="pybcv", description="Is classifier A really better than classifier B? "
                 "The 5x2 BCV McNemar test and its rival tests.")
     p.add_argument("--version", action="version", version=f"pybcv {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
-    cd = COMPARE_DEFAULTS
+    cd, dl = COMPARE_DEFAULTS, DEMO_LEARNERS
 
     def spec(d):
         return d["name"] + "".join(f":{k}={v}" for k, v in d.items() if k != "name")
 
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
-    _add_csv_format(c, "(default .; with , use e.g. --sep ';')")
-    c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
-                   "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
-                   "naming its column and line unless --drop-missing")
-    c.add_argument("--drop-missing", action="store_true",
-                   help="drop the records of --csv that hold a missing value (reported)")
-    c.add_argument("--stratify", action="store_true",
-                   help="stratified 5x2 BCV: the blocks are formed within the classes")
-    c.add_argument("--groups", metavar="COLUMN",
-                   help="grouped 5x2 BCV: the blocks are whole groups of this --csv column "
-                        "(not a predictor); no group is on both sides of a fold")
-    dl = DEMO_LEARNERS
+    _shared(c, "target sep decimal na_values drop_missing stratify groups")
     c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
                    f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
                    f"scikit-learn classifier by import path, e.g. "
@@ -1040,27 +1064,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",
                    help="multiplicity adjustment for --learners (default holm)")
     c.add_argument("--plot", help="with --learners: write the matrix of adjusted p-values (PNG)")
-    c.add_argument("--tests", default=cd["tests"],
-                   help=f"a design's tests (default {cd['tests']}: 10 fits per learner), "
-                   "all, table5 (the paper's Table 5) or keys k1,k2,...: " + ", ".join(TESTS))
-    loss_help = ("per-record loss: zero_one (classifiers' default), squared (regressors' "
-                 "default), absolute, log (the log loss of scikit-learn classifiers with "
-                 "predict_proba), or a cost matrix such as 0,1;5,0 (rows the true class, "
-                 "labels sorted); under any loss but zero_one the McNemar tests and the "
-                 "proportion z (0/1 outcomes only) do not run (docs/guide/losses.md)")
-    c.add_argument("--loss", type=_loss, help=loss_help)
-    c.add_argument("--seed", type=_seed, default=cd["seed"], help=_SEED_HELP)
+    _shared(c, "tests loss seed", cd, tests=(
+        f"a design's tests (default {cd['tests']}: 10 fits per learner), all, table5 (the "
+        f"paper's Table 5) or keys k1,k2,...: " + ", ".join(TESTS)))
     c.add_argument("--n", type=_n, help=f"size of the built-in EXP6 data set (default {EXPERIMENTS['exp6'].n})")
-    c.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
-    c.add_argument("--backend", default=cd["backend"], choices=backends, help=_BACKEND_HELP)
-    c.add_argument("--alpha", type=_alpha, default=cd["alpha"], help=_ALPHA_HELP)
-    c.add_argument("--timeout", type=_seconds, metavar="SECONDS",
-                   help="time limit of one fit; a longer fit fails naming learner, design and fold")
-    c.add_argument("--jobs", type=_positive, default=1, help="processes fitting the designs")
-    c.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    c.add_argument("--quiet", action="store_true", help="no progress bar (notes on how --csv "
-                   "was read are still printed)")
-    _add_option_arguments(c)
+    _shared(c, "profile backend alpha timeout jobs json quiet alternative option", cd,
+            jobs="processes fitting the designs",
+            quiet="no progress bar (notes on how --csv was read are still printed)")
     c.set_defaults(fn=cmd_compare)
 
     f = sub.add_parser(
@@ -1074,37 +1084,29 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--n", type=_n, help="number of records (with --csv: its records)")
     f.add_argument("--csv", help="with --stratify or --groups: the data whose classes or groups "
                    "form the blocks (read as pybcv compare reads it)")
-    _add_csv_format(f, "(default .; as in pybcv compare)")
-    f.add_argument("--stratify", action="store_true",
-                   help="the folds of pybcv compare --stratify (blocks within the classes)")
-    f.add_argument("--groups", metavar="COLUMN",
-                   help="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
-    f.set_defaults(na_values=None, drop_missing=False, quiet=False, json=False)
+    _shared(f, "target sep decimal na_values drop_missing stratify groups",
+            decimal="decimal mark of numbers in --csv (default .; as in pybcv compare)",
+            stratify="the folds of pybcv compare --stratify (blocks within the classes)",
+            groups="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
+    f.set_defaults(quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
-    f.add_argument("--seed", type=_seed, default=cd["seed"], help=_SEED_HELP)
-    f.add_argument("--design", default="bcv5x2", type=_design, help="partition design (default bcv5x2)")
+    _shared(f, "seed design", cd)
     f.add_argument("--out", help="CSV file (default: stdout)")
     f.set_defaults(fn=cmd_folds)
 
     t = sub.add_parser("test", help="the tests of a design from your own per-fold predictions")
     t.add_argument("--predictions", required=True, help="CSV with columns fold,row,y,pred_a,pred_b "
                    "(folds and rows 0-based, as pybcv folds writes them)")
-    t.add_argument("--design", default="bcv5x2", type=_design, help="the design of the folds (default bcv5x2)")
+    _shared(t, "design", design="the design of the folds (default bcv5x2)")
     t.add_argument("--n", type=_n, help="number of records (default: largest row + 1)")
-    t.add_argument("--tests", help="keys of tests of the design (default: all of them)")
-    t.add_argument("--sep", type=_separator, default=",",
-                   help="field separator of --predictions (default ,)")
-    t.add_argument("--decimal", choices=(".", ","), default=".",
-                   help="decimal mark of numeric y and predictions (default .; with , use --sep ';')")
-    t.add_argument("--loss", type=_loss, help=loss_help.replace("regressors' default",
-                                                                "for numeric predictions")
-                   .replace("log (the log loss of scikit-learn classifiers with predict_proba), ",
-                            ""))
-    t.add_argument("--profile", default=cd["profile"], type=_profile, help=_profile_help())
-    t.add_argument("--alpha", type=_alpha, default=cd["alpha"], help=_ALPHA_HELP)
-    t.add_argument("--json", action="store_true", help="one JSON object keyed by test")
-    _add_option_arguments(t)
+    _shared(t, "tests sep decimal loss profile alpha json alternative option", cd,
+            tests={"default": None, "help": "keys of tests of the design (default: all of them)"},
+            sep="field separator of --predictions (default ,)",
+            decimal="decimal mark of numeric y and predictions (default .; with , use --sep ';')",
+            loss=_LOSS_HELP.replace("regressors' default", "for numeric predictions").replace(
+                "log (the log loss of scikit-learn classifiers with predict_proba), ", ""),
+            json="one JSON object keyed by test")
     t.set_defaults(fn=cmd_test)
 
     sd = SIMULATE_DEFAULTS
@@ -1114,32 +1116,28 @@ def build_parser() -> argparse.ArgumentParser:
                                              if e.varied)
                    + ". Several values (comma separated) give a power curve in --out/param=<v>/")
     s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
-    s.add_argument("--tests", default=sd["tests"], help="all, table5 (default), a design or k1,k2,...")
+    _shared(s, "tests", sd)
     s.add_argument("--reps", type=_positive, default=sd["reps"],
                    help="repetitions (data sets drawn) per point (default %(default)s)")
-    s.add_argument("--seed", type=_seed, default=sd["seed"], help=_SEED_HELP)
-    s.add_argument("--jobs", type=_positive, default=1, help="worker processes (joblib)")
-    s.add_argument("--timeout", type=_seconds, metavar="SECONDS",
-                   help="time limit of one fit; a repetition with a longer fit is recorded as failed")
+    _shared(s, "seed jobs timeout", sd, jobs="worker processes (joblib)", timeout=(
+        "time limit of one fit; a repetition with a longer fit is recorded as failed"))
     s.add_argument("--out", required=True, help="folder for results.sqlite and summary.csv")
     s.add_argument("--resume", action="store_true", help="continue a stored run")
-    s.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:port)")
-    s.add_argument("--profile", default=sd["profile"], type=_profile, help=_profile_help())
-    s.add_argument("--backend", default=sd["backend"], choices=backends, help=_BACKEND_HELP)
+    _shared(s, "scheduler profile backend", sd,
+            scheduler="dask.distributed scheduler address (tcp://host:port)")
     s.add_argument("--a", help="learner A (default: the experiment's)")
     s.add_argument("--b", help="learner B")
     s.add_argument("--no-share", action="store_true", help="each test fits its own partition")
-    s.add_argument("--loss", type=_loss, help="per-record loss (default: the experiment's): "
-                   "zero_one, squared, absolute or a cost matrix such as 0,1;5,0; under a "
-                   "real-valued loss only the t, F and z tests run (docs/guide/losses.md)")
-    s.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    _shared(s, "loss json quiet", loss=(
+        "per-record loss (default: the experiment's): zero_one, squared, absolute or a cost "
+        "matrix such as 0,1;5,0; under a real-valued loss only the t, F and z tests run "
+        "(docs/guide/losses.md)"))
     s.set_defaults(fn=cmd_simulate)
 
     r = sub.add_parser("report", help="Markdown report of simulation folders, beside the paper")
     r.add_argument("dirs", nargs="+", help="simulate --out folders (type-I runs or power curves)")
     r.add_argument("--out", help="write the report to this file (PNG power curves next to it)")
-    r.add_argument("--profile", type=_profile, help="re-score the runs under this profile (default: as run)")
+    _shared(r, "profile", profile="re-score the runs under this profile (default: as run)")
     r.add_argument("--title", default="pybcv replication report",
                    help="title of the report (default: %(default)s)")
     r.set_defaults(fn=cmd_report)
@@ -1154,12 +1152,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "mnist: n/2, a 5x2 fold)")
     u.add_argument("--eval-size", type=_n, help="mnist: score on this many population images "
                    "(a fixed random subset; default all 60,000)")
-    u.add_argument("--seed", type=_seed, default=0, help=_SEED_HELP)
-    u.add_argument("--backend", default="auto", choices=backends, help=_BACKEND_HELP)
-    u.add_argument("--backend-b", choices=backends,
+    _shared(u, "seed backend")
+    u.add_argument("--backend-b", choices=list(BACKENDS),
                    help="backend of B only (the FNNs' Python twins equal the R code)")
     u.add_argument("--out", help="write the result as JSON")
-    u.add_argument("--quiet", action="store_true", help="no progress bar")
+    _shared(u, "quiet")
     u.set_defaults(fn=cmd_truth)
 
     v = sub.add_parser("validity", help="the validity battery (docs/validity): run, score, report")
@@ -1175,8 +1172,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which families: the learner-free ones, those with learners, or all "
                         "(default %(default)s)")
     v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
-    v.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
-    v.add_argument("--quiet", action="store_true", help="no progress bar")
+    _shared(v, "jobs quiet")
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
     asub = ar.add_subparsers(dest="archive_cmd", required=True, parser_class=_Parser)
@@ -1206,14 +1202,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "in runs/<dataset>; resumable, also from their run.npz archives)")
     x.add_argument("--reps", type=_positive, default=1000,
                    help="repetitions per data set (default %(default)s)")
-    x.add_argument("--seed", type=_seed, default=0, help=_SEED_HELP)
+    _shared(x, "seed")
     x.add_argument("--datasets", default=",".join(RQ1_DATASETS),
                    help=f"comma-separated data set names (default: all {len(RQ1_DATASETS)})")
     x.add_argument("--n-sample", type=int_at_least(4), default=EXPERIMENTS["rq1"].n,
                    help="records drawn from each data set per repetition (default %(default)s)")
-    x.add_argument("--backend", default="r", choices=["r", "auto", "python"], help=_BACKEND_HELP)
-    x.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
-    x.add_argument("--scheduler", default=None, help="dask.distributed scheduler address")
+    _shared(x, "backend jobs scheduler", {"backend": "r"})
     x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
     x.add_argument("--stop-after", type=_positive, default=None,
                    help="run at most this many repetitions of each data set in this call")
@@ -1292,6 +1286,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         if developer:
             raise
         return _fail(str(e))
+    except MemoryError as e:
+        if developer:
+            raise
+        return _fail(f"out of memory ({e or 'MemoryError'}): the data (--n, --csv) or the "
+                     f"designs need more memory than this machine has; use fewer records")
     except Exception as e:
         if developer:
             raise

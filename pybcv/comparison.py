@@ -20,7 +20,7 @@ import math
 import re
 import textwrap
 import warnings as _warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -30,7 +30,8 @@ import pandas as pd
 
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
-from .datasets import from_arrays
+from .datasets import Dataset, check_record_count, from_arrays
+from .errors import DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
                        learner_label, loss_sums_from_design_predictions, predict_learners,
@@ -38,8 +39,10 @@ from .pipeline import (as_learner, design_generator, draw_splits, learner_free_t
 from .outcomes import loss_sums
 from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
+from .learners import SklearnLearner
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
+from .stats._common import check_probability
 from .stats.registry import zero_one_message
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
@@ -72,7 +75,7 @@ def _num(x):
 
 
 def _loss_words(loss: str) -> str:
-    return "error rates" if loss == "zero_one" else f"mean {loss} losses"
+    return {"zero_one": "error rates", "cost_matrix": "mean costs"}.get(loss, f"mean {loss} losses")
 
 
 def _fmt_df(df) -> str:
@@ -106,6 +109,7 @@ class Comparison:
     warnings: List[str] = field(default_factory=list)
     fits: Tuple[int, int] = (0, 0)
     loss: str = "zero_one"
+    loss_info: Dict[str, Any] = field(default_factory=dict)
 
     def __getitem__(self, test: str):
         """The result of one test: ``cmp["mcnemar_5x2bcv"]``."""
@@ -181,7 +185,7 @@ class Comparison:
                                "n": int(self.n), "seed": self.seed, "profile": self.profile,
                                "backends": list(self.backends),
                                "error_design": self.error_design,
-                               "loss": self.loss,
+                               "loss": self.loss, **self.loss_info,
                                "error_a": _num(self.error_a), "error_b": _num(self.error_b),
                                "fits": list(self.fits), "warnings": list(self.warnings)},
                 "tests": results_as_json(self.results, self.alpha, level)}
@@ -195,6 +199,9 @@ class Comparison:
                  _loss_words(self.loss)
                  + f" over the {F} folds of {self.error_design}: "
                  f"A {self.error_a:.4f}, B {self.error_b:.4f}"]
+        if "cost_matrix" in self.loss_info:
+            lines.append(f"cost matrix {self.loss_info['cost_matrix']} (rows the true class, "
+                         f"columns the predicted class: {', '.join(map(str, self.loss_info['labels']))})")
         head = self.headline
         if head.estimate is not None:
             lo, hi = head.confidence_interval()
@@ -291,7 +298,8 @@ def alternative_notes(keys, alternative) -> List[str]:
     two = [k for k in keys if "alternative" not in TESTS[k].defaults]
     return [f"alternative {alternative!r} does not apply to {', '.join(two)}: "
             f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
-            f"statistic)"] if two else []
+            f"statistic" + ("; the exact hold-out McNemar (exact=True) is offered two-sided "
+                            "only too" if "mcnemar_ho" in two else "") + ")"] if two else []
 
 
 def _score_tables(tables, n, keys, options, splits=None, loss="zero_one") -> Dict[str, Any]:
@@ -337,18 +345,25 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
 
 def check_class_target(y, classifiers, target: str = "y",
                        remedy: str = "compare regressors (e.g. sklearn.linear_model.Ridge) "
-                                     "under loss='squared' or 'absolute'") -> None:
+                                     "under loss='squared' or 'absolute'",
+                       compared_as: str = "") -> None:
     """ValueError when ``classifiers`` (their labels) would face a regression
     target: a numeric ``y`` with more distinct values than half its records,
     or with a value that is not a whole number.  ``target`` names y in the
     message, ``remedy`` says what to do (R's compare_learners gives its own
-    words: the one home of the rule for Python, the CLI and R)."""
+    words: the one home of the rule for Python, the CLI and R);
+    ``compared_as``: why models that may well be regressors are compared as
+    classifiers (R: "under the default loss"), said instead of calling them
+    classifiers."""
     y = np.asarray(y)
     values = np.unique(y)
     if y.dtype.kind in "iuf" and (values.size > y.size / 2 or np.any(values != np.round(values))):
+        one = len(classifiers) == 1
+        what = (f"{'is' if one else 'are'} compared as {'a classifier' if one else 'classifiers'} "
+                f"{compared_as}, which {'treats' if one else 'treat'}" if compared_as else
+                'is a classifier, which treats' if one else 'are classifiers, which treat')
         raise ValueError(f"{target} looks like a regression target ({values.size} distinct numbers "
-                         f"in {y.size} records), but {', '.join(classifiers)} "
-                         f"{'is a classifier, which treats' if len(classifiers) == 1 else 'are classifiers, which treat'}"
+                         f"in {y.size} records), but {', '.join(classifiers)} {what}"
                          f" every value as a class of its own; {remedy}")
 
 
@@ -362,6 +377,7 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
         raise ValueError(f"learners: {', '.join(reg)} {'is a regressor' if len(reg) == 1 else 'are regressors'}"
                          f" and {', '.join(cls)} {'is a classifier' if len(cls) == 1 else 'are classifiers'}"
                          f"; compare regressors with regressors")
+    check_record_count(len(y), "y")      # as load_csv and R refuse them, before any fit
     if reg and _not_finite(y) is not None:
         bad = _not_finite(y)
         raise ValueError(f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
@@ -369,6 +385,9 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
                          f"classifiers, or give a numeric target")
     if not reg:
         check_class_target(y, cls)
+        if np.unique(y).size < 2:       # as load_csv and R refuse it, before any fit
+            raise DataError(f"y has a single class ({np.asarray(y)[:1].tolist()[0]!r} in all {len(y)} "
+                            f"records): comparing classifiers needs two classes or more")
     out = resolve_loss(loss, y, regressor=bool(reg))
     if out.proba:                        # the log loss: probabilities, checked before any fit
         for x, m in zip(learners, made):
@@ -400,7 +419,10 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
     blocks are formed within the classes of y, with ``groups`` (one value
     per record) over whole groups (:func:`pybcv.partitions.design_splitter`)."""
     if not isinstance(stratify, (bool, np.bool_)):
-        raise ValueError(f"stratify must be True or False, got {stratify!r}")
+        got = (f"{type(stratify).__name__} of {len(stratify)} values" if np.ndim(stratify)
+               else repr(stratify))
+        raise ValueError(f"stratify must be True or False (stratify=True forms the 5x2 BCV's "
+                         f"blocks within the classes of y), got {got}")
     designs = {d: d for d in designs_for(keys)}
     return draw_splits(data.n, designs, {d: design_generator(seed, d) for d in designs},
                        y=data.y if stratify else None, groups=groups)
@@ -418,7 +440,7 @@ def design_notes(splits, y, stratify, groups) -> List[str]:
     return list(dict.fromkeys(notes))
 
 
-def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
+def compare(X, y=None, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"],
             seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
             backend: str = COMPARE_DEFAULTS["backend"], *, n_jobs: int = 1, progress: bool = False,
             alpha: float = COMPARE_DEFAULTS["alpha"], stratify: bool = False,
@@ -439,7 +461,8 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`).
 
     ``stratify=True`` forms the BCV's blocks within the classes of y;
-    ``groups`` (one value per record) forms them of whole groups, so that no
+    ``groups`` (one value per record, or the name of a column of a DataFrame
+    X, which then is no predictor) forms them of whole groups, so that no
     group is on both sides of a fold (the block-regularized designs only;
     docs/guide/partitions.md).  The seed draws these folds as it draws the
     plain ones.  ``timeout``: seconds one fit may take; a fit that takes
@@ -452,6 +475,11 @@ def compare(X, y, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["tests"
     a callable (y_true, y_pred) -> per-record losses (:mod:`pybcv.losses`, docs/guide/losses.md); under a
     real-valued loss the tests that need 0/1 outcomes are dropped from a
     selection (a note in ``warnings``) or refused when named.
+
+    ``X`` may be a :class:`pybcv.datasets.Dataset` (``load_csv``,
+    ``from_arrays``) with ``y`` left out: its X and y were checked, and its
+    notes on how they were read said, when it was built, so the comparison
+    says them no second time.
 
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> from pybcv.datasets import exp6
@@ -477,17 +505,57 @@ def _refuse_classes(learners, args) -> None:
             raise TypeError(f"{arg} is the class {x.__name__}; pass an instance: {x.__name__}()")
 
 
+def _groups_column(X, groups):
+    """``groups`` named as a column of the DataFrame X (as R's ``groups =
+    "site"`` and the CLI's ``--groups site``): that column's values, and X
+    without it (a groups column is never a predictor)."""
+    if not isinstance(groups, str):
+        name = getattr(groups, "name", None)
+        if name is not None and name in getattr(X, "columns", ()) and \
+                np.array_equal(np.asarray(X[name]), np.asarray(groups)):
+            _warnings.warn(f"groups is column {name!r} of X, which stays a predictor (R's and "
+                           f"the CLI's groups column never is): give groups={name!r} to use it "
+                           f"for the folds only", UserWarning, stacklevel=4)
+        return X, groups
+    cols = getattr(X.X if isinstance(X, Dataset) else X, "columns", None)
+    if cols is None or groups not in cols:
+        raise ValueError(f"groups={groups!r} names no column of X"
+                         + (f" (columns: {', '.join(map(str, cols))})" if cols is not None else
+                            " (X has no column names)")
+                         + "; give a column name of a DataFrame X, or one group per record")
+    if isinstance(X, Dataset):
+        return replace(X, X=X.X.drop(columns=[groups])), X.X[groups].to_numpy()
+    return X.drop(columns=[groups]), X[groups].to_numpy()
+
+
 def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
-    seed = check_seed(seed)
-    with _warnings.catch_warnings(record=True) as read_notes:   # how X was read: kept as notes
-        _warnings.simplefilter("always")
-        data = from_arrays(X, y)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
+    X, groups = _groups_column(X, groups)
+    read_notes = []
+    if isinstance(X, Dataset):    # read and checked when it was built: its notes said then
+        if X.X is None:
+            raise ValueError(f"X is the learner-free Dataset {X.name!r} (fixed per-record losses "
+                             f"or predictions): compare_losses or compare_predictions reads them")
+        if y is not None:
+            raise ValueError("X is a Dataset, which holds its labels: leave y out")
+        data = X
+    else:
+        if y is None:
+            raise ValueError("y is missing: give the labels, or X as a pybcv Dataset "
+                             "(pybcv.datasets.load_csv or from_arrays)")
+        with _warnings.catch_warnings(record=True) as read_notes:   # how X was read: kept as notes
+            _warnings.simplefilter("always")
+            data = from_arrays(X, y)
     for w in read_notes:          # and warned again at the caller's line (compare/compare_many)
         _warnings.warn(str(w.message), w.category, stacklevel=3)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
+    for x in learners:          # before any fit: a scikit-learn estimator that cannot take text
+        m = as_learner(x, backend)
+        if isinstance(m, SklearnLearner):
+            m.check_text_columns(data.X, data.y)
     keys, notes = loss_tests(tests, lossobj)
     notes = [str(w.message) for w in read_notes] + notes
     notes += [lossobj.note] if lossobj.note else []
@@ -495,8 +563,12 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     notes += alternative_notes(keys, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     notes += design_notes(splits, data.y, stratify, groups)
-    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed, check_timeout(timeout), lossobj.proba)
+    preds, backends, warned = predict_learners(learners, data.X, data.y, splits, backend, n_jobs,
+                                               progress, seed, check_timeout(timeout), lossobj.proba)
+    who = ([f"learner {s} ({n})" for s, n in zip("AB", names)] if len(learners) == 2
+           else [f"learner {n}" for n in names])
+    for w, lrn in zip(who, warned):
+        notes += fit_notes(w, lrn, splits)
     notes += clip_notes(data.y, preds, names, splits) if lossobj.proba else []
     fits = sum(len(s) for s in splits.values())
     out = {}
@@ -505,7 +577,26 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
         out[(names[i], names[j])] = Comparison(
             _score_tables(tables, data.n, keys, opts, splits, lossobj.name), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
-            fits=(fits, fits), loss=lossobj.name)
+            fits=(fits, fits), loss=lossobj.name, loss_info=lossobj.info)
+    return out
+
+
+def fit_notes(who: str, warned: dict, splits) -> List[str]:
+    """One note per message a learner's fits warned (``warned``: {(category,
+    text): {design: folds}}, :func:`pybcv.pipeline.predict_learners`), e.g.
+    "learner A (LogisticRegression), 10 of 10 fits of bcv5x2 (first on fold
+    1): ConvergenceWarning: ...", each also re-raised as a warning of its
+    category (a filter on ConvergenceWarning applies), at the caller's line
+    (R's compare_learners words them the same way)."""
+    out = []
+    for (category, text), by_design in warned.items():
+        where = [f"{len(by_design[d])} of {len(splits[d])} fits of {d} (first on fold "
+                 f"{min(by_design[d])})" for d in splits if d in by_design]
+        out.append(f"{who}, {'; '.join(where)}: {text}")
+        try:
+            _warnings.warn(out[-1], category, stacklevel=4)
+        except TypeError:                   # a warning class that takes other arguments
+            _warnings.warn(out[-1], UserWarning, stacklevel=4)
     return out
 
 
@@ -522,7 +613,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     losses, read by the t, F and z tests as per-fold mean loss differences;
     the tests that need 0/1 outcomes are dropped from a selection or refused
     when named (:func:`loss_tests`, docs/guide/losses.md)."""
-    seed = check_seed(seed)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
     if not isinstance(loss, str):
         raise ValueError(f"loss must be 'zero_one' or the name of your real-valued losses, "
                          f"got {loss!r}")
@@ -617,6 +708,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     if (test_sets is None) == (splits is None):
         raise ValueError("give the folds as test_sets or as splits (one of them)")
     get_design(design)
+    alpha = check_probability(alpha, "alpha")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-d (one label per record), got shape {y.shape}")
@@ -653,6 +745,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
             _check_fold_predictions(np.asarray(p), name, f, len(test_sets[f]),
                                     False if callable(loss) else labels)
     keys, notes = loss_tests(design if tests is None else tests, lossobj)
+    notes += [lossobj.note] if lossobj.note else []
     wrong = [k for k in keys if TESTS[k].design != design]
     if wrong:
         d = TESTS[wrong[0]].design
@@ -670,7 +763,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     return Comparison(_score_tables(tables, n, keys, opts, None if splits is None else {design: splits},
                                     lossobj.name),
                       tables, n, learner_a, learner_b, ("own", "own"), profile, None, alpha,
-                      warns + notes, loss=lossobj.name)
+                      warns + notes, loss=lossobj.name, loss_info=lossobj.info)
 
 
 def _own_splits(splits, n: int, design: str):
@@ -842,6 +935,7 @@ class LearnerComparison:
         """The JSON object of schema :data:`JSON_SCHEMA` (docs/guide/json.md)."""
         return {"schema": JSON_SCHEMA, "alpha": self.alpha, "learners": self.learners,
                 "adjust": self.adjust, "loss": self._loss(),
+                **next(iter(self.comparisons.values())).loss_info,
                 "errors": {k: _num(v) for k, v in self.errors.items()}, "warnings": self._notes(),
                 "pairs": [{k: (_num(v) if isinstance(v, (float, np.floating)) else v)
                            for k, v in p.items()} for p in self.pairs]}
@@ -957,13 +1051,14 @@ class LearnerComparison:
                                    max(40, int(9 * k + 14))), fontsize=9)
         (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046,
                                     label="(1 - p) x (+1 row better, -1 col better)")
-        if path is not None:
+        if fig is not None or path is not None:   # every label inside a plain savefig too
             (fig or ax.figure).tight_layout()
+        if path is not None:
             (fig or ax.figure).savefig(path, dpi=110, bbox_inches="tight")
         return ax
 
 
-def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
+def compare_many(X, y=None, learners: Sequence = (), tests=COMPARE_DEFAULTS["tests"],
                      seed: int = COMPARE_DEFAULTS["seed"], profile: str = COMPARE_DEFAULTS["profile"],
                      backend: str = COMPARE_DEFAULTS["backend"], *, adjust: str = "holm",
                      n_jobs: int = 1, progress: bool = False,
@@ -974,7 +1069,8 @@ def compare_many(X, y, learners: Sequence, tests=COMPARE_DEFAULTS["tests"],
     """Compare k >= 2 learners: each learner is fitted once per design, every
     pair is tested on the same folds, and each test's p-values are adjusted
     over the k(k-1)/2 pairs by Holm and by Shaffer's static procedure
-    (``adjust`` picks the one that decides).  ``loss``: as in :func:`compare`.
+    (``adjust`` picks the one that decides).  ``loss``, ``X`` a Dataset: as in
+    :func:`compare`.
 
     >>> from pybcv.datasets import exp6
     >>> d = exp6(2)

@@ -118,6 +118,15 @@ def _check_n(n, minimum=2):
     return int(n)
 
 
+def _number(v, name: str, what: str = "a finite number > 0", above=None) -> float:
+    """``v`` as a finite float, greater than 0 (or at least ``above``), else
+    the ValueError "<name> must be <what>, got <v>"."""
+    v = float(v)
+    if not (np.isfinite(v) and (v > 0 if above is None else v >= above)):
+        raise ValueError(f"{name} must be {what}, got {v}")
+    return v
+
+
 # ------------------------------------------------------------------ epsilon
 def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Dataset:
     """Dietterich's epsilon data: per-record losses, H0 true by construction.
@@ -341,11 +350,8 @@ def linear(seed=0, n: int = 300, p: int = 4, sigma: float = 1.0, df: float = 0.0
     n = _check_n(n)
     if isinstance(p, bool) or int(p) != p or int(p) < 1:
         raise ValueError(f"p must be an integer >= 1, got {p!r}")
-    p, sigma, df = int(p), float(sigma), float(df)
-    if not (np.isfinite(sigma) and sigma > 0):
-        raise ValueError(f"sigma must be a finite number > 0, got {sigma}")
-    if not (np.isfinite(df) and df >= 0):
-        raise ValueError(f"df must be 0 (normal errors) or a number > 0, got {df}")
+    p, sigma = int(p), _number(sigma, "sigma")
+    df = _number(df, "df", "0 (normal errors) or a number > 0", 0.0)
     g = as_rng(seed)
     X = g.standard_normal((n, p))
     e = g.standard_normal(n) if df == 0 else g.standard_t(df, n)
@@ -363,11 +369,7 @@ def twin_residuals(seed=0, n: int = 300, noise: float = 1.0, df: float = 0.0) ->
     exchangeable given y, so E loss_A = E loss_B under any loss: H0 by
     construction, with losses of A and B positively correlated through s."""
     n = _check_n(n)
-    noise, df = float(noise), float(df)
-    if not (np.isfinite(noise) and noise > 0):
-        raise ValueError(f"noise must be a finite number > 0, got {noise}")
-    if not (np.isfinite(df) and df >= 0):
-        raise ValueError(f"df must be 0 (normal) or a number > 0, got {df}")
+    noise, df = _number(noise, "noise"), _number(df, "df", "0 (normal) or a number > 0", 0.0)
     g = as_rng(seed)
     y = g.standard_normal(n)
     s = y + g.standard_normal(n)
@@ -408,11 +410,7 @@ def twin_probs(seed=0, n: int = 300, noise: float = 1.0, signal: float = 1.0) ->
     probabilities.  Exchangeable given y: H0 under the log loss (any loss),
     with the losses of A and B positively correlated through s."""
     n = _check_n(n)
-    noise, signal = float(noise), float(signal)
-    if not (np.isfinite(noise) and noise > 0):
-        raise ValueError(f"noise must be a finite number > 0, got {noise}")
-    if not np.isfinite(signal):
-        raise ValueError(f"signal must be a finite number, got {signal}")
+    noise, signal = _number(noise, "noise"), _number(signal, "signal", "a finite number", -np.inf)
     g = as_rng(seed)
     y = g.integers(0, 2, n)
     s = signal * (2 * y - 1) + g.standard_normal(n)
@@ -741,7 +739,7 @@ def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: s
             other = [c for c in ",;\t| " if c != sep and c in header[0]]
             if other:
                 hint = (f" (the header is one column: is the separator {other[0]!r} "
-                        f"rather than sep={sep!r}?)")
+                        f"rather than {sep!r}? give sep={other[0]!r})")
         same = [h for h in names if h.lower() == str(target).lower()]
         if same:
             hint = f" (did you mean {same[0]!r}? column names are case-sensitive)"
@@ -803,8 +801,6 @@ def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: s
         keep = ~rows_bad
         cells, num_cells, line_arr = cells[keep], num_cells[keep], line_arr[keep]
         numbers = [num[keep] for num in numbers]
-        n = len(cells)
-    check_record_count(n, path, min_records)
     cols = {}
     for j, h in enumerate(names):
         if kinds[j] == "num":

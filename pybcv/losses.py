@@ -25,8 +25,8 @@ proportion z), which need 0/1 outcomes, do not run
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, List, Optional
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
 
 import numpy as np
 
@@ -45,12 +45,15 @@ class Loss:
     """A resolved loss: ``name`` (for messages and reports), ``zero_one``
     (True: the 2x2 tables path), ``per_record`` (y_true, y_pred) -> losses;
     ``proba``: y_pred are class probabilities (records x classes), not labels;
-    ``note``: a caveat for the comparison's warnings."""
+    ``note``: a caveat for the comparison's warnings; ``info``: what a
+    reader of the result needs to know which loss it was (a cost matrix and
+    the order of its labels), kept in the comparison and its JSON."""
     name: str
     zero_one: bool
     per_record: Optional[Callable] = None
     proba: bool = False
     note: str = ""
+    info: Dict = field(default_factory=dict)
 
     def __call__(self, y_true, y_pred) -> np.ndarray:
         y_true = np.asarray(y_true)
@@ -123,7 +126,10 @@ def _cost(matrix, y):
         if np.any(j >= k) or np.any(labels[np.minimum(j, k - 1)] != y_pred):
             raise ValueError("loss: a cost matrix needs predicted class labels of y")
         return C[i, j]
-    return Loss("cost_matrix", False, cost)
+    neg = ("the cost matrix has negative entries (gains): the tests compare mean costs all the "
+           "same; a constant added to every entry changes no test" if np.any(C < 0) else "")
+    return Loss("cost_matrix", False, cost, note=neg,
+                info={"cost_matrix": C.tolist(), "labels": labels.tolist()})
 
 
 def _log(y):

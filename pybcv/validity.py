@@ -583,8 +583,7 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
         truth = truths(fam, root)["bcv5x2"]
         ntr, nte = DESIGNS["bcv5x2"].sizes(fam.n)
         for t in T_CANDIDATES:
-            _, p = spec.batch(T, ntr, nte, t=t)
-            lo, hi = spec.batch_interval(T, ntr, nte, level=LEVEL, t=t)
+            _, p, lo, hi = spec.batch_with_intervals(T, ntr, nte, level=LEVEL, t=t)
             rows.append({"family": fam.name, "kind": fam.kind, "role": fam.role, "t": t,
                          "reps": int(len(p)), "rejections": int(np.sum(p < ALPHA)),
                          "intervals": int(len(lo)),

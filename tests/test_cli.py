@@ -520,6 +520,30 @@ def test_folds_takes_decimal_as_compare_does(tmp_path, capsys):
     assert rc == 0 and out == ref and "decimal commas" not in err
 
 
+def test_folds_reads_missing_values_as_compare_does(tmp_path, capsys):
+    """folds lacked --na-values / --drop-missing (walk27 C12): on a CSV with
+    missing values it numbered other records than compare fits.  Now both
+    read --csv the same way: folds writes exactly compare's folds."""
+    from pybcv.comparison import _draw_splits
+    from pybcv.datasets import load_csv
+    d = pd.read_csv(_csv(tmp_path))
+    d[d.columns[0]] = d[d.columns[0]].astype(object)
+    d.loc[[3, 17], d.columns[0]] = "-999"
+    d.loc[40, d.columns[1]] = None
+    p = tmp_path / "na.csv"
+    d.to_csv(p, index=False)
+    how = ["--csv", str(p), "--na-values", "-999", "--drop-missing", "--stratify"]
+    rc, out, err = run(capsys, "folds", *how)
+    assert rc == 0 and "dropped 3 record(s) with missing values" in err, err
+    rc, js, _ = run(capsys, "compare", *how, "--a", "majority", "--b", "mean", "--backend",
+                    "python", "--json")
+    assert rc == 0 and json.loads(js)["comparison"]["n"] == len(d) - 3
+    with pytest.warns(UserWarning, match="dropped 3 record"):
+        data = load_csv(str(p), "class", na_values=["-999"], drop_missing=True)
+    want = _draw_splits(data, ["mcnemar_5x2bcv"], 0, stratify=True)["bcv5x2"]
+    assert out == "fold,row\n" + "".join(f"{f},{r}\n" for f, (_, te) in enumerate(want) for r in te)
+
+
 def test_every_option_of_every_subcommand_has_help():
     """pybcv compare --help listed --seed, --alpha and --backend bare."""
     import argparse
@@ -536,3 +560,27 @@ def test_every_option_of_every_subcommand_has_help():
                 bare.append(f"{path} {act.option_strings[-1]}")
     walk(build_parser(), "pybcv")
     assert bare == []
+
+
+def test_a_shared_option_reads_the_same_in_every_subcommand():
+    """An option several subcommands take (--seed, --backend, --jobs, ...) is
+    declared once (pybcv.cli.SHARED): the same flags, type, choices and action
+    wherever it appears (rq1 run listed --backend's choices in its own order)."""
+    import argparse
+    from pybcv.cli import SHARED, build_parser
+    seen = {}
+
+    def walk(parser, path):
+        for act in parser._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                for name, sub in act.choices.items():
+                    walk(sub, f"{path} {name}")
+            elif act.option_strings and act.dest != "help":
+                key = (type(act).__name__, act.type, act.metavar,
+                       None if act.choices is None else tuple(act.choices))
+                seen.setdefault(act.option_strings[-1], {}).setdefault(key, []).append(path)
+    walk(build_parser(), "pybcv")
+    for flags, _ in SHARED.values():
+        assert flags[-1] in seen
+    differ = {o: list(v.values()) for o, v in seen.items() if len(v) > 1}
+    assert differ == {}, differ

@@ -109,3 +109,43 @@ def test_python_dataframe_with_decimal_comma_text_is_named():
     with pytest.warns(UserWarning, match=r"column 'a' has 60 levels and looks numeric: .*decimal "
                                          r"commas .*pd.to_numeric"):
         from_arrays(X, np.arange(60) % 2)
+
+
+def test_compare_takes_a_dataset_read_once(tmp_path):
+    """compare()/compare_many() take a Dataset already read and checked
+    (load_csv): its notes are said when it is read, never again by the
+    comparison, and no second check reads X."""
+    from pybcv.comparison import compare, compare_many
+    p = _decimal_comma_csv(tmp_path)
+    with pytest.warns(UserWarning, match="decimal commas"):
+        d = load_csv(p, sep=";")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cmp = compare(d, None, "majority", "glm", backend="python")
+        many = compare_many(d, learners=["majority", "glm", "majority"], backend="python")
+    said = [str(w.message) for w in caught] + cmp.warnings + many.to_json()["warnings"]
+    assert not any("decimal commas" in m for m in said), said
+    assert cmp.n == d.n and cmp.fits == (10, 10)
+    with pytest.raises(ValueError, match="holds its labels: leave y out"):
+        compare(d, d.y, "majority", "glm", backend="python")
+    with pytest.raises(ValueError, match="learner-free Dataset 'epsilon'"):
+        from pybcv.datasets import epsilon
+        compare(epsilon(0), None, "majority", "glm", backend="python")
+    with pytest.raises(ValueError, match="y is missing"):
+        compare(d.X, None, "majority", "glm", backend="python")
+
+
+def test_cli_compare_reads_the_csv_once(tmp_path, capsys, monkeypatch):
+    """pybcv compare --csv hands the data it read to compare(), which checks
+    them no second time (so the notes are said once, by the CLI)."""
+    import pybcv.comparison as C
+    calls = []
+    monkeypatch.setattr(C, "from_arrays", lambda *a, **k: calls.append(1) or
+                        pytest.fail("compare() re-read the CLI's data"))
+    p = _decimal_comma_csv(tmp_path)
+    rc = main(["compare", "--csv", p, "--sep", ";", "--a", "majority", "--b", "glm",
+               "--backend", "python", "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 0 and not calls, err
+    notes = __import__("json").loads(out)["comparison"]["warnings"]
+    assert sum("column 'a' has 60 levels" in w for w in notes) == 1, notes

@@ -131,3 +131,15 @@ def test_load_csv_errors(tmp_path, content, target, msg):
         _write(p, content)
     with pytest.raises(D.DataError, match=msg):
         D.load_csv(p, target)
+
+
+def test_load_csv_too_few_after_dropping(tmp_path):
+    """Records dropped for missing values count: the one record check runs on
+    what is left (even nothing at all)."""
+    p = _write(tmp_path / "f.csv", "a,class\n" + "1,x\n2,y\n" * 5 + "?,x\n" * 15)
+    with pytest.warns(UserWarning, match="dropped 15 record"), \
+            pytest.raises(D.DataError, match=r"too few records \(10\); need at least 20"):
+        D.load_csv(p, drop_missing=True)
+    p = _write(tmp_path / "g.csv", "a,class\n" + "?,x\n" * 3)
+    with pytest.warns(UserWarning), pytest.raises(D.DataError, match=r"too few records \(0\)"):
+        D.load_csv(p, drop_missing=True)

@@ -109,7 +109,7 @@ def test_separator_and_missing_class_column(tmp_path):
     p = _with_cell(tmp_path, "pima", 3, "age", "44", sep=";")
     d = D.load_csv(p, sep=";")
     assert d.X.shape == (768, 8)
-    with pytest.raises(D.DataError, match=r"no target column 'class'.*is the separator ';' rather than sep=','"):
+    with pytest.raises(D.DataError, match=r"no target column 'class'.*is the separator ';' rather than ','\? give sep=';'"):
         D.load_csv(p)                                    # read with the wrong separator
     with pytest.raises(D.DataError, match="no target column 'label'; columns are: preg"):
         D.load_csv(p, target="label", sep=";")

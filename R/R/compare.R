@@ -69,7 +69,8 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   keys <- sel$keys
   opts <- sel$options
   designs <- as.character(unlist(sel$designs))
-  sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify)
+  sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify, ld$ylevels[ld$y])
+  for (w in sp$notes) warning(w, call. = FALSE)
   rows <- test_rows(sp)
   truth <- ld$y[rows]
   st <- list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, loss = lz)
@@ -101,12 +102,16 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
 data_checks <- function(ycol, target, learners, numeric) {
   if (is.factor(ycol)) ycol <- as.character(ycol)
   cls <- vapply(learners, function(l) if (identical(l$kind, "batch") || !numeric) l$name else "", "")
+  named <- all(vapply(learners[nzchar(cls)], function(l) identical(l$kind, "batch"), TRUE))
   py_call("data_checks", np_target(if (is.character(ycol)) ycol else as.double(ycol)), target,
           show_name(target), as.list(cls[nzchar(cls)]),
-          paste0("compare regressors (a function(train, test) returning numbers, lm, rpart::rpart, ",
-                 "a parsnip regression model) under loss = \"squared\" or \"absolute\", or make ",
+          paste0(if (named) paste0("compare regressors (a function(train, test) returning numbers, ",
+                                   "lm, rpart::rpart, a parsnip regression model) under ")
+                 else "to compare them as regression models give ",
+                 "loss = \"squared\" or \"absolute\", or make ",
                  "the target a factor if its values are classes (data$", target, " <- factor(data$",
-                 target, "))"))
+                 target, "))"),
+          if (named) "" else "under the default loss = \"zero_one\"")
   invisible(TRUE)
 }
 
@@ -346,8 +351,9 @@ results_frame <- function(htests, alpha) {
 #' `"absolute"`, or with `factor()` on the target when its values are
 #' classes.
 #'
-#' Warnings that a learner's fits raise (an R function, a model-fitting
-#' function, a parsnip fit) are collected and given once per distinct
+#' Warnings that a learner's fits raise (a named learner such as `"glm"`
+#' or `"kknn"`, an R function, a model-fitting function, a parsnip fit)
+#' are collected and given once per distinct
 #' message after the learner's last fit, naming the learner and on how many
 #' fits of which design ("learner f, 10 of 10 fits of bcv5x2 (first on fold
 #' 1): ...").  What a model-fitting function or a parsnip fit prints (the

@@ -347,11 +347,16 @@ parsnip_fit <- function() {
 ## The splits of the designs, concatenated in design order:
 ## idx (train then test rows of each fold), ntr, nte, and the design of
 ## each fold.
-design_batch <- function(designs, n, seed, y = NULL, groups = NULL, stratify = FALSE) {
+## `notes`: Python's notes on a stratified or grouped design (rare classes,
+## named by `labels`; halves far from n/2), for the caller to warn.
+design_batch <- function(designs, n, seed, y = NULL, groups = NULL, stratify = FALSE,
+                         labels = NULL) {
   v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"),
-               if (stratify) as.integer(y) else NULL, groups, isTRUE(stratify))
-  v <- v[designs]
-  list(idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
+               if (stratify) as.integer(y) else NULL, groups, isTRUE(stratify),
+               if (stratify && !is.null(labels)) as.character(labels) else NULL)
+  notes <- as.character(unlist(v$notes))
+  v <- v$designs[designs]
+  list(notes = notes, idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
        ntr = as.integer(unlist(lapply(v, `[[`, "ntr"), use.names = FALSE)),
        nte = as.integer(unlist(lapply(v, `[[`, "nte"), use.names = FALSE)),
        design = rep(designs, vapply(v, function(d) length(d$ntr), 1L)),
@@ -369,7 +374,8 @@ fold_label <- function(sp, f)
   sprintf("fold %d of %d (design %s)", sp$fold[f], sum(sp$design == sp$design[f]), sp$design[f])
 
 ## Predicted class codes (into ld$ylevels) of learner l for every test row
-## of every fold in sp: one run_batch() call for a named learner.
+## of every fold in sp: one run_batch() call for a named learner, whose
+## fits' R warnings are given as a function(train, test)'s are (fit_warnings()).
 ## With `numeric` (loss "squared" / "absolute") an R function's predictions
 ## are numbers, not labels: they are returned as they are.
 learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
@@ -387,6 +393,7 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
       where <- if (res$fold > 0L) paste(" on", fold_label(sp, res$fold)) else ""
       stop("learner ", l$name, " failed", where, ": ", msg, call. = FALSE)
     }
+    fit_warnings(Map(c, res$warnings, res$warning_folds), l, sp)   # glm's, kknn's, ...
     return(res$codes)
   }
   ## an R function(train, test): called once per fold with the user's data

@@ -62,3 +62,62 @@ print.bcv_partitions <- function(x, ...) {
   cat("folds (j, k): k = 1 trains on S_j and validates on T_j, k = 2 the reverse\n")
   invisible(x)
 }
+
+#' Folds of any design, as Python and the command line draw them
+#'
+#' The training and validation records of every fold of `design`, drawn from
+#' the design's own stream of `seed` exactly as [compare_learners()], Python's
+#' `compare()` and `pybcv folds` draw them: the folds to predict on yourself
+#' for [pybcv_test_predictions()] with any design (`"cv10"` for the K-fold
+#' tests, ...), and the stratified (`y`) or grouped (`groups`) 5x2 BCV.
+#'
+#' @param n The number of records.
+#' @param design A design name: the `design` column of [pybcv_tests()].
+#' @param seed A non-negative whole number (0 by default, as everywhere in pybcv).
+#' @param y `NULL`, or the class of each record: the blocks of a
+#'   block-regularized design are then formed within the classes (stratified).
+#' @param groups `NULL`, or the group of each record: the blocks then hold
+#'   whole groups (grouped).  Notes on rare classes or on halves far from
+#'   n/2 are warnings, as in Python.
+#' @return A list: `train` and `validation`, lists of 1-based index vectors in
+#'   fold order (`pybcv folds` writes the same rows 0-based), and `design`,
+#'   `n`, `seed`.
+#' @export
+#' @examples
+#' if (pybcv_available()) {
+#'   f <- pybcv_folds(100, design = "cv10")
+#'   lengths(f$validation)
+#' }
+pybcv_folds <- function(n, design = "bcv5x2", seed = 0, y = NULL, groups = NULL) {
+  if (!is.character(design) || length(design) != 1L || is.na(design))
+    stop("design must be one design name (the design column of pybcv_tests())", call. = FALSE)
+  if (!(is.numeric(seed) && length(seed) == 1L && is.finite(seed) && seed == round(seed) &&
+        seed >= 0))
+    stop("seed must be a single non-negative whole number", call. = FALSE)
+  n <- py_int(n, "n")
+  per_record <- function(v, name) {
+    if (is.null(v)) return(NULL)
+    if (is.factor(v)) v <- as.character(v)
+    if (!is.atomic(v) || length(v) != n)
+      stop(name, " must have one value per record (n = ", n, "), got length ", length(v),
+           call. = FALSE)
+    if (anyNA(v)) stop(name, ": record ", which(is.na(v))[1L], " is missing", call. = FALSE)
+    v
+  }
+  y <- per_record(y, "y")
+  groups <- per_record(groups, "groups")
+  pybcv_helper()
+  if (!design %in% pybcv_tests()$design)
+    stop("design must be one of ", paste(unique(pybcv_tests()$design), collapse = ", "),
+         "; got ", show_name(design), call. = FALSE)
+  codes <- if (is.null(y)) NULL else
+    match(y, if (is.character(y)) sort(unique(y), method = "radix") else sort(unique(y)))
+  sp <- design_batch(design, n, seed, codes, groups, !is.null(y), y)
+  for (w in sp$notes) warning(w, call. = FALSE)
+  start <- cumsum(sp$ntr + sp$nte) - sp$ntr - sp$nte
+  rows <- function(f, from, k) sp$idx[start[f] + from + seq_len(k)]
+  f <- seq_along(sp$ntr)
+  list(train = lapply(f, function(i) rows(i, 0L, sp$ntr[i])),
+       validation = lapply(f, function(i) rows(i, sp$ntr[i], sp$nte[i])),
+       design = design, n = n, seed = seed)
+}

@@ -65,6 +65,20 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
          "prediction per record; use compare_learners(loss = \"log\") with learners that give ",
          "probabilities, or Python's compare_predictions(loss = \"log\")", call. = FALSE)
   pybcv_helper()
+  if (is.list(folds)) check_fold_indices(folds, if (is.list(truth)) NA else length(truth))
+  reg <- pybcv_tests()
+  of_design <- reg$key[reg$design == design]
+  if (!length(of_design))
+    stop("design must be one of ", paste(unique(reg$design), collapse = ", "), "; got ",
+         show_name(design), call. = FALSE)
+  bad <- setdiff(tests, of_design)
+  if (length(bad)) {
+    need <- unique(reg$design[reg$key %in% bad])
+    stop("test(s) ", paste(bad, collapse = ", "), " run on design ",
+         paste0("\"", need, "\"", collapse = " / "), ", not \"", design, "\": predict on the folds of ",
+         "pybcv_folds(n, design = \"", need[1L], "\", seed = 0) and give design = \"", need[1L],
+         "\" (tests of ", design, ": ", paste(of_design, collapse = ", "), ")", call. = FALSE)
+  }
   if (!identical(loss, "zero_one"))
     return(loss_predictions(x, y, truth, folds, design, tests, profile, options, alternative,
                             alpha, conf.level, loss, dn, la, lb))
@@ -79,16 +93,7 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   }
   if (is.null(n_train) && !is.na(n_all)) n_train <- n_all - n_test
   if (!is.null(n_train)) n_train <- rep_len(as.numeric(n_train), nf)
-  reg <- pybcv_tests()
-  of_design <- reg$key[reg$design == design]
-  if (!length(of_design))
-    stop("design must be one of ", paste(unique(reg$design), collapse = ", "), "; got ",
-         show_name(design), call. = FALSE)
   if (is.null(tests)) tests <- of_design
-  bad <- setdiff(tests, of_design)
-  if (length(bad))
-    stop("test(s) ", paste(bad, collapse = ", "), " need another design than ", design,
-         "; tests of ", design, ": ", paste(of_design, collapse = ", "), call. = FALSE)
   sel <- resolve_tests(as.list(tests), profile, options, alternative)
   keys <- sel$keys
   opts <- lapply(sel$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
@@ -147,4 +152,23 @@ loss_predictions <- function(x, y, truth, folds, design, tests, profile, options
                  target = "(own predictions)", seed = NA, alpha = alpha, profile = profile,
                  conf.level = conf.level),
             class = "pybcv_comparison")
+}
+
+## Folds given to pybcv_test_predictions(): 1-based record indices within
+## truth.  Index 0 is the usual slip of 0-based rows (pybcv folds, Python),
+## which R's truth[i] would silently drop.
+check_fold_indices <- function(folds, n) {
+  for (f in seq_along(folds)) {
+    i <- folds[[f]]
+    if (!is.numeric(i) || anyNA(i) || any(i != round(i)))
+      stop("folds[[", f, "]] must hold whole record numbers (1-based)", call. = FALSE)
+    if (any(i < 1))
+      stop("folds[[", f, "]] holds index ", min(i), ": R's folds are 1-based (pybcv folds and ",
+           "Python write 0-based rows: add 1, e.g. lapply(folds, function(i) i + 1L))",
+           call. = FALSE)
+    if (!is.na(n) && any(i > n))
+      stop("folds[[", f, "]] holds index ", max(i), ", but truth has ", n, " records",
+           call. = FALSE)
+  }
+  invisible(TRUE)
 }

@@ -107,11 +107,11 @@ import numpy as np
 
 from ..experiments import pair_keys
 from .config import RunConfig, score
-from .store import Store
+from .store import DB_NAME, Store
 
 FORMAT = "pybcv-run-archive-1"
 FILE_NAME = "run.npz"
-SQLITE_NAME = "results.sqlite"          # the engine's store (pybcv.engine.store.DB_NAME)
+SQLITE_NAME = DB_NAME                   # the engine's store
 CELL_NAMES = ("n00", "n01", "n10", "n11")
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)       # fixed member timestamps: same run, same bytes
 

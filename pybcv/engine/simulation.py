@@ -31,7 +31,7 @@ from . import archive
 from .config import RunConfig, score
 from ..learners.timelimit import check_timeout
 from .repetition import Repetition, learner_free_batch, run_chunk
-from .store import Store
+from .store import DB_NAME, Store
 
 ALPHA = 0.05
 #: Seconds a dask scheduler's address may take to answer before a run gives up on it.
@@ -373,16 +373,20 @@ def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> Simulatio
         ci = {k: (np.array([rec.intervals[k][0] for rec in records], float),
                   np.array([rec.intervals[k][1] for rec in records], float))
               for k in records[0].intervals}
-    mean = (lambda xs: float(np.mean(xs)) if records else 0.0)
-    fits = (mean([rec.fits_a for rec in records]), mean([rec.fits_b for rec in records]))
-    backends = tuple(sorted({rec.backend for rec in records}))
-    return SimulationResult(cfg, reps, stat, pv, fits, mean([rec.seconds for rec in records]),
-                            backends, out, ci)
+    return SimulationResult(cfg, reps, stat, pv, *_run_facts(
+        [(rec.rep, rec.seconds, rec.fits_a, rec.fits_b, rec.backend) for rec in records]), out, ci)
+
+
+def _run_facts(info):
+    """(fits per repetition (A, B), seconds per repetition, backends) of the
+    rows (rep, seconds, fits_a, fits_b, backend) of the repetitions."""
+    mean = (lambda j: float(np.mean([i[j] for i in info])) if info else 0.0)
+    return (mean(2), mean(3)), mean(1), tuple(sorted({i[4] for i in info}))
 
 
 def is_stored_run(folder: str) -> bool:
     """True for a ``results.sqlite`` folder or a compact archive folder."""
-    return os.path.exists(os.path.join(folder, "results.sqlite")) or archive.is_run(folder)
+    return os.path.exists(os.path.join(folder, DB_NAME)) or archive.is_run(folder)
 
 
 def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig] = None,
@@ -395,12 +399,12 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
     learner-free runs)."""
     own = store is None
     if own:
-        if os.path.exists(os.path.join(out, "results.sqlite")):
+        if os.path.exists(os.path.join(out, DB_NAME)):
             store = Store(out, readonly=True)   # reading a run never writes it
         elif archive.is_run(out):
             store = archive.ArchivedStore(out)
         else:
-            raise FileNotFoundError(f"no simulation results in {out} (results.sqlite missing)")
+            raise FileNotFoundError(f"no simulation results in {out} ({DB_NAME} missing)")
     try:
         if cfg is None:
             c = store.config()
@@ -467,12 +471,8 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile,
     empty = (np.empty(0), np.empty(0))     # no finished repetition (every one failed)
     stat = {k: np.asarray(res.get(k, empty)[0], float) for k in cfg.keys()}
     pv = {k: np.asarray(res.get(k, empty)[1], float) for k in cfg.keys()}
-    info = [tuple(i) for i in info]
-    fa = float(np.mean([i[2] for i in info])) if info else 0.0
-    fb = float(np.mean([i[3] for i in info])) if info else 0.0
-    sec = float(np.mean([i[1] for i in info])) if info else 0.0
-    be = tuple(sorted({i[4] for i in info}))
-    return SimulationResult(cfg, np.asarray(reps, np.int64), stat, pv, (fa, fb), sec, be, out, ci)
+    return SimulationResult(cfg, np.asarray(reps, np.int64), stat, pv,
+                            *_run_facts([tuple(i) for i in info]), out, ci)
 
 
 def write_summary(res: SimulationResult, out: str, name: str = "summary.csv"):

@@ -121,11 +121,7 @@ def estimator_class(path: str):
                          f"sklearn.ensemble.RandomForestClassifier")
     module, _, attr = path.strip().rpartition(".")
     top = module.split(".")[0]
-    try:
-        found = importlib.util.find_spec(top) is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
+    if not _is_module(top):
         raise ValueError(f"learner {path!r}: no installed module {top!r}")
     try:
         mod = importlib.import_module(module)

@@ -152,12 +152,13 @@ def _labels(y):
     return y.astype(float) if y.dtype.kind in "biuf" else y.astype(str)
 
 
-def data_checks(y, target, shown, classifiers, remedy):
+def data_checks(y, target, shown, classifiers, remedy, compared_as=""):
     """R's ``compare_learners`` before any fit, the checks of the command
     line: enough records and two classes or more
     (``pybcv.datasets.check_records``, as ``load_csv``), and no regression
     target for learners that predict labels (``classifiers``, their names;
-    ``pybcv.comparison.check_class_target``).  ``shown``: the target's name
+    ``pybcv.comparison.check_class_target``; ``compared_as``: why, for R's
+    own models compared as classifiers under the default loss).  ``shown``: the target's name
     as R prints it; ``remedy``: what to do, in R's words."""
     try:
         from pybcv.comparison import check_class_target
@@ -166,7 +167,7 @@ def data_checks(y, target, shown, classifiers, remedy):
         check_records(y, "data", str(target))
         if classifiers:
             check_class_target(y, [str(c) for c in classifiers], f"the target column {shown}",
-                               str(remedy))
+                               str(remedy), str(compared_as))
         return {"ok": True, "value": True}
     except Exception as e:
         return _fail(ValueError(str(e)))
@@ -346,29 +347,35 @@ def design_splits(design, n, seed):
         return _fail(e)
 
 
-def designs_batch(designs, n, seed, y=None, groups=None, stratify=False):
+def designs_batch(designs, n, seed, y=None, groups=None, stratify=False, labels=None):
     """The splits of several designs (stream ``(seed, rep 0, design)`` each),
     in run_batch's layout: per design the 1-based indices of every fold,
     training then test rows, and the fold sizes ``ntr``, ``nte``.  With
     ``stratify`` the BCV's blocks are formed within the classes ``y`` (class
     codes in Python's order), with ``groups`` of whole groups
-    (``pybcv.partitions.design_splitter``, as ``compare`` draws them)."""
+    (``pybcv.partitions.design_splitter``, as ``compare`` draws them).
+    ``notes``: the stratified or grouped designs' notes on the data
+    (``pybcv.comparison.design_notes``: rare classes, named by ``labels``, the
+    class of each record; halves far from n/2), which R warns as Python does."""
     try:
         from pybcv import partitions
-        out = {}
+        from pybcv.comparison import design_notes
+        out, drawn = {}, {}
         if groups is not None:
             groups = np.asarray(groups)
         for d in designs:
             if d not in partitions.DESIGNS:
                 raise ValueError(f"unknown design {d!r}")
             sp = partitions.design_splitter(d, bool(stratify), groups is not None)
-            splits = sp.splits(int(n), design_seed(seed, d),
-                               y=np.asarray(y) if stratify else None, groups=groups)
+            drawn[d] = splits = sp.splits(int(n), design_seed(seed, d),
+                                          y=np.asarray(y) if stratify else None, groups=groups)
             parts = [np.asarray(a, dtype=np.int64) for tr, te in splits for a in (tr, te)]
             out[d] = {"idx": (np.concatenate(parts) + 1).astype(np.int32),
                       "ntr": np.array([len(tr) for tr, _ in splits], dtype=np.int32),
                       "nte": np.array([len(te) for _, te in splits], dtype=np.int32)}
-        return {"ok": True, "value": out}
+        notes = design_notes(drawn, np.asarray(y if labels is None else labels), bool(stratify),
+                             groups)
+        return {"ok": True, "value": {"designs": out, "notes": notes}}
     except Exception as e:
         return _fail(e)
 

@@ -27,7 +27,7 @@ test_that("classifiers on a regression target are refused, naming the column and
   ## R functions and models predict labels under the 0/1 loss: classifiers too
   spy <- spy_learner()
   expect_error(compare_learners(spy$fun, stats::lm, reg, "price"),
-               "but spy\\$fun, stats::lm are classifiers")
+               "but spy\\$fun, stats::lm are compared as classifiers under the default loss")
   expect_false(spy$fitted)
   ## under a loss on numbers they are regressors; the named learners stay classifiers
   expect_error(suppressWarnings(compare_learners("mean", spy$fun, reg, "price", loss = "squared")),
@@ -60,4 +60,17 @@ test_that("one class or too few records are refused before any fit, as on the co
   ok <- compare_learners(spy$fun, "majority", iris[c(1:10, 51:60), ], "Species",
                          tests = "mcnemar_5x2bcv")
   expect_true(spy$fitted)
+})
+
+test_that("R models on a numeric target are told to give a loss, not called classifiers (walk 28)", {
+  need_python()
+  set.seed(3)
+  reg <- data.frame(x1 = rnorm(120), x2 = rnorm(120))
+  reg$price <- reg$x1 * 2 + rnorm(120)
+  e <- tryCatch(compare_learners(lm, rpart::rpart, reg, "price"), error = conditionMessage)
+  expect_match(e, "lm, rpart::rpart are compared as classifiers under the default loss", fixed = TRUE)
+  expect_match(e, "to compare them as regression models give loss = \"squared\"", fixed = TRUE)
+  expect_no_match(e, "are classifiers, which", fixed = TRUE)
+  e2 <- tryCatch(compare_learners("J48", "kknn", reg, "price"), error = conditionMessage)
+  expect_match(e2, "J48, kknn are classifiers, which treat", fixed = TRUE)
 })
