@@ -34,7 +34,9 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
     stop("tests must be a design name (\"bcv5x2\"), \"all\", \"table5\" or test keys", call. = FALSE)
   if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
   pybcv_helper()
-  data <- as.data.frame(data)        # a tibble or data.table as a plain data frame
+  data <- utf8_strings(as.data.frame(data))  # a tibble or data.table as a plain data frame
+  if (is.character(target)) target <- enc2utf8(target)
+  groups <- utf8_strings(groups)
   if (!is.null(groups)) {
     if (stratify) stop("stratify and groups cannot be combined: give one of them", call. = FALSE)
     if (is.character(groups) && length(groups) == 1L && nrow(data) != 1L) {
