@@ -255,7 +255,8 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
   np_tr <- lapply(tables, function(t) np_float(t[, "n_train"], "n_train"))
   np_te <- lapply(tables, function(t) np_float(t[, "n_test"], "n_test"))
   pyopts <- lapply(st$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
-  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level, zero_one)
+  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level, zero_one,
+               st$loss$name)
   htests <- list()
   for (k in st$keys) {
     h <- make_htest(v[[k]], sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,
