@@ -69,13 +69,16 @@ test_that("compare_learners(loss = 'squared' / 'absolute'): R regressors, Python
                "learner bad returned \"a\" .*finite numbers")
 })
 
+## Nearest class mean on iris, as sklearn's NearestCentroid.
+nearest_centroid <- function(train, test) {
+  m <- sapply(split(train[names(train) != "Species"], train$Species), colMeans)
+  dist <- apply(m, 2, function(mu) rowSums(sweep(as.matrix(test), 2, mu)^2))
+  colnames(m)[max.col(-dist, ties.method = "first")]
+}
+
 test_that("compare_learners / compare_many with an R cost matrix agree with Python", {
   need_python()
-  f_nc <- function(train, test) {          # nearest class mean, as sklearn's NearestCentroid
-    m <- sapply(split(train[names(train) != "Species"], train$Species), colMeans)
-    dist <- apply(m, 2, function(mu) rowSums(sweep(as.matrix(test), 2, mu)^2))
-    colnames(m)[max.col(-dist, ties.method = "first")]
-  }
+  f_nc <- nearest_centroid
   f_vir <- function(train, test) rep("virginica", nrow(test))
   C <- matrix(c(0, 1, 4, 2, 0, 1, 1, 3, 0), 3, byrow = TRUE)
   expect_warning(r <- compare_learners(f_nc, f_vir, iris, "Species", loss = C), "cost_matrix")
@@ -332,11 +335,7 @@ test_that("R's warnings under absolute, squared and cost-matrix losses equal Pyt
   }
   # the calibrated F warns under squared loss only (the battery's finding)
   expect_match(r$htests$calibrated_f_5x2bcv$warnings, "liberal under real-valued losses", all = FALSE)
-  f_nc <- function(train, test) {
-    m <- sapply(split(train[names(train) != "Species"], train$Species), colMeans)
-    dist <- apply(m, 2, function(mu) rowSums(sweep(as.matrix(test), 2, mu)^2))
-    colnames(m)[max.col(-dist, ties.method = "first")]
-  }
+  f_nc <- nearest_centroid
   f_vir <- function(train, test) rep("virginica", nrow(test))
   C <- matrix(c(0, 1, 4, 2, 0, 1, 1, 3, 0), 3, byrow = TRUE)
   r <- compare_learners(f_nc, f_vir, iris, "Species", loss = C, tests = keys)
