@@ -1287,6 +1287,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         if developer:
             raise
         return _fail(str(e))
+    except MemoryError as e:
+        if developer:
+            raise
+        return _fail(f"out of memory ({e or 'MemoryError'}): the data (--n, --csv) or the "
+                     f"designs need more memory than this machine has; use fewer records")
     except Exception as e:
         if developer:
             raise

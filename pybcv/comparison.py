@@ -20,7 +20,7 @@ import math
 import re
 import textwrap
 import warnings as _warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -454,7 +454,8 @@ def compare(X, y=None, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["t
     ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`).
 
     ``stratify=True`` forms the BCV's blocks within the classes of y;
-    ``groups`` (one value per record) forms them of whole groups, so that no
+    ``groups`` (one value per record, or the name of a column of a DataFrame
+    X, which then is no predictor) forms them of whole groups, so that no
     group is on both sides of a fold (the block-regularized designs only;
     docs/guide/partitions.md).  The seed draws these folds as it draws the
     plain ones.  ``timeout``: seconds one fit may take; a fit that takes
@@ -497,11 +498,35 @@ def _refuse_classes(learners, args) -> None:
             raise TypeError(f"{arg} is the class {x.__name__}; pass an instance: {x.__name__}()")
 
 
+def _groups_column(X, groups):
+    """``groups`` named as a column of the DataFrame X (as R's ``groups =
+    "site"`` and the CLI's ``--groups site``): that column's values, and X
+    without it (a groups column is never a predictor)."""
+    if not isinstance(groups, str):
+        name = getattr(groups, "name", None)
+        if name is not None and name in getattr(X, "columns", ()) and \
+                np.array_equal(np.asarray(X[name]), np.asarray(groups)):
+            _warnings.warn(f"groups is column {name!r} of X, which stays a predictor (R's and "
+                           f"the CLI's groups column never is): give groups={name!r} to use it "
+                           f"for the folds only", UserWarning, stacklevel=4)
+        return X, groups
+    cols = getattr(X.X if isinstance(X, Dataset) else X, "columns", None)
+    if cols is None or groups not in cols:
+        raise ValueError(f"groups={groups!r} names no column of X"
+                         + (f" (columns: {', '.join(map(str, cols))})" if cols is not None else
+                            " (X has no column names)")
+                         + "; give a column name of a DataFrame X, or one group per record")
+    if isinstance(X, Dataset):
+        return replace(X, X=X.X.drop(columns=[groups])), X.X[groups].to_numpy()
+    return X.drop(columns=[groups]), X[groups].to_numpy()
+
+
 def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
     seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
+    X, groups = _groups_column(X, groups)
     read_notes = []
     if isinstance(X, Dataset):    # read and checked when it was built: its notes said then
         if X.X is None:

@@ -15,6 +15,7 @@ session stays usable.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
@@ -68,6 +69,8 @@ class RLearnerError(LearnerContext, RuntimeError):
 
     def __init__(self, learner, fold, r_message, n_folds=None, stage=None,
                  java_out_of_memory=False):
+        # R breaks a long message onto an indented second line: one line here
+        r_message = re.sub(r"\n[ \t]+", " ", str(r_message))
         self.r_message, self.stage = r_message, stage
         self.java_out_of_memory = java_out_of_memory
         RuntimeError.__init__(self, r_message)

@@ -114,3 +114,47 @@ def test_plot_keeps_every_label_inside_a_plain_savefig():
     inside()
     fig.tight_layout()                   # what a user (and the gallery) may still call
     inside()
+
+
+def test_groups_by_column_name_as_in_r_and_the_cli():
+    """groups='site' names a column of X: its values form the groups and it is
+    no predictor, as R's groups = "site" and the CLI's --groups site (walk28
+    item 56); the same numbers as giving the values with X without the column."""
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"x1": rng.normal(size=240), "x2": rng.normal(size=240),
+                       "site": np.repeat([f"s{i:02d}" for i in range(24)], 10)})
+    yy = np.where(df.x1 + rng.normal(size=240) > 0, "yes", "no")
+    by_name = compare(df, yy, "majority", "kknn", groups="site", backend="python", progress=False)
+    by_values = compare(df.drop(columns="site"), yy, "majority", "kknn", groups=df.site.to_numpy(),
+                        backend="python", progress=False)
+    r1, r2 = by_name["mcnemar_5x2bcv"], by_values["mcnemar_5x2bcv"]
+    assert (r1.statistic, r1.pvalue) == (r2.statistic, r2.pvalue)
+    with pytest.raises(ValueError, match="groups='place' names no column of X \\(columns: x1, x2, site\\)"):
+        compare(df, yy, Exploding(), "majority", groups="place")
+    with pytest.warns(UserWarning, match="groups is column 'site' of X, which stays a predictor"):
+        compare(df, yy, "majority", "majority", groups=df.site, backend="python", progress=False)
+
+
+def test_cli_out_of_memory_is_one_plain_line(monkeypatch, capsys):
+    """numpy's MemoryError (e.g. pybcv compare --n 100000000000) is said in
+    the command line's words, with no traceback hint (walk28 item 52)."""
+    from pybcv import cli, datasets
+
+    def huge(seed, n=300):
+        raise MemoryError(f"Unable to allocate 745. GiB for an array with shape ({n},)")
+    monkeypatch.setattr(datasets, "exp6", huge)
+    assert cli.main(["compare", "--n", "100000000000", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pybcv: error: out of memory (Unable to allocate 745. GiB")
+    assert "use fewer records" in err and "TRACEBACK" not in err
+
+
+def test_r_learner_message_is_one_line():
+    """R's long messages break onto an indented second line; the relayed
+    message is one line (walk28 item 53)."""
+    rb = pytest.importorskip("r_bridge.bridge")
+    e = rb.RLearnerError("kknn", 1, "k must be smaller or equal the number of rows of the "
+                                    "training\n                 set", 10)
+    e.set_context(design="bcv5x2")
+    assert str(e) == ("R learner 'kknn' failed on fold 1 of 10, design 'bcv5x2': k must be "
+                      "smaller or equal the number of rows of the training set")
