@@ -70,7 +70,7 @@ test_that("bcv_mcnemar_test reads 2x2xK tables with dimnames and per-fold predic
   expect_identical(sort(r$results$test), sort(pybcv_tests()$key[pybcv_tests()$design == "bcv5x2"]))
   expect_identical(unname(r$tables$bcv5x2[, "n_train"]), rep(30, 10))
   expect_error(pybcv_test_predictions(pa, pb, truth, folds = p$validation, tests = "kfold_t"),
-               "need another design than bcv5x2")
+               "kfold_t run on design \"cv10\", not \"bcv5x2\"")
 })
 
 test_that("htests carry conf.int with conf.level where Python gives an interval", {
