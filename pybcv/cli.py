@@ -401,7 +401,7 @@ def cmd_compare(a) -> int:
     elif a.groups:
         src += f"; folds of whole groups of column {a.groups!r} ({len(set(data.groups.tolist()))} groups)"
     progress = not (a.quiet or a.json)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True):   # said in the comparison's warnings
         warnings.simplefilter("always")
         kw = dict(tests=a.tests, seed=a.seed, loss=a.loss, profile=a.profile, backend=a.backend,
                   n_jobs=a.jobs, progress=progress, alpha=a.alpha, alternative=a.alternative,
@@ -422,6 +422,8 @@ def cmd_compare(a) -> int:
                 raise UsageError(f"--option: {msg[9:]}") from None
             if "need 0/1 outcomes" in msg:
                 raise UsageError(f"--tests {a.tests}: {e}") from None
+            if " hold text; " in msg:             # a scikit-learn estimator, before any fit
+                raise UsageError(f"{'--learners' if a.learners else '--a/--b'}: {e}") from None
             if "regressor" in msg or ("loss" in msg and a.loss is not None):
                 given = "--learners" if a.learners else "--a/--b"
                 msg = msg.replace("the target y", f"--target {a.target}" if a.csv else "y")
@@ -430,16 +432,10 @@ def cmd_compare(a) -> int:
                     msg += f" (--{side} was not given: it defaults to {learner_label(specs[side == 'b'])})"
                 raise UsageError(f"{'--loss' if a.loss is not None else given}: {msg}") from None
             raise
-    # the learners' own warnings (scikit-learn's ConvergenceWarning, ...): said once each,
-    # in the comparison's warnings (printed with it, and in --json)
-    fits = {}
-    for w in caught:
-        if type(w.message).__module__.split(".")[0] == "sklearn":
-            key = f"{type(w.message).__name__}: {str(w.message).splitlines()[0].rstrip(':')}"
-            fits[key] = fits.get(key, 0) + 1
-    fit_notes = [f"a learner's fit warned {k} ({v} time{'s' if v > 1 else ''})" for k, v in fits.items()]
+    # the learners' own warnings (scikit-learn's ConvergenceWarning, glm's, ...) are in the
+    # comparison's warnings, once per learner and message (printed with it, and in --json)
     for c in (res.comparisons.values() if a.learners else [res]):
-        c.warnings[:] = getattr(a, "data_notes", []) + fit_notes + c.warnings
+        c.warnings[:] = getattr(a, "data_notes", []) + c.warnings
     if a.plot:                       # (--plot comes with --learners only)
         res.plot(path=a.plot)
     if a.json:
@@ -994,7 +990,9 @@ SHARED = {
     "tests": (("--tests",), dict(help="all, table5 (default), a design or k1,k2,...")),
     "loss": (("--loss",), dict(type=_loss, help=_LOSS_HELP)),
     "timeout": (("--timeout",), dict(type=_seconds, metavar="SECONDS", help=(
-        "time limit of one fit; a longer fit fails naming learner, design and fold"))),
+        "time limit of one fit; a longer fit fails naming learner, design and fold (a "
+        "Python fit is stopped between Python instructions: one long compiled call, such "
+        "as libsvm's, runs to its end first)"))),
     "jobs": (("--jobs",), dict(type=_positive, default=1, help="worker processes (default 1)")),
     "json": (("--json",), dict(action="store_true", help="one JSON object on stdout")),
     "quiet": (("--quiet",), dict(action="store_true", help="no progress bar")),
@@ -1015,6 +1013,13 @@ SHARED = {
     "decimal": (("--decimal",), dict(choices=(".", ","), default=".",
                                      help="decimal mark of numbers in --csv (default .; with , "
                                           "use e.g. --sep ';')")),
+    "na_values": (("--na-values",), dict(help=(
+        "extra missing-value markers of --csv, comma separated (always missing: empty, ?, NA, "
+        "NaN, ...); a missing value is an error naming its column and line unless "
+        "--drop-missing"))),
+    "drop_missing": (("--drop-missing",), dict(action="store_true", help=(
+        "drop the records of --csv that hold a missing value (reported); rows are then "
+        "numbered among the records kept"))),
     "stratify": (("--stratify",), dict(action="store_true", help=(
         "stratified 5x2 BCV: the blocks are formed within the classes"))),
     "groups": (("--groups",), dict(metavar="COLUMN", help=(
@@ -1047,13 +1052,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compare", help="compare two (or k) learners on a data set")
     c.add_argument("--csv", help="CSV file with your data (default: an EXP6 data set)")
-    _shared(c, "target sep decimal")
-    c.add_argument("--na-values", help="extra missing-value markers of --csv, comma separated "
-                   "(always missing: empty, ?, NA, NaN, ...); a missing value is an error "
-                   "naming its column and line unless --drop-missing")
-    c.add_argument("--drop-missing", action="store_true",
-                   help="drop the records of --csv that hold a missing value (reported)")
-    _shared(c, "stratify groups")
+    _shared(c, "target sep decimal na_values drop_missing stratify groups")
     c.add_argument("--a", help=f"learner A (default with --csv {spec(cd['learner_a'])}, on the "
                    f"EXP6 demonstration {spec(dl['learner_a'])}), e.g. kknn:k=5, or any "
                    f"scikit-learn classifier by import path, e.g. "
@@ -1085,11 +1084,11 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--n", type=_n, help="number of records (with --csv: its records)")
     f.add_argument("--csv", help="with --stratify or --groups: the data whose classes or groups "
                    "form the blocks (read as pybcv compare reads it)")
-    _shared(f, "target sep decimal stratify groups",
+    _shared(f, "target sep decimal na_values drop_missing stratify groups",
             decimal="decimal mark of numbers in --csv (default .; as in pybcv compare)",
             stratify="the folds of pybcv compare --stratify (blocks within the classes)",
             groups="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
-    f.set_defaults(na_values=None, drop_missing=False, quiet=False, json=False)
+    f.set_defaults(quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
     _shared(f, "seed design", cd)

@@ -30,7 +30,8 @@ import pandas as pd
 
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
-from .datasets import Dataset, from_arrays
+from .datasets import Dataset, check_record_count, from_arrays
+from .errors import DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
                        learner_label, loss_sums_from_design_predictions, predict_learners,
@@ -38,6 +39,7 @@ from .pipeline import (as_learner, design_generator, draw_splits, learner_free_t
 from .outcomes import loss_sums
 from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
+from .learners import SklearnLearner
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats._common import check_probability
@@ -296,7 +298,8 @@ def alternative_notes(keys, alternative) -> List[str]:
     two = [k for k in keys if "alternative" not in TESTS[k].defaults]
     return [f"alternative {alternative!r} does not apply to {', '.join(two)}: "
             f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
-            f"statistic)"] if two else []
+            f"statistic" + ("; the exact hold-out McNemar (exact=True) is offered two-sided "
+                            "only too" if "mcnemar_ho" in two else "") + ")"] if two else []
 
 
 def _score_tables(tables, n, keys, options, splits=None, loss="zero_one") -> Dict[str, Any]:
@@ -374,6 +377,7 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
         raise ValueError(f"learners: {', '.join(reg)} {'is a regressor' if len(reg) == 1 else 'are regressors'}"
                          f" and {', '.join(cls)} {'is a classifier' if len(cls) == 1 else 'are classifiers'}"
                          f"; compare regressors with regressors")
+    check_record_count(len(y), "y")      # as load_csv and R refuse them, before any fit
     if reg and _not_finite(y) is not None:
         bad = _not_finite(y)
         raise ValueError(f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
@@ -381,6 +385,9 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
                          f"classifiers, or give a numeric target")
     if not reg:
         check_class_target(y, cls)
+        if np.unique(y).size < 2:       # as load_csv and R refuse it, before any fit
+            raise DataError(f"y has a single class ({np.asarray(y)[:1].tolist()[0]!r} in all {len(y)} "
+                            f"records): comparing classifiers needs two classes or more")
     out = resolve_loss(loss, y, regressor=bool(reg))
     if out.proba:                        # the log loss: probabilities, checked before any fit
         for x, m in zip(learners, made):
@@ -545,6 +552,10 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     for w in read_notes:          # and warned again at the caller's line (compare/compare_many)
         _warnings.warn(str(w.message), w.category, stacklevel=3)
     lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
+    for x in learners:          # before any fit: a scikit-learn estimator that cannot take text
+        m = as_learner(x, backend)
+        if isinstance(m, SklearnLearner):
+            m.check_text_columns(data.X, data.y)
     keys, notes = loss_tests(tests, lossobj)
     notes = [str(w.message) for w in read_notes] + notes
     notes += [lossobj.note] if lossobj.note else []
@@ -552,8 +563,12 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
     notes += alternative_notes(keys, alternative)
     splits = _draw_splits(data, keys, seed, stratify, groups)
     notes += design_notes(splits, data.y, stratify, groups)
-    preds, backends = predict_learners(learners, data.X, data.y, splits, backend, n_jobs, progress,
-                                       seed, check_timeout(timeout), lossobj.proba)
+    preds, backends, warned = predict_learners(learners, data.X, data.y, splits, backend, n_jobs,
+                                               progress, seed, check_timeout(timeout), lossobj.proba)
+    who = ([f"learner {s} ({n})" for s, n in zip("AB", names)] if len(learners) == 2
+           else [f"learner {n}" for n in names])
+    for w, lrn in zip(who, warned):
+        notes += fit_notes(w, lrn, splits)
     notes += clip_notes(data.y, preds, names, splits) if lossobj.proba else []
     fits = sum(len(s) for s in splits.values())
     out = {}
@@ -563,6 +578,25 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
             _score_tables(tables, data.n, keys, opts, splits, lossobj.name), tables, data.n,
             names[i], names[j], (backends[i], backends[j]), profile, seed, alpha, list(notes),
             fits=(fits, fits), loss=lossobj.name, loss_info=lossobj.info)
+    return out
+
+
+def fit_notes(who: str, warned: dict, splits) -> List[str]:
+    """One note per message a learner's fits warned (``warned``: {(category,
+    text): {design: folds}}, :func:`pybcv.pipeline.predict_learners`), e.g.
+    "learner A (LogisticRegression), 10 of 10 fits of bcv5x2 (first on fold
+    1): ConvergenceWarning: ...", each also re-raised as a warning of its
+    category (a filter on ConvergenceWarning applies), at the caller's line
+    (R's compare_learners words them the same way)."""
+    out = []
+    for (category, text), by_design in warned.items():
+        where = [f"{len(by_design[d])} of {len(splits[d])} fits of {d} (first on fold "
+                 f"{min(by_design[d])})" for d in splits if d in by_design]
+        out.append(f"{who}, {'; '.join(where)}: {text}")
+        try:
+            _warnings.warn(out[-1], category, stacklevel=4)
+        except TypeError:                   # a warning class that takes other arguments
+            _warnings.warn(out[-1], UserWarning, stacklevel=4)
     return out
 
 

@@ -10,6 +10,10 @@
   classes, or of the wrong shape (a LearnerContext and a ValueError);
 * :class:`FitError` -- a Python learner's fit or predict raised (a
   LearnerContext and a RuntimeError);
+* :class:`FitWarning` -- the warnings of some fits of one learner, one per
+  distinct message (a scikit-learn ConvergenceWarning, an R learner's
+  warning), with the folds that gave it; a comparison summarises them per
+  design in its ``warnings``;
 * :class:`ConfigMismatch` -- ``--resume`` with another configuration than
   the stored one (a ValueError);
 * :class:`StoreError` -- a results file that cannot be used (a RuntimeError).
@@ -101,6 +105,24 @@ class FitError(LearnerContext, RuntimeError):
     the fold, and the engine adds the design and the repetition."""
 
 
+class FitWarning(UserWarning):
+    """One warning message of some fits of a learner, said once: ``learner``,
+    ``folds`` (1-based, within the splits of the call), ``n_folds``, ``text``
+    (the warning's class and first line, or R's message) and ``category``
+    (the original warning class: a comparison re-raises its summary with it,
+    so a filter on, e.g., ConvergenceWarning still applies).
+
+    >>> str(FitWarning("glm", [1, 2], 10, "glm.fit: algorithm did not converge"))
+    "learner 'glm', 2 of 10 fits (first on fold 1): glm.fit: algorithm did not converge"
+    """
+
+    def __init__(self, learner, folds, n_folds, text, category=UserWarning):
+        self.learner, self.folds, self.n_folds = learner, sorted(folds), n_folds
+        self.text, self.category = text, category
+        super().__init__(f"learner {learner!r}, {len(self.folds)} of {n_folds} fits (first on fold "
+                         f"{self.folds[0]}): {text}")
+
+
 class ConfigMismatch(ValueError):
     """--resume with a configuration other than the stored one."""
 
@@ -111,5 +133,6 @@ class StoreError(RuntimeError):
     names the file and what is wrong."""
 
 
-__all__ = ["DataError", "LearnerContext", "PredictionError", "LearnerInputError", "FitError", "ConfigMismatch",
+__all__ = ["DataError", "LearnerContext", "PredictionError", "LearnerInputError", "FitError", "FitWarning",
+           "ConfigMismatch",
            "StoreError"]

@@ -41,7 +41,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import seeds
-from .errors import LearnerContext, LearnerInputError
+from .errors import FitWarning, LearnerContext, LearnerInputError
 from .fold_tables import tables_batch
 from .interrupts import stop_pool, workers_deaf
 from .learners import as_learner as _wrap_learner
@@ -101,20 +101,47 @@ def learner_label(x) -> str:
 class CountingLearner:
     """Wraps a learner and counts its fits (one per split); with ``proba``
     its ``predict_splits`` gives the learner's class probabilities
-    (``predict_proba_splits``: the log loss) instead of labels."""
+    (``predict_proba_splits``: the log loss) instead of labels.  The
+    learner's :class:`~pybcv.errors.FitWarning` s are kept (``warned``:
+    {(category, text): positions of the fits among all splits given}), not
+    shown: :meth:`fit_warnings` says them per design."""
 
     def __init__(self, learner, proba: bool = False):
         self.learner = learner
         self.fits = 0
         self.proba = proba
+        self.warned = {}
 
     def predict_splits(self, X, y, splits):
-        self.fits += len(splits)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            if self.proba:
-                return self.learner.predict_proba_splits(X, y, splits)
-            return self.learner.predict_splits(X, y, splits)
+        start, self.fits = self.fits, self.fits + len(splits)
+        caught = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("ignore", RuntimeWarning)
+                warnings.simplefilter("always", FitWarning)
+                if self.proba:
+                    return self.learner.predict_proba_splits(X, y, splits)
+                return self.learner.predict_splits(X, y, splits)
+        finally:
+            for w in caught:
+                if isinstance(w.message, FitWarning):
+                    self.warned.setdefault((w.message.category, w.message.text), []).extend(
+                        start + f - 1 for f in w.message.folds)
+                else:                  # anything else (a user's learner's warning) as it was
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+    def fit_warnings(self, splits: Mapping[str, list]) -> Dict[tuple, Dict[str, List[int]]]:
+        """{(category, text): {design: its folds (1-based) that warned}} of
+        the fits of ``splits``, given in this order (:func:`predict_designs`)."""
+        names = list(splits)
+        ends = np.cumsum([len(splits[u]) for u in names])
+        out = {}
+        for key, pos in self.warned.items():
+            for p in sorted(set(pos)):
+                i = int(np.searchsorted(ends, p, side="right"))
+                fold = int(p - ends[i] + len(splits[names[i]]) + 1)
+                out.setdefault(key, {}).setdefault(names[i], []).append(fold)
+        return out
 
     @property
     def backend_(self) -> str:
@@ -211,12 +238,14 @@ def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None
     ``seed``: the random_state of a scikit-learn estimator that has none."""
     with fit_timeout(timeout):
         lrn = CountingLearner(seeded(as_learner(learner, backend), seed), proba)
-        return predict_designs(lrn, X, y, design_splits, one_batch=False), lrn.backend_
+        pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
+        return pred, lrn.backend_, lrn.fit_warnings(design_splits)
 
 
 def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=None, timeout=None,
                      proba=False):
-    """[{design: predictions}] and [backend] per learner: one batch per learner
+    """[{design: predictions}], [backend] and [fit warnings] per learner
+    (:meth:`CountingLearner.fit_warnings`): one batch per learner
     when sequential and quiet; else one task per (learner, design), on
     ``n_jobs`` processes, with a tqdm bar.  ``seed``: the ``random_state`` of
     scikit-learn fits that have none; ``timeout``: seconds a fit may take
@@ -226,12 +255,13 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
         if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
             raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
         if n_jobs == 1 and not progress:
-            preds, backends = [], []
+            preds, backends, warned = [], [], []
             for lrn in learners:
                 c = CountingLearner(seeded(as_learner(lrn, backend), seed), proba)
                 preds.append(predict_designs(c, X, y, splits))
                 backends.append(c.backend_)
-            return preds, backends
+                warned.append(c.fit_warnings(splits))
+            return preds, backends, warned
         for lrn in learners:                      # bad specs fail before any fit
             as_learner(lrn, backend)
         tasks = [(i, d) for i in range(len(learners)) for d in splits]
@@ -239,10 +269,13 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
                    desc="fitting")
         preds = [dict() for _ in learners]
         backends = ["python"] * len(learners)
+        warned = [{} for _ in learners]
 
         def done(i, d, result):
             preds[i].update(result[0])
             backends[i] = result[1]
+            for key, by_design in result[2].items():     # the task's fit warnings
+                warned[i].setdefault(key, {}).update(by_design)
             bar.update(len(splits[d]))
         try:
             if n_jobs == 1:
@@ -266,7 +299,7 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
                 pool.shutdown()
         finally:
             bar.close()
-        return preds, backends
+        return preds, backends, warned
 
 
 def loss_sums_from_design_predictions(y, pred_a: Mapping[str, list], pred_b: Mapping[str, list],

@@ -10,7 +10,9 @@
 Parameters reach R as R vectors in a named list (Weka options as a character
 vector), never as R source text.  An R or Java error becomes
 :class:`RLearnerError` naming the learner, the fold and R's message; the R
-session stays usable.
+session stays usable.  The fits' R warnings (glm's "fitted probabilities
+numerically 0 or 1 occurred") come back as one
+:class:`pybcv.errors.FitWarning` per message, naming the learner and the folds.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from . import session
 from .files import r_file
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
-from pybcv.errors import LearnerContext
+from pybcv.errors import FitWarning, LearnerContext
 from pybcv.learners.timelimit import current as current_timeout
 
 # keys: the data sets registered in R, oldest first (a dict used as an ordered
@@ -139,8 +141,9 @@ def _r_env():
         session.get_r()
         import rpy2.rinterface as ri
         env = ri.baseenv["new.env"]()
-        ri.baseenv["sys.source"](ri.StrSexpVector([r_file("batch.R")]), envir=env,
-                                 **{"keep.source": ri.BoolSexpVector([False])})
+        with session.deferred_sigint():
+            ri.baseenv["sys.source"](ri.StrSexpVector([r_file("batch.R")]), envir=env,
+                                     **{"keep.source": ri.BoolSexpVector([False])})
         fns = {name: env.find(name) for name in
                ("register_dataset", "run_batch", "fit_model", "predict_model",
                 "has_dataset", "clear_datasets")}
@@ -287,12 +290,18 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
             raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),
                                 stage=None if fold else "the R batch call")
         codes = np.asarray(res[3].memoryview(), dtype=np.int64) - 1
+        warned = {}                     # the fits' R warnings: {message: folds}
+        for msg, f in (zip(res[4], res[5]) if len(res) > 5 else ()):
+            warned.setdefault(str(msg), set()).add(int(f))
     if codes.size != sum(nte):
         raise RLearnerError(learner, None, f"R returned {codes.size} predictions, "
                             f"expected {sum(nte)}", stage="the R batch call")
     if codes.size and (codes.min() < 0 or codes.max() >= len(yc.classes)):
         raise RLearnerError(learner, None, f"R returned class codes outside 1..{len(yc.classes)}",
                             stage="the R batch call")
+    import warnings
+    for msg, folds in warned.items():     # once per message; a comparison says them per design
+        warnings.warn(FitWarning(learner, folds, len(ntr), msg), stacklevel=2)
     labels = yc.classes[codes]
     return np.split(labels, np.cumsum(nte)[:-1])
 

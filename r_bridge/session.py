@@ -19,8 +19,10 @@ import ctypes
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import threading
+from contextlib import contextmanager
 
 _lock = threading.RLock()
 # r: rpy2.robjects once R runs; error: why R cannot start (cached);
@@ -100,9 +102,44 @@ def r_available():
             return False, str(e)
 
 
+@contextmanager
+def deferred_sigint():
+    """Ctrl-C while R, its packages or the JVM start: remembered, and raised
+    as KeyboardInterrupt once the start-up returns.
+
+    rpy2 takes SIGINT over when R starts, with a handler that raises
+    KeyboardInterrupt wherever Python runs next: during R's start-up that is
+    one of R's callbacks into Python, where cffi prints "Exception ignored"
+    and drops it, and the job ran to its end.  Here SIGINT is only recorded
+    (no exception inside a callback); on leaving, the handler from before R
+    started is back (rpy2's takeover undone) and a recorded Ctrl-C is raised
+    in plain Python.  Outside the main thread this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    hits = []
+
+    def record(signum, frame):
+        hits.append(signum)
+    old = signal.signal(signal.SIGINT, record)
+    try:
+        yield record
+    finally:
+        signal.signal(signal.SIGINT, _pre_r_handler(old))
+    if hits:
+        raise KeyboardInterrupt("interrupted (Ctrl-C) while R was starting")
+
+
+def _pre_r_handler(handler):
+    """``handler``, unless it is rpy2's own (then Python's default)."""
+    if getattr(handler, "__module__", "").startswith("rpy2"):
+        return signal.default_int_handler
+    return handler
+
+
 def get_r():
     """Start (once) and return ``rpy2.robjects``; RuntimeError naming the problem."""
-    with _lock:
+    with _lock, deferred_sigint() as record:
         if _state["r"] is not None:
             return _state["r"]
         if _state["error"] is not None:
@@ -115,6 +152,10 @@ def get_r():
             raise RuntimeError(_state["error"])
         preload_libjvm()
         try:
+            import rpy2.rinterface as ri
+            ri.initr_simple()                # R starts; rpy2 takes SIGINT over ...
+            if record is not None:           # ... so it is recorded again, before
+                signal.signal(signal.SIGINT, record)   # robjects' imports run R code
             import rpy2.robjects as ro
             ro.r("invisible(1)")
         except Exception as e:  # R itself missing or broken
@@ -165,7 +206,9 @@ def missing_r_packages(pkgs):
             from rpy2.robjects.vectors import StrVector
             f = ro.r("function(p) vapply(p, function(q) suppressMessages(suppressWarnings("
                      "requireNamespace(q, quietly = TRUE))), TRUE)")
-            for p, ok in zip(todo, f(StrVector(todo))):
+            with deferred_sigint():              # loading RWeka starts the JVM: seconds
+                loaded = list(f(StrVector(todo)))
+            for p, ok in zip(todo, loaded):
                 _state["pkgs"][p] = bool(ok)
         miss = [p for p in pkgs if not _state["pkgs"][p]]
         if {"RWeka", "rJava", "RWekajars"} & (set(pkgs) - set(miss)):

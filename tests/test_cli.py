@@ -520,6 +520,30 @@ def test_folds_takes_decimal_as_compare_does(tmp_path, capsys):
     assert rc == 0 and out == ref and "decimal commas" not in err
 
 
+def test_folds_reads_missing_values_as_compare_does(tmp_path, capsys):
+    """folds lacked --na-values / --drop-missing (walk27 C12): on a CSV with
+    missing values it numbered other records than compare fits.  Now both
+    read --csv the same way: folds writes exactly compare's folds."""
+    from pybcv.comparison import _draw_splits
+    from pybcv.datasets import load_csv
+    d = pd.read_csv(_csv(tmp_path))
+    d[d.columns[0]] = d[d.columns[0]].astype(object)
+    d.loc[[3, 17], d.columns[0]] = "-999"
+    d.loc[40, d.columns[1]] = None
+    p = tmp_path / "na.csv"
+    d.to_csv(p, index=False)
+    how = ["--csv", str(p), "--na-values", "-999", "--drop-missing", "--stratify"]
+    rc, out, err = run(capsys, "folds", *how)
+    assert rc == 0 and "dropped 3 record(s) with missing values" in err, err
+    rc, js, _ = run(capsys, "compare", *how, "--a", "majority", "--b", "mean", "--backend",
+                    "python", "--json")
+    assert rc == 0 and json.loads(js)["comparison"]["n"] == len(d) - 3
+    with pytest.warns(UserWarning, match="dropped 3 record"):
+        data = load_csv(str(p), "class", na_values=["-999"], drop_missing=True)
+    want = _draw_splits(data, ["mcnemar_5x2bcv"], 0, stratify=True)["bcv5x2"]
+    assert out == "fold,row\n" + "".join(f"{f},{r}\n" for f, (_, te) in enumerate(want) for r in te)
+
+
 def test_every_option_of_every_subcommand_has_help():
     """pybcv compare --help listed --seed, --alpha and --backend bare."""
     import argparse

@@ -394,6 +394,28 @@ def test_non_integer_seed_is_refused_naming_seed(exp6, seed):
         compare_losses(np.zeros(40, int), np.ones(40, int), seed=seed)
 
 
+def test_one_class_target_is_refused_before_any_fit(exp6):
+    """y with a single class: refused up front, as the CLI and R refuse it
+    (it used to go on fitting); a regressor's constant target is no class."""
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+    fits = []
+
+    class Spy:                            # a learner of one's own: records each fit
+        def predict_splits(self, X, y, splits):
+            fits.extend(splits)
+            return [np.asarray(y)[te] for _, te in splits]
+    for y in (np.full(exp6.n, "yes"), np.ones(exp6.n, int)):
+        want = r"^y has a single class \(('yes'|1) in all %d records\): comparing classifiers" % exp6.n
+        with pytest.raises(D.DataError, match=want):
+            compare(exp6.X, y, Spy(), "majority", backend="python")
+        with pytest.raises(D.DataError, match=want):
+            compare_many(exp6.X, y, [Spy(), "majority", "mean"], backend="python")
+    assert fits == []
+    r = compare(exp6.X, np.ones(exp6.n), Ridge(), DummyRegressor(), tests="kfold_t")
+    assert r.results["kfold_t"].pvalue == 1.0
+
+
 def test_numpy_integer_seed_runs_as_the_same_int(exp6):
     a = compare(exp6.X, exp6.y, "majority", "fnn-weighted", seed=np.int64(3), backend="python")
     b = compare(exp6.X, exp6.y, "majority", "fnn-weighted", seed=3, backend="python")

@@ -494,11 +494,38 @@ def test_log_loss_says_how_many_probabilities_were_clipped():
     assert sum("DecisionTreeClassifier gave" in w for w in many.to_json()["warnings"]) == 1
 
 
-def test_cli_reports_scikit_learn_fit_warnings_once(tmp_path, capsys):
-    rc = main(["compare", "--csv", _classes_csv(tmp_path), "--quiet", "--backend", "python",
+@pytest.mark.parametrize("flags", [["--quiet"], ["--json"], ["--jobs", "2", "--quiet"]])
+def test_cli_reports_scikit_learn_fit_warnings_once(tmp_path, capsys, flags):
+    """A fit warning names the learner (A or B, with its parameters), on how
+    many fits of which design, once per message (walk27 A20)."""
+    rc = main(["compare", "--csv", _classes_csv(tmp_path), "--backend", "python", *flags,
                "--a", "sklearn.linear_model.LogisticRegression:max_iter=1", "--b", "majority"])
     out, err = capsys.readouterr()
-    assert rc == 0 and out.count("a learner's fit warned ConvergenceWarning") == 1, out + err
+    note = ("learner A (sklearn.linear_model.LogisticRegression max_iter=1), 10 of 10 fits of "
+            "bcv5x2 (first on fold 1): ConvergenceWarning: lbfgs failed to converge")
+    assert rc == 0 and out.count(note) == 1 and "learner B" not in out, out + err
+
+
+def test_fit_warnings_name_the_learner_and_design_in_python(recwarn):
+    """compare() / compare_many() keep each learner's fit warnings, once per
+    message, in ``warnings`` and re-raise them (of their own category) at the
+    caller's line."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+    X, y = _two_classes()
+    res = pybcv.compare(X, y, "majority", LogisticRegression(max_iter=1), backend="python",
+                        tests=["mcnemar_5x2bcv", "kfold_t"])
+    mine = [w for w in res.warnings if "ConvergenceWarning" in w]
+    assert mine == ["learner B (LogisticRegression), 10 of 10 fits of bcv5x2 (first on fold 1); "
+                    "10 of 10 fits of cv10 (first on fold 1): ConvergenceWarning: lbfgs failed "
+                    "to converge (status=1)"], res.warnings
+    raised = [w for w in recwarn if issubclass(w.category, ConvergenceWarning)]
+    assert [str(w.message) for w in raised] == mine and raised[0].filename == __file__
+    many = pybcv.compare_many(X, y, ["majority", LogisticRegression(max_iter=1), "mean"],
+                              backend="python", tests="mcnemar_5x2bcv", n_jobs=2)
+    assert [w for w in many.to_json()["warnings"] if "Convergence" in w] == [
+        "learner LogisticRegression, 10 of 10 fits of bcv5x2 (first on fold 1): "
+        "ConvergenceWarning: lbfgs failed to converge (status=1)"]
 
 
 def test_cli_test_reads_decimal_commas(tmp_path, capsys):

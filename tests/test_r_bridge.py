@@ -157,6 +157,26 @@ def test_glm_batch_equals_one_by_one_and_stats_glm(r_session):
         np.testing.assert_array_equal(r, pb)
 
 
+def test_named_r_learners_warnings_reach_python_once_per_message(r_session):
+    """glm's R warnings on separable data (muffled before: walk27 B24) come
+    back as one FitWarning per message, naming the learner and the folds,
+    and a comparison says them per design."""
+    import pybcv
+    from pybcv.errors import FitWarning
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = np.where(X[:, 0] > 0, "a", "b")
+    with pytest.warns(FitWarning) as got:
+        make_learner("glm", backend="r").predict_splits(X, y, halves(200, 2, seed=1))
+    msgs = [str(w.message) for w in got if issubclass(w.category, FitWarning)]
+    assert "learner 'glm', 4 of 4 fits (first on fold 1): glm.fit: fitted probabilities " \
+           "numerically 0 or 1 occurred" in msgs and len(msgs) == len(set(msgs))
+    with pytest.warns(UserWarning, match="learner A \\(glm\\), 10 of 10 fits of bcv5x2"):
+        res = pybcv.compare(X, y, "glm", "kknn", backend="r")
+    assert ("learner A (glm), 10 of 10 fits of bcv5x2 (first on fold 1): glm.fit: fitted "
+            "probabilities numerically 0 or 1 occurred") in res.warnings
+
+
 # --------------------------------------------------------------------- exact twins
 @pytest.mark.parametrize("name,params", [
     ("majority", {}), ("mean", {}),

@@ -125,4 +125,42 @@ def test_a_text_column_given_to_a_sklearn_model_is_named(tmp_path, capsys):
     rc = main(["compare", "--csv", str(path), "--target", "v", "--quiet", "--tests", "kfold_t",
                "--a", "sklearn.linear_model.Ridge", "--b", "sklearn.dummy.DummyRegressor"])
     err = capsys.readouterr().err
-    assert rc == 1 and "predictor column(s) 'colour' hold text" in err and "Traceback" not in err
+    assert rc == 2 and "predictor column(s) 'colour' hold text" in err and "Traceback" not in err
+    assert "--a/--b: learner 'sklearn.linear_model.Ridge': could not convert" in err   # no fold
+
+
+def test_text_columns_refuse_a_plain_estimator_before_any_fit(tmp_path, capsys):
+    """walk27 A21: a plain scikit-learn estimator facing a text column is
+    refused before any learner's fit (the other learner's included); a
+    Pipeline that encodes the text runs."""
+    import pandas as pd
+    from sklearn.compose import make_column_transformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    import pybcv
+    from pybcv.errors import LearnerInputError
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.normal(size=60), "colour": rng.choice(["red", "green"], 60)})
+    y = np.where(X.x > 0, "yes", "no")
+    fits = []
+
+    class Spy:                            # a learner of one's own: records each fit
+        def predict_splits(self, X, y, splits):
+            fits.extend(splits)
+            return [np.asarray(y)[te] for _, te in splits]
+    for run in (lambda: pybcv.compare(X, y, Spy(), LogisticRegression()),
+                lambda: pybcv.compare_many(X, y, [Spy(), "majority", LogisticRegression()])):
+        with pytest.raises(LearnerInputError, match=r"^learner 'LogisticRegression': could not "
+                           r"convert string to float: '\w+' \(predictor column\(s\) 'colour' hold text"):
+            run()
+    assert fits == []
+    pipe = make_pipeline(make_column_transformer((OneHotEncoder(), ["colour"]),
+                                                 remainder="passthrough"), LogisticRegression())
+    assert pybcv.compare(X, y, Spy(), pipe).fits == (10, 10) and len(fits) == 10
+    X.assign(cls=y).to_csv(tmp_path / "t.csv", index=False)
+    rc = main(["compare", "--csv", str(tmp_path / "t.csv"), "--target", "cls", "--quiet",
+               "--a", "majority", "--b", "sklearn.linear_model.LogisticRegression"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--a/--b: learner 'sklearn.linear_model.LogisticRegression': could not " \
+                       "convert string to float" in err and "fold" not in err, err

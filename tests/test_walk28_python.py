@@ -158,3 +158,23 @@ def test_r_learner_message_is_one_line():
     e.set_context(design="bcv5x2")
     assert str(e) == ("R learner 'kknn' failed on fold 1 of 10, design 'bcv5x2': k must be "
                       "smaller or equal the number of rows of the training set")
+
+
+def test_one_sided_note_on_the_exact_hold_out_mcnemar():
+    """The note says the exact hold-out McNemar stays two-sided too, not only
+    'a chi-squared or F statistic', which is false of the binomial form
+    (walk28 item 43)."""
+    from pybcv.comparison import alternative_notes
+    note, = alternative_notes(["mcnemar_ho", "kfold_t"], "less")
+    assert "does not apply to mcnemar_ho:" in note and "exact=True" in note
+    assert alternative_notes(["kfold_t"], "less") == []
+
+
+def test_too_few_records_are_refused_before_any_fit():
+    """compare(X[:8], y[:8]) is refused as load_csv and R refuse it, not by an
+    R learner at fold 1 (walk28 item 9)."""
+    from pybcv.datasets import DataError
+    with pytest.raises(DataError, match=r"y: too few records \(8\); need at least 20"):
+        compare(X[:8], Y[:8], Exploding(), "majority")
+    with pytest.raises(DataError, match="too few records"):
+        compare_many(X[:8], Y[:8], [Exploding(), "majority"])

@@ -354,8 +354,9 @@ results_frame <- function(htests, alpha) {
 #' `"absolute"`, or with `factor()` on the target when its values are
 #' classes.
 #'
-#' Warnings that a learner's fits raise (an R function, a model-fitting
-#' function, a parsnip fit) are collected and given once per distinct
+#' Warnings that a learner's fits raise (a named learner such as `"glm"`
+#' or `"kknn"`, an R function, a model-fitting function, a parsnip fit)
+#' are collected and given once per distinct
 #' message after the learner's last fit, naming the learner and on how many
 #' fits of which design ("learner f, 10 of 10 fits of bcv5x2 (first on fold
 #' 1): ...").  What a model-fitting function or a parsnip fit prints (the

@@ -374,7 +374,8 @@ fold_label <- function(sp, f)
   sprintf("fold %d of %d (design %s)", sp$fold[f], sum(sp$design == sp$design[f]), sp$design[f])
 
 ## Predicted class codes (into ld$ylevels) of learner l for every test row
-## of every fold in sp: one run_batch() call for a named learner.
+## of every fold in sp: one run_batch() call for a named learner, whose
+## fits' R warnings are given as a function(train, test)'s are (fit_warnings()).
 ## With `numeric` (loss "squared" / "absolute") an R function's predictions
 ## are numbers, not labels: they are returned as they are.
 learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
@@ -392,6 +393,7 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
       where <- if (res$fold > 0L) paste(" on", fold_label(sp, res$fold)) else ""
       stop("learner ", l$name, " failed", where, ": ", msg, call. = FALSE)
     }
+    fit_warnings(Map(c, res$warnings, res$warning_folds), l, sp)   # glm's, kknn's, ...
     return(res$codes)
   }
   ## an R function(train, test): called once per fold with the user's data

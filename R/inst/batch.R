@@ -229,7 +229,7 @@ fit_glm <- function(ds, tr, params) {
     return(list(levels = lev, predict = function(ds2, te) rep.int(1L, length(te))))
   MM <- ds_modelmatrix(ds)
   fam <- stats::binomial()
-  fit <- suppressWarnings(stats::glm.fit(MM[tr, , drop = FALSE], as.integer(y) - 1L, family = fam))
+  fit <- stats::glm.fit(MM[tr, , drop = FALSE], as.integer(y) - 1L, family = fam)
   b <- fit$coefficients
   b[is.na(b)] <- 0
   thr <- as.numeric(params[["threshold"]])
@@ -350,8 +350,17 @@ weka_jvm <- local({
   }
 })
 
-quiet <- function(expr) withCallingHandlers(expr,
-  warning = function(w) invokeRestart("muffleWarning"),
+## A fit without R's messages; its warnings are muffled too, or, with `fold`,
+## kept in `warned` (message, fold) for run_batch() to give back.
+warned <- new.env(parent = emptyenv())
+quiet <- function(expr, fold = NULL) withCallingHandlers(expr,
+  warning = function(w) {
+    if (!is.null(fold)) {
+      warned$msg <- c(warned$msg, conditionMessage(w))
+      warned$fold <- c(warned$fold, as.integer(fold))
+    }
+    invokeRestart("muffleWarning")
+  },
   message = function(m) invokeRestart("muffleMessage"))
 
 err_text <- function(e) {
@@ -363,8 +372,11 @@ err_text <- function(e) {
 ## idx: all indices (1-based) of the design, fold by fold: train then test;
 ## ntr, nte: their lengths.  Returns list(ok, fold, message, codes) where codes
 ## are the predicted classes as 1-based codes into levels(ds$df$y), all folds
-## concatenated.  On error: ok = FALSE and the failing fold.
+## concatenated, and the fits' warnings: warnings (messages), warning_folds
+## (the fold of each).  On error: ok = FALSE and the failing fold.
 run_batch <- function(learner, key, idx, ntr, nte, params) {
+  warned$msg <- character()
+  warned$fold <- integer()
   if (!has_dataset(key)) return(list(ok = FALSE, fold = 0L, message = "missing dataset", codes = integer()))
   fitter <- fitters[[learner]]
   if (is.null(fitter)) return(list(ok = FALSE, fold = 0L, message = paste("unknown learner", learner), codes = integer()))
@@ -393,7 +405,7 @@ run_batch <- function(learner, key, idx, ntr, nte, params) {
       codes <- m$predict(ds, te)
       if (length(codes) != length(te) || anyNA(codes)) stop("the learner returned missing predictions")
       match(m$levels, ylev)[codes]
-    }), error = function(e) e)
+    }, fold = f), error = function(e) e)
     if (!is.null(limit)) setTimeLimit(elapsed = Inf)
     if (inherits(res, "error")) {
       msg <- err_text(res)
@@ -403,7 +415,8 @@ run_batch <- function(learner, key, idx, ntr, nte, params) {
     }
     out[[f]] <- res
   }
-  list(ok = TRUE, fold = 0L, message = "", codes = as.integer(unlist(out, use.names = FALSE)))
+  list(ok = TRUE, fold = 0L, message = "", codes = as.integer(unlist(out, use.names = FALSE)),
+       warnings = warned$msg, warning_folds = warned$fold)
 }
 
 ## One fit on a whole (training) data set, for the estimator's fit(); the

@@ -36,7 +36,7 @@ from .._validate import keep_init_args
 from . import fallbacks as _py
 from ..experiments import BACKENDS
 from . import cnn as _cnn
-from ..errors import FitError, LearnerContext, LearnerInputError
+from ..errors import FitError, FitWarning, LearnerContext, LearnerInputError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import (check_import_params, estimator_from_path, is_import_path,
                          parse_import_spec, spec_params)
@@ -454,13 +454,23 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
     def _per_split(self, X, ya, splits, method):
         """[(fitted clone, its ``method`` on the test rows)] per split; a fit
         or prediction that raises is a :class:`FitError` naming the learner
-        and the fold."""
-        out = []
+        and the fold.  The fits' warnings (a ConvergenceWarning, ...) are
+        given once per message after the last fit, as a :class:`FitWarning`
+        naming the learner and the folds (numpy's RuntimeWarnings and
+        deprecations pass as they are)."""
+        out, warned = [], {}
         for f, (tr, te) in enumerate(splits, start=1):
             try:
-                with one_fit(f):
+                with one_fit(f), warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
                     est = self._fresh().fit(take_rows(X, tr), ya[tr])
                     out.append((est, getattr(est, method)(take_rows(X, te))))
+                for w in caught:
+                    if issubclass(w.category, (RuntimeWarning, DeprecationWarning)):
+                        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                    else:
+                        text = f"{w.category.__name__}: {(str(w.message).splitlines() or [''])[0].rstrip(':')}"
+                        warned.setdefault((w.category, text), set()).add(f)
             except (KeyboardInterrupt, MemoryError):
                 raise
             except FitTimeout as e:
@@ -468,8 +478,31 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
             except Exception as e:
                 raise FitError(self.label, f, len(splits),
                                f"{type(e).__name__}: {e}".strip() + _text_columns_hint(X, e)) from e
+        for (category, text), folds in warned.items():
+            warnings.warn(FitWarning(self.label, folds, len(splits), text, category), stacklevel=3)
         self.backend_ = "python"
         return out
+
+    def check_text_columns(self, X, y) -> None:
+        """Before any fit: when X has text (categorical) columns, a trial
+        fit on a few records (two of each class); an estimator that cannot
+        take text (a plain one, not a Pipeline that encodes it) is refused
+        with a :class:`LearnerInputError` naming the columns.  A trial, not a
+        rule on the estimator's type: a Pipeline, a ColumnTransformer or any
+        estimator that encodes text itself passes, whatever wraps it."""
+        if not hasattr(X, "dtypes") or all(is_numeric_dtype(t) or is_bool_dtype(t) for t in X.dtypes):
+            return
+        ya = np.asarray(y)
+        rows = (np.arange(min(20, ya.size)) if self.is_regressor else
+                np.sort(np.concatenate([np.flatnonzero(ya == c)[:2] for c in np.unique(ya)])))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._fresh().fit(take_rows(X, rows), ya[rows])
+        except Exception as e:      # only text is refused here; anything else fails in its fit
+            hint = _text_columns_hint(X, e)
+            if hint:
+                raise LearnerInputError(self.label, None, None, f"{e}{hint}") from None
 
     def predict_splits(self, X, y, splits):
         ya = np.asarray(y)

@@ -214,7 +214,7 @@ test_that("a regression given as classification, a cost matrix or log loss: shor
   f_mean <- function(train, test) rep(mean(train$y), nrow(test))
   ## refused before any fit (the command line's check): regressors under the 0/1 loss
   e <- tryCatch(compare_learners(f_lm, f_mean, d, "y"), error = conditionMessage)
-  expect_match(e, "the target column \"y\" looks like a regression target .* loss = \"squared\" or \"absolute\"")
+  expect_match(e, "the target column \"y\" looks like a regression target .* give loss = \"squared\" or \"absolute\"")
   expect_lt(nchar(e), 400L)
   e <- tryCatch(compare_learners(f_lm, f_mean, d, "y", loss = matrix(c(0, 1, 5, 0), 2)),
                 error = conditionMessage)

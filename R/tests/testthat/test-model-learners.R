@@ -210,6 +210,19 @@ test_that("warnings of a learner's fits reach the user once, naming learner, fit
                "^learner some, [1-9] of 10 fits of bcv5x2 \\(first on fold [0-9]+\\): small training half$")
 })
 
+test_that("a named learner's R warnings (glm on separable data) reach the user once each", {
+  need_python()
+  set.seed(1)
+  d <- data.frame(x1 = rnorm(200), x2 = rnorm(200))
+  d$class <- ifelse(d$x1 > 0, "a", "b")
+  got <- character()
+  withCallingHandlers(compare_learners("glm", "majority", d, "class", tests = "mcnemar_5x2bcv"),
+                      warning = function(w) { got <<- c(got, conditionMessage(w)); invokeRestart("muffleWarning") })
+  expect_identical(grep("fitted probabilities", got, value = TRUE),
+                   paste("learner glm, 10 of 10 fits of bcv5x2 (first on fold 1): glm.fit:",
+                         "fitted probabilities numerically 0 or 1 occurred"))
+})
+
 test_that("what a model-fitting function prints on each fit is not shown", {
   need_python()
   need_r_packages("MASS")
