@@ -34,7 +34,9 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
     stop("tests must be a design name (\"bcv5x2\"), \"all\", \"table5\" or test keys", call. = FALSE)
   if (!is.data.frame(data)) stop("data must be a data frame", call. = FALSE)
   pybcv_helper()
-  data <- as.data.frame(data)        # a tibble or data.table as a plain data frame
+  data <- utf8_strings(as.data.frame(data))  # a tibble or data.table as a plain data frame
+  if (is.character(target)) target <- enc2utf8(target)
+  groups <- utf8_strings(groups)
   if (!is.null(groups)) {
     if (stratify) stop("stratify and groups cannot be combined: give one of them", call. = FALSE)
     if (is.character(groups) && length(groups) == 1L && nrow(data) != 1L) {
@@ -253,7 +255,8 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
   np_tr <- lapply(tables, function(t) np_float(t[, "n_train"], "n_train"))
   np_te <- lapply(tables, function(t) np_float(t[, "n_test"], "n_test"))
   pyopts <- lapply(st$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
-  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level, zero_one)
+  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level, zero_one,
+               st$loss$name)
   htests <- list()
   for (k in st$keys) {
     h <- make_htest(v[[k]], sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,

@@ -21,6 +21,23 @@ as_numeric_data <- function(x, name) {
   x
 }
 
+## Text marked UTF-8: the strings of a character vector, the levels of a
+## factor, and a data frame's column names and columns.  read.csv() of a
+## UTF-8 file leaves its strings unmarked (Encoding "unknown"), which R's
+## order(method = "radix") refuses once the first is not ASCII; marked, they
+## sort by code point as Python sorts them, and reach Python as the same text.
+utf8_strings <- function(x) {
+  if (is.data.frame(x)) {
+    names(x) <- enc2utf8(names(x))
+    x[] <- lapply(x, utf8_strings)
+  } else if (is.factor(x)) {
+    levels(x) <- enc2utf8(levels(x))
+  } else if (is.character(x)) {
+    x[] <- enc2utf8(x)
+  }
+  x
+}
+
 ## A numeric array for numpy, float64, keeping the R shape (a vector is 1-d).
 np_float <- function(x, name) {
   x <- as_numeric_data(x, name)

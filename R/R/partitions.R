@@ -98,6 +98,7 @@ pybcv_folds <- function(n, design = "bcv5x2", seed = 0, y = NULL, groups = NULL)
   per_record <- function(v, name) {
     if (is.null(v)) return(NULL)
     if (is.factor(v)) v <- as.character(v)
+    v <- utf8_strings(v)
     if (!is.atomic(v) || length(v) != n)
       stop(name, " must have one value per record (n = ", n, "), got length ", length(v),
            call. = FALSE)

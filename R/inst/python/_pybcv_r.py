@@ -120,10 +120,12 @@ def run_from_tables(key, tables, n_train=None, n_test=None, options=None, level=
         return _fail(e)
 
 
-def run_battery(keys, tables, n_train, n_test, options, level=0.95, zero_one=True):
+def run_battery(keys, tables, n_train, n_test, options, level=0.95, zero_one=True, loss=None):
     """Every test of ``keys`` from its design's fold tables in ONE call:
     ``tables[design]`` is a (F, 4) array (n00, n01, n10, n11 per fold; with
-    ``zero_one`` False the per-fold loss sums of :func:`design_loss_sums`),
+    ``zero_one`` False the per-fold loss sums of :func:`design_loss_sums`,
+    under the loss named ``loss``: it decides, as in Python's ``compare``,
+    whether the battery's liberal-test warning applies),
     ``n_train[design]``/``n_test[design]`` the fold sizes, ``options[key]``
     the test's options.  Returns {key: result dict} (as R's ``compare_learners`` does)."""
     try:
@@ -135,10 +137,11 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95, zero_one=Tru
             tab = np.asarray(tables[d], dtype=float)
             tab = tab.reshape(-1, 2, 2) if zero_one else tab.reshape(-1, 4)
             ntr, nte = n_train.get(d), n_test.get(d)
-            run = spec.from_tables if zero_one else spec.from_loss_sums
-            res = run(tab, None if ntr is None else np.asarray(ntr, dtype=float),
-                      None if nte is None else np.asarray(nte, dtype=float),
-                      **dict((options or {}).get(k) or {}))
+            sizes = (None if ntr is None else np.asarray(ntr, dtype=float),
+                     None if nte is None else np.asarray(nte, dtype=float))
+            opts = dict((options or {}).get(k) or {})
+            res = (spec.from_tables(tab, *sizes, **opts) if zero_one else
+                   spec.from_loss_sums(tab, *sizes, loss=loss, **opts))
             out[k] = result_dict(res, k, level)
             out[k]["design"] = d
         return {"ok": True, "value": out}

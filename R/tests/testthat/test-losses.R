@@ -69,13 +69,16 @@ test_that("compare_learners(loss = 'squared' / 'absolute'): R regressors, Python
                "learner bad returned \"a\" .*finite numbers")
 })
 
+## Nearest class mean on iris, as sklearn's NearestCentroid.
+nearest_centroid <- function(train, test) {
+  m <- sapply(split(train[names(train) != "Species"], train$Species), colMeans)
+  dist <- apply(m, 2, function(mu) rowSums(sweep(as.matrix(test), 2, mu)^2))
+  colnames(m)[max.col(-dist, ties.method = "first")]
+}
+
 test_that("compare_learners / compare_many with an R cost matrix agree with Python", {
   need_python()
-  f_nc <- function(train, test) {          # nearest class mean, as sklearn's NearestCentroid
-    m <- sapply(split(train[names(train) != "Species"], train$Species), colMeans)
-    dist <- apply(m, 2, function(mu) rowSums(sweep(as.matrix(test), 2, mu)^2))
-    colnames(m)[max.col(-dist, ties.method = "first")]
-  }
+  f_nc <- nearest_centroid
   f_vir <- function(train, test) rep("virginica", nrow(test))
   C <- matrix(c(0, 1, 4, 2, 0, 1, 1, 3, 0), 3, byrow = TRUE)
   expect_warning(r <- compare_learners(f_nc, f_vir, iris, "Species", loss = C), "cost_matrix")
@@ -305,4 +308,41 @@ test_that("a test liberal under real-valued losses warns in R (loss = 'squared')
                         function(train, test) ifelse(test$x1 > 0, "a", "b"),
                         transform(d, y = ifelse(y > 1, "a", "b")), "y", tests = "t_5x2cv")
   expect_identical(z$results$warnings, "")          # 0/1 loss: no such warning
+})
+
+## The battery's liberal-test warning where the registry gives it for the
+## loss (TestSpec.loss_warning_under): R's results carry the warnings of
+## Python's compare(loss = ) on the same learners, loss by loss.
+test_that("R's warnings under absolute, squared and cost-matrix losses equal Python's", {
+  need_python()
+  keys <- c("calibrated_f_5x2bcv", "t_5x2cv", "combined_t_5x2cv", "kfold_t")
+  same_warnings <- function(r, p) {
+    for (k in keys) {
+      rw <- r$htests[[k]]$warnings
+      pw <- as.character(unlist(p$results[[k]]$warnings))
+      expect_identical(sort(rw), sort(pw), info = paste(r$loss, k))
+    }
+  }
+  rp <- regression_pair(49)
+  lm_ <- reticulate::import("sklearn.linear_model")
+  dm <- reticulate::import("sklearn.dummy")
+  X <- as.matrix(rp$d[c("x1", "x2")])
+  for (loss in c("absolute", "squared")) {
+    r <- compare_learners(rp$f_lm, rp$f_mean, rp$d, "y", loss = loss, tests = keys)
+    p <- py_compare(X, rp$d$y, lm_$LinearRegression(), dm$DummyRegressor(), loss = loss,
+                    tests = as.list(keys))
+    same_warnings(r, p)
+  }
+  # the calibrated F warns under squared loss only (the battery's finding)
+  expect_match(r$htests$calibrated_f_5x2bcv$warnings, "liberal under real-valued losses", all = FALSE)
+  f_nc <- nearest_centroid
+  f_vir <- function(train, test) rep("virginica", nrow(test))
+  C <- matrix(c(0, 1, 4, 2, 0, 1, 1, 3, 0), 3, byrow = TRUE)
+  r <- compare_learners(f_nc, f_vir, iris, "Species", loss = C, tests = keys)
+  sk <- reticulate::import("sklearn.neighbors")
+  p <- py_compare(as.matrix(iris[1:4]), as.character(iris$Species), sk$NearestCentroid(),
+                  dm$DummyClassifier(strategy = "constant", constant = "virginica"),
+                  loss = reticulate::np_array(C), tests = as.list(keys))
+  same_warnings(r, p)
+  expect_false(any(grepl("liberal", r$htests$calibrated_f_5x2bcv$warnings)))
 })
