@@ -35,7 +35,7 @@ def test_every_test_and_option_is_scored():
 
 
 def test_the_readme_is_the_report_of_the_committed_counts(tmp_path):
-    for f in ("results.csv", "families.csv", "rq1_coverage.csv", "candidates.csv",
+    for f in ("results.csv", "families.csv", V.RQ1_COVERAGE, "candidates.csv",
               "candidates_rq1.csv", "warnings.csv", "notes.md"):
         shutil.copy(os.path.join(DOCS, f), tmp_path / f)
     text = V.report(str(tmp_path))
@@ -137,7 +137,7 @@ def test_the_rq1_runs_are_found_from_any_folder(tmp_path, monkeypatch):
     assert os.path.isfile(os.path.join(V.RQ1_RUNS, "runs", "pima", "run.npz"))
     with pytest.raises(ValueError, match="no RQ1 run in"):
         V.rq1_coverage(str(tmp_path), str(tmp_path))
-    assert not os.path.exists(tmp_path / "rq1_coverage.csv")
+    assert not os.path.exists(tmp_path / V.RQ1_COVERAGE)
 
 
 def test_simple_truth_is_zero_without_signal_and_negative_with_it():
