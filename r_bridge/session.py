@@ -153,9 +153,11 @@ def get_r():
         preload_libjvm()
         try:
             import rpy2.rinterface as ri
-            ri.initr_simple()                # R starts; rpy2 takes SIGINT over ...
-            if record is not None:           # ... so it is recorded again, before
-                signal.signal(signal.SIGINT, record)   # robjects' imports run R code
+            if record is not None:           # the handler rpy2 installs as R starts (its
+                ri._sigint_handler = record  # own raises inside R's callbacks): the recorder
+            ri.initr_simple()
+            if record is not None:           # (an rpy2 without that name: recorded again here,
+                signal.signal(signal.SIGINT, record)   # before robjects' imports run R code)
             import rpy2.robjects as ro
             ro.r("invisible(1)")
         except Exception as e:  # R itself missing or broken
@@ -204,9 +206,9 @@ def missing_r_packages(pkgs):
         todo = [p for p in pkgs if p not in _state["pkgs"]]
         if todo:
             from rpy2.robjects.vectors import StrVector
-            f = ro.r("function(p) vapply(p, function(q) suppressMessages(suppressWarnings("
-                     "requireNamespace(q, quietly = TRUE))), TRUE)")
             with deferred_sigint():              # loading RWeka starts the JVM: seconds
+                f = ro.r("function(p) vapply(p, function(q) suppressMessages(suppressWarnings("
+                         "requireNamespace(q, quietly = TRUE))), TRUE)")
                 loaded = list(f(StrVector(todo)))
             for p, ok in zip(todo, loaded):
                 _state["pkgs"][p] = bool(ok)
