@@ -304,6 +304,9 @@ def variants(test: str) -> List[Tuple[str, dict]]:
         for v in OTHER_VALUES.get(opt, ()):
             if v != default:
                 out.append((f"{opt}={v}", {opt: v}))
+    if {"exact", "alternative"} <= set(spec.defaults):     # the exact test one-sided too
+        out += [(f"exact=True,alternative={a}", {"exact": True, "alternative": a})
+                for a in OTHER_VALUES["alternative"]]
     seen, uniq = set(), []
     for label, o in out:
         key = json.dumps(o, sort_keys=True)

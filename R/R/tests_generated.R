@@ -593,6 +593,13 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #' (\verb{mcnemar_5x2bcv_kernel}).  The paper defines the two-sided test only; the
 #' validity battery finds both directions at or below alpha (conventions.md).
 #'
+#' \verb{exact=True} (an extension, not the paper's) replaces the chi-squared and
+#' normal approximations by the binomial test of the effective table: its discordant
+#' counts b_e = t n01_bar and c_e = t n10_bar, with the binomial distribution function
+#' extended to counts that are not whole numbers by the regularized incomplete beta
+#' (\verb{binomial_tails}; equal to \verb{scipy.stats.binomtest} where they are whole).
+#' p = 1 without discordant records; it has no interval.
+#'
 #' Source: Yang, Wang, Song & Li, "Block-regularized 5x2 cross-validated McNemar's test
 #' for comparing two classification algorithms", section "5x2 BCV McNemar's test" (the
 #' effective contingency table, M_t, M_BCV).
@@ -623,6 +630,7 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #' @param t positive float or None
 #' @param alternative One of "two.sided", "less", "greater" (the first is the default;
 #' see the description).
+#' @param exact bool
 #' @inherit registry_tests return params
 #' @noMd
 #' @export
@@ -634,8 +642,8 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #' }
 mcnemar_5x2bcv_test <- registry_wrapper("mcnemar_5x2bcv",
   alist(x = , rho1 = 0.5, rho2 = 0.5, clamp_correction = FALSE, t = NULL,
-        alternative = c("two.sided", "less", "greater"), y = NULL, truth = NULL,
-        folds = NULL, correct = NULL),
+        alternative = c("two.sided", "less", "greater"), exact = FALSE, y = NULL,
+        truth = NULL, folds = NULL, correct = NULL),
   form = "tables")
 
 #' @rdname mcnemar_5x2bcv_test

@@ -126,8 +126,22 @@ def check_bcv_m(m) -> int:
     return int(m)
 
 
+def binomial_tails(b, c):
+    """(P(X <= b), P(X >= b)) for X ~ Binomial(b + c, 1/2), through the
+    regularized incomplete beta, which extends the binomial distribution
+    function to counts that are not whole numbers (an effective table's):
+    P(X <= b) = I_1/2(c, b + 1), P(X >= b) = I_1/2(b, c + 1); a tail is 1
+    where its first parameter is 0.  For whole counts these are
+    scipy.stats.binom's cdf(b) and sf(b - 1)."""
+    b, c = np.asarray(b, float), np.asarray(c, float)
+    with np.errstate(invalid="ignore"):
+        low = np.where(c > 0, _sp.betainc(np.where(c > 0, c, 1.0), b + 1.0, 0.5), 1.0)
+        high = np.where(b > 0, _sp.betainc(np.where(b > 0, b, 1.0), c + 1.0, 0.5), 1.0)
+    return low, high
+
+
 def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False,
-                          alternative="two-sided") -> McNemarKernel:
+                          alternative="two-sided", exact=False) -> McNemarKernel:
     """M_t = t (|n01_bar - n10_bar| - 1/t)^2 / (n01_bar + n10_bar) ~ chi2(1)
     (``clamp_correction``: max(|.| - 1/t, 0)); the table used is the
     effective one, t times the averaged table (total t * nbar).
@@ -137,10 +151,21 @@ def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False,
     z = (t (n01_bar - n10_bar) -+ 1) / sqrt(t (n01_bar + n10_bar)) ~ N(0, 1),
     the continuity correction towards H0 (``clamp_correction``: 0 where
     |t (n01_bar - n10_bar)| < 1); z = 0, p = 1 without discordant records.
-    Its two-sided counterpart is M_t = z^2 with p twice the smaller tail."""
+    Its two-sided counterpart is M_t = z^2 with p twice the smaller tail.
+
+    ``exact``: the binomial test on the effective counts b_e = t n01_bar,
+    c_e = t n10_bar (:func:`binomial_tails`): "less" P(X <= b_e), "greater"
+    P(X >= b_e), two-sided min(1, 2 min of the two); statistic b_e one-sided,
+    min(b_e, c_e) two-sided; p = 1 without discordant records; no interval."""
     b = np.asarray(nbar01, float)
     c = np.asarray(nbar10, float)
     s = b + c
+    if exact:
+        low, high = binomial_tails(t * b, t * c)
+        p = {"less": low, "greater": high}.get(alternative, np.minimum(1.0, 2.0 * np.minimum(low, high)))
+        stat = t * b if alternative != "two-sided" else t * np.minimum(b, c)
+        return McNemarKernel(stat, np.where(s > 0, p, 1.0), t * b, t * c,
+                             t * np.asarray(nbar, float), True, True)
     if alternative != "two-sided":
         u = t * (b - c)
         num = u - 1.0 if alternative == "greater" else u + 1.0
@@ -350,7 +375,7 @@ def _as_bcv_tables(tables) -> np.ndarray:
 
 
 def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
-                   alternative="two-sided") -> BCVMcNemarResult:
+                   alternative="two-sided", exact=False) -> BCVMcNemarResult:
     """Block-regularized 5x2 CV McNemar test (design ``bcv5x2``; the paper's
     section "5x2 BCV McNemar's test").
 
@@ -386,6 +411,14 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     N(0, 1) (:func:`mcnemar_5x2bcv_kernel`).  The paper defines the
     two-sided test only; the validity battery finds both directions at or below alpha (conventions.md).
 
+    ``exact=True`` (an extension, not the paper's) replaces the chi-squared
+    and normal approximations by the binomial test of the effective table:
+    its discordant counts b_e = t n01_bar and c_e = t n10_bar, with the
+    binomial distribution function extended to counts that are not whole
+    numbers by the regularized incomplete beta (:func:`binomial_tails`;
+    equal to ``scipy.stats.binomtest`` where they are whole).  p = 1
+    without discordant records; it has no interval.
+
     Source: Yang, Wang, Song & Li, "Block-regularized 5x2 cross-validated
     McNemar's test for comparing two classification algorithms", section
     "5x2 BCV McNemar's test" (the effective contingency table, M_t, M_BCV).
@@ -399,6 +432,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     clamp_correction : bool
     t : positive float or None
     alternative : {"two-sided", "less", "greater"}
+    exact : bool
 
     Returns
     -------
@@ -419,8 +453,15 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     (11.7, 7.1, 1.818181818182)
     >>> [round(v, 6) for v in r.confidence_interval(0.95)]
     [-0.015016, 0.07635]
+
+    The exact form on the same tables (effective counts 21.27 and 12.91):
+
+    >>> e = mcnemar_5x2bcv([[0, x, y, 150 - x - y] for x, y in zip(b, c)], exact=True)
+    >>> round(e.statistic, 6), round(e.pvalue, 6), e.confidence_interval()
+    (12.909091, 0.207235, (nan, nan))
     """
     clamp_correction = check_flag(clamp_correction, "clamp_correction")
+    exact = check_flag(exact, "exact")
     alternative = check_alternative(alternative)
     C = _as_bcv_tables(tables)
     m = C.shape[0]
@@ -429,20 +470,23 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     avg = C.reshape(2 * m, 2, 2).mean(axis=0)
     b, c = avg[0, 1], avg[1, 0]
     nbar = C.reshape(2 * m, 2, 2).sum((-1, -2)).mean(-1)     # as TESTS[...].batch_interval does
-    out = mcnemar_5x2bcv_kernel(b, c, nbar, t, clamp_correction, alternative)
+    out = mcnemar_5x2bcv_kernel(b, c, nbar, t, clamp_correction, alternative, exact)
     warnings = []
     if b + c == 0:
         warnings.append("no discordant records in any of the tables: M = 0, p = 1")
-    elif abs(b - c) < 1.0 / t and not clamp_correction:
+    elif abs(b - c) < 1.0 / t and not clamp_correction and not exact:
         warnings.append(f"|n01_bar - n10_bar| = {abs(b - c):.4g} < 1/t: the continuity correction "
                         "over-corrects (literal formula kept; clamp_correction=True gives M = 0; "
                         "the interval then contains 0, docs/conventions.md)")
     est = float(mcnemar_estimate(out.n01, out.n10, out.n))
+    interval = {} if exact else dict(
+        interval_function=mcnemar_interval,
+        interval_args=(scalar(out.n01), scalar(out.n10), scalar(out.n), True))
     return BCVMcNemarResult(
         test="mcnemar_5x2bcv", statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-        df=1 if alternative == "two-sided" else None, estimate=est,
-        null_distribution=CHI2_1 if alternative == "two-sided" else N01, alternative=alternative,
-        warnings=warnings, interval_function=mcnemar_interval,
-        interval_args=(scalar(out.n01), scalar(out.n10), scalar(out.n), True),
+        df=1 if alternative == "two-sided" and not exact else None, estimate=est,
+        null_distribution=("Binomial(n01_e+n10_e, 1/2)" if exact else
+                           CHI2_1 if alternative == "two-sided" else N01),
+        alternative=alternative, warnings=warnings, **interval,
         averaged_table=avg, t=t, rho1=None if t_given else float(rho1),
         rho2=None if t_given else float(rho2), m=m, clamp_correction=clamp_correction)

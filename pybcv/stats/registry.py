@@ -175,12 +175,14 @@ def _no_interval_of(out, level=DEFAULT_LEVEL, alternative="two-sided"):
     return no_interval(out[0])
 
 
-def _k_mcnemar_bcv(C, rho1=0.5, rho2=0.5, clamp_correction=False, t=None, alternative="two-sided"):
+def _k_mcnemar_bcv(C, rho1=0.5, rho2=0.5, clamp_correction=False, t=None, alternative="two-sided",
+                   exact=False):
     m = C.shape[-4]
     C = C.reshape(C.shape[:-4] + (2 * m, 2, 2))
     t = _mc.resolve_t(m, rho1, rho2, t)
     return (_mc.mcnemar_5x2bcv_kernel(C[..., 0, 1].mean(-1), C[..., 1, 0].mean(-1),
-                                      C.sum((-1, -2)).mean(-1), t, clamp_correction, alternative),
+                                      C.sum((-1, -2)).mean(-1), t, clamp_correction, alternative,
+                                      exact),
             _mc.mcnemar_kernel_interval)
 
 
@@ -475,7 +477,8 @@ _ROWS = [
     ("mcnemar_5x2bcv", "5x2 BCV McNemar's test", "5x2 BCV McNemar", "McNemar", "bcv5x2",
      "Yang, Wang, Song & Li, section '5x2 BCV McNemar's test'; rho1 = rho2 = 1/2 (t = 20/11)",
      _mc.mcnemar_5x2bcv, _bcv_tables, _k_mcnemar_bcv,
-     {"rho1": 0.5, "rho2": 0.5, "clamp_correction": False, "t": None, "alternative": "two-sided"},
+     {"rho1": 0.5, "rho2": 0.5, "clamp_correction": False, "t": None, "alternative": "two-sided",
+      "exact": False},
      True),
 ]
 
