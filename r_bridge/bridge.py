@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 
 import numpy as np
 
@@ -274,7 +275,6 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
             heap = session.java_recover()
             res, ok, fold2, msg2 = batch()
             if ok:
-                import warnings
                 warnings.warn(f"R learner {learner!r}, fold {fold} of {len(ntr)}: "
                               + _oom_message(learner, msg, heap).split(";")[0]
                               + "; the bridge freed Java's memory and retried, which succeeded",
@@ -299,7 +299,6 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     if codes.size and (codes.min() < 0 or codes.max() >= len(yc.classes)):
         raise RLearnerError(learner, None, f"R returned class codes outside 1..{len(yc.classes)}",
                             stage="the R batch call")
-    import warnings
     for msg, folds in warned.items():     # once per message; a comparison says them per design
         warnings.warn(FitWarning(learner, folds, len(ntr), msg), stacklevel=2)
     labels = yc.classes[codes]
