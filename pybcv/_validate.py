@@ -34,15 +34,26 @@ class Params:
         return names
 
     def get_params(self, deep=True) -> dict:
-        return {k: getattr(self, k) for k in self._param_names()}
+        out = {k: getattr(self, k) for k in self._param_names()}
+        if deep:    # a parameter that is an estimator: its parameters as "name__param"
+            for k, v in list(out.items()):
+                if hasattr(v, "get_params") and not isinstance(v, type):
+                    out.update((f"{k}__{p}", w) for p, w in v.get_params(deep=True).items())
+        return out
 
     def set_params(self, **params):
-        names = self._param_names()
+        names, nested = self._param_names(), {}
         for k, v in params.items():
+            k, sep, sub = k.partition("__")
             if k not in names:
                 raise ValueError(f"{type(self).__name__} has no parameter {k!r}; "
                                  f"it has {list(names)}")
-            setattr(self, k, v)
+            if sep:
+                nested.setdefault(k, {})[sub] = v
+            else:
+                setattr(self, k, v)
+        for k, sub in nested.items():
+            getattr(self, k).set_params(**sub)
         return self
 
     def __repr__(self):

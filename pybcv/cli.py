@@ -818,9 +818,12 @@ def cmd_validity(a) -> int:
         if not os.path.isdir(a.runs):
             raise UsageError(f"--runs: no folder {a.runs!r} (the stores that `pybcv validity run "
                              f"--runs FOLDER` writes)")
+        if not os.path.isdir(os.path.join(a.rq1, "runs")):
+            raise UsageError(f"--rq1: no RQ1 runs in {a.rq1!r} (a folder holding runs/<data set>/, "
+                             f"as `pybcv rq1 run --out FOLDER` writes)")
         V.score(a.runs, _writable_dir(a.out), say)
         V.candidates(a.runs, a.out, say)
-        V.rq1_coverage(V.RQ1_RUNS, a.out, say)
+        V.rq1_coverage(a.rq1, a.out, say)
     else:
         V.report(_writable_dir(a.out))
         say(f"wrote {os.path.join(a.out, 'README.md')}")
@@ -1172,6 +1175,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which families: the learner-free ones, those with learners, or all "
                         "(default %(default)s)")
     v.add_argument("--until", type=_until, help="stop starting new work at HH:MM UTC")
+    v.add_argument("--rq1", default=V.RQ1_RUNS, help="score: the RQ1 runs whose coverage is "
+                   "scored (a `pybcv rq1 run --out` folder; default the committed archive "
+                   "%(default)s)")
     _shared(v, "jobs quiet")
     v.set_defaults(fn=cmd_validity)
     ar = sub.add_parser("archive", help="compact run archives (run.npz) of simulate --out folders")
