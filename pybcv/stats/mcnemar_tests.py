@@ -67,7 +67,8 @@ def mcnemar_ho_kernel(b, c, n, correction=True, exact=False) -> McNemarKernel:
     if exact:
         s, k = b + c, np.minimum(b, c)
         with np.errstate(invalid="ignore"):
-            p = np.where(s > 0, np.minimum(1.0, 2.0 * _sp.bdtr(k, np.maximum(s, 1), 0.5)), 1.0)
+            p = np.where(s > 0, np.minimum(1.0, 2.0 * _sp.bdtr(k, np.maximum(s, 1).astype(np.int64),
+                                                                0.5)), 1.0)
         return McNemarKernel(k, p, b, c, np.asarray(n, float), correction, True)
     M, s = mcnemar_terms(b, c, correction)
     p = np.where(s > 0, chi2_sf(M, 1), 1.0)
