@@ -360,22 +360,28 @@ def linear(seed=0, n: int = 300, p: int = 4, sigma: float = 1.0, df: float = 0.0
 
 
 # ------------------------------------------------------------------ fixed predictions
-def twin_residuals(seed=0, n: int = 300, noise: float = 1.0, df: float = 0.0) -> Dataset:
+def twin_residuals(seed=0, n: int = 300, noise: float = 1.0, df: float = 0.0,
+                   bias: float = 0.0) -> Dataset:
     """Learner-free regression twins: y ~ N(0, 1), a shared prediction
     s = y + e (e ~ N(0, 1), the error both predictors make), and two fixed
     predictions pred_a = s + noise u, pred_b = s + noise v with u, v
     independent standard normal (``df = 0``) or Student's t with ``df``
     degrees of freedom (heavy-tailed losses).  (pred_a, pred_b) is
     exchangeable given y, so E loss_A = E loss_B under any loss: H0 by
-    construction, with losses of A and B positively correlated through s."""
+    construction, with losses of A and B positively correlated through s.
+    ``bias`` is added to pred_a (the same draws): under the squared loss
+    mu_A - mu_B = bias^2 (u, v have mean 0), a known true difference."""
     n = _check_n(n)
     noise, df = _number(noise, "noise"), _number(df, "df", "0 (normal) or a number > 0", 0.0)
+    bias = float(bias)
+    if not np.isfinite(bias):
+        raise ValueError(f"bias must be a finite number, got {bias!r}")
     g = as_rng(seed)
     y = g.standard_normal(n)
     s = y + g.standard_normal(n)
     u = g.standard_normal((2, n)) if df == 0 else g.standard_t(df, (2, n))
-    return Dataset("twin-residuals", y=y, pred_a=s + noise * u[0], pred_b=s + noise * u[1],
-                   params={"n": n, "noise": noise, "df": df})
+    return Dataset("twin-residuals", y=y, pred_a=s + noise * u[0] + bias, pred_b=s + noise * u[1],
+                   params={"n": n, "noise": noise, "df": df, "bias": bias})
 
 
 def twin_labels(seed=0, n: int = 300, eps: float = 0.2, classes: int = 3) -> Dataset:

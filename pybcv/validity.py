@@ -196,6 +196,11 @@ FAMILIES: List[Family] = [
                   f"on {m} of the 300 records")
       for m, w in ((150, 0.2962), (200, 0.3040), (270, 0.2997))],
     # ---- coverage families (known true difference)
+    *[Family(f"twin-residuals squared bias=0.5{t} n={n}", "coverage", "twin-residuals", n, 10000,
+             {"bias": 0.5, **({"df": 5.0} if t else {})}, tests=on_losses("all" if n <= 300 else MID),
+             loss="squared", note=f"learner-free regression twins{' (t(5) noise)' if t else ''}, "
+                                  f"A's predictions + 0.5: truth 0.25 under the squared loss")
+      for n, t in ((300, ""), (1000, " t5"))],
     *[Family(f"epsilon shift={s} n={n}", "coverage", "epsilon", n, 10000,
              {"eps": 0.1, "shift": s}, tests="all" if n <= 300 else MID,
              note=f"A's loss probabilities + {s}: truth {s}")
@@ -929,6 +934,8 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
                  "coverage < 0.95 | worst | median |")
         L.append("|---|---|---:|---:|---:|---:|---:|")
         for (k, v), g in q.groupby(["test", "variant"], sort=False):
+            if not g["intervals"].any():        # a variant without an interval (exact=True)
+                continue
             L.append(f"| {TESTS[k].label} | {v} | {len(g)} | {int((g.hi < LEVEL).sum())} | "
                      f"{int((g['cov'] < LEVEL).sum())} | {g['cov'].min():.3f} | "
                      f"{g['cov'].median():.3f} |")

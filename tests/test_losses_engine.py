@@ -121,6 +121,25 @@ def test_fixed_prediction_twins_are_exchangeable_draws():
     assert abs(np.mean(lab.pred_a != lab.y) - 0.2) < 0.005
 
 
+def test_regression_twins_with_a_bias_have_a_known_true_difference():
+    """bias shifts A's predictions on the same draws; mu_A - mu_B = bias^2 under
+    the squared loss, which RunConfig.true_difference (the summary's coverage,
+    the battery's coverage families) reads; under another loss it is unknown."""
+    d0, d1 = make_dataset("twin-residuals", 4, n=50), make_dataset("twin-residuals", 4, n=50, bias=0.5)
+    assert np.array_equal(d1.pred_b, d0.pred_b) and np.allclose(d1.pred_a - d0.pred_a, 0.5)
+    big = make_dataset("twin-residuals", 5, n=400000, bias=0.5)
+    e = (big.y - big.pred_a) ** 2 - (big.y - big.pred_b) ** 2
+    assert abs(e.mean() - 0.25) < 4 * e.std() / np.sqrt(e.size)
+    assert RunConfig("twin-residuals", ["kfold_t"], data_params={"bias": 0.5}).true_difference() == 0.25
+    assert RunConfig("twin-residuals", ["kfold_t"], data_params={"bias": 0.5},
+                     loss="absolute").true_difference() is None
+    assert RunConfig("twin-residuals", ["kfold_t"]).true_difference() == 0.0
+    for name in ("twin-residuals squared bias=0.5 n=300", "twin-residuals squared bias=0.5 t5 n=1000"):
+        assert set(V.truths(V.FAMILY[name]).values()) == {0.25}
+    with pytest.raises(ValueError, match="bias must be a finite number"):
+        make_dataset("twin-residuals", 1, n=20, bias=float("nan"))
+
+
 def test_learner_free_runs_under_a_loss_are_reproducible():
     cfg = RunConfig("twin-labels", ["kfold_t", "cvci_z"], loss=V.COST, seed=2)
     r1, r2 = simulate(cfg, 30), simulate(cfg, 30)

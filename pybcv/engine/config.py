@@ -270,9 +270,13 @@ class RunConfig:
         """mu_A - mu_B where it is known: 0 at every H0 point of the paper's
         experiments (epsilon always; simple at delta = 0; EXP6 and letter at
         the tuned omega / upsilon with the paper's learners); epsilon with a
-        ``shift``: the shift; else None."""
+        ``shift``: the shift; the regression twins with a ``bias``: bias^2
+        under the squared loss (unknown under another); else None."""
         e = self.experiment
         if e.learner_free:
+            bias = float(self.data_params.get("bias", 0.0))
+            if bias:
+                return bias ** 2 if self.loss == "squared" else None
             return float(self.data_params.get("shift", 0.0))
         if self.learners:
             return None
