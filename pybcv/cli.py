@@ -38,7 +38,8 @@ from .engine import ALPHA, RunConfig, simulate, simulate_curve
 from .engine.simulation import check_scheduler
 from .engine import archive
 from .engine.truth import TUNING, tune
-from .errors import ConfigMismatch, DataError, LearnerContext, StoreError
+from .errors import (ArgumentError, ConfigMismatch, DataError, LearnerContext, TextColumnsError,
+                     StoreError)
 from .experiments import (BACKENDS, COMPARE_DEFAULTS, DEMO_LEARNERS, EXPERIMENTS, RQ1_DATASETS,
                           SIMULATE_DEFAULTS)
 from .learners import LEARNERS, check_learner
@@ -409,23 +410,22 @@ def cmd_compare(a) -> int:
         try:
             res = (compare_many(data, None, specs, adjust=a.adjust, **kw) if a.learners
                    else compare(data, None, *specs, **kw))   # data read and checked: noted above
-        except ValueError as e:
-            msg = str(e)
-            if a.groups and msg.startswith("groups"):
+        except TextColumnsError as e:       # a trial fit, before any fold
+            raise UsageError(f"{'--learners' if a.learners else '--a/--b'}: {e}") from None
+        except ArgumentError as e:          # named by the argument it is about
+            msg, given = str(e), "--learners" if a.learners else "--a/--b"
+            if e.argument == "groups" and a.groups:
                 raise UsageError(f"--groups {a.groups}: {e}") from None
-            if msg.startswith("stratify=True forms"):
+            if e.argument == "stratify":
                 raise UsageError("--stratify: " + msg.replace("stratify=True", "it", 1)
                                  .replace("leave stratify False", "drop --stratify")) from None
-            if msg.startswith("y looks like a regression target"):
+            if e.argument == "y":
                 raise UsageError(f"--target {a.target}: {e}") from None
-            if msg.startswith("options: "):
-                raise UsageError(f"--option: {msg[9:]}") from None
-            if "need 0/1 outcomes" in msg:
+            if e.argument == "options":
+                raise UsageError(f"--option: {msg.removeprefix('options: ')}") from None
+            if e.argument == "tests":
                 raise UsageError(f"--tests {a.tests}: {e}") from None
-            if " hold text; " in msg:             # a scikit-learn estimator, before any fit
-                raise UsageError(f"{'--learners' if a.learners else '--a/--b'}: {e}") from None
-            if "regressor" in msg or ("loss" in msg and a.loss is not None):
-                given = "--learners" if a.learners else "--a/--b"
+            if e.argument in ("learners", "loss"):
                 msg = msg.replace("the target y", f"--target {a.target}" if a.csv else "y")
                 if not a.learners and (a.a is None) != (a.b is None):
                     side = "b" if a.b is None else "a"

@@ -31,7 +31,7 @@ import pandas as pd
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import Dataset, check_record_count, from_arrays
-from .errors import DataError
+from .errors import ArgumentError, DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
 from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
                        learner_label, loss_sums_from_design_predictions, predict_learners,
@@ -278,10 +278,12 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
         for k, o in options.items():
             if k not in out and loss is not None and k in TESTS and TESTS[k].needs_zero_one \
                     and not loss.zero_one:
-                raise ValueError(f"options: test {k!r} does not run under loss {loss.name!r} (it "
-                                 f"needs 0/1 outcomes); tests that run: {', '.join(keys)}")
+                raise ArgumentError("options",
+                                    f"options: test {k!r} does not run under loss {loss.name!r} (it "
+                                    f"needs 0/1 outcomes); tests that run: {', '.join(keys)}")
             if k not in out:
-                raise ValueError(f"options: test {k!r} was not selected (tests: {', '.join(keys)})")
+                raise ArgumentError("options",
+                                    f"options: test {k!r} was not selected (tests: {', '.join(keys)})")
             if not isinstance(o, dict):
                 raise TypeError(f"options[{k!r}] must be a dict of option values, got {o!r}")
             out[k].update(o)
@@ -338,7 +340,7 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
         tests in ("all", "table5") or tests in {t.design for t in TESTS.values()}))
     keep = [k for k in keys if k not in bad]
     if named or not keep:
-        raise ValueError(zero_one_message(bad, f"loss {loss.name!r}"))
+        raise ArgumentError("tests", zero_one_message(bad, f"loss {loss.name!r}"))
     return keep, [f"not run under loss {loss.name!r}: {', '.join(bad)} (they need 0/1 outcomes; "
                   f"docs/guide/losses.md)"]
 
@@ -362,7 +364,7 @@ def check_class_target(y, classifiers, target: str = "y",
         what = (f"{'is' if one else 'are'} compared as {'a classifier' if one else 'classifiers'} "
                 f"{compared_as}, which {'treats' if one else 'treat'}" if compared_as else
                 'is a classifier, which treats' if one else 'are classifiers, which treat')
-        raise ValueError(f"{target} looks like a regression target ({values.size} distinct numbers "
+        raise ArgumentError("y", f"{target} looks like a regression target ({values.size} distinct numbers "
                          f"in {y.size} records), but {', '.join(classifiers)} {what}"
                          f" every value as a class of its own; {remedy}")
 
@@ -374,15 +376,17 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     reg = [learner_label(x) for x, m in zip(learners, made) if is_regressor(m)]
     cls = [learner_label(x) for x, m in zip(learners, made) if not is_regressor(m)]
     if reg and cls:
-        raise ValueError(f"learners: {', '.join(reg)} {'is a regressor' if len(reg) == 1 else 'are regressors'}"
-                         f" and {', '.join(cls)} {'is a classifier' if len(cls) == 1 else 'are classifiers'}"
-                         f"; compare regressors with regressors")
+        a_reg = "is a regressor" if len(reg) == 1 else "are regressors"
+        a_cls = "is a classifier" if len(cls) == 1 else "are classifiers"
+        raise ArgumentError("learners", f"learners: {', '.join(reg)} {a_reg} and {', '.join(cls)} "
+                                        f"{a_cls}; compare regressors with regressors")
     check_record_count(len(y), "y")      # as load_csv and R refuse them, before any fit
     if reg and _not_finite(y) is not None:
         bad = _not_finite(y)
-        raise ValueError(f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
-                         f"the target y holds {y[bad]!r} (row {bad}): a class label; compare "
-                         f"classifiers, or give a numeric target")
+        raise ArgumentError("learners",
+                            f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
+                            f"the target y holds {y[bad]!r} (row {bad}): a class label; compare "
+                            f"classifiers, or give a numeric target")
     if not reg:
         check_class_target(y, cls)
         if np.unique(y).size < 2:       # as load_csv and R refuse it, before any fit
@@ -392,7 +396,7 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
     if out.proba:                        # the log loss: probabilities, checked before any fit
         for x, m in zip(learners, made):
             if not has_proba(m):
-                raise ValueError(no_proba_message(learner_label(x), m))
+                raise ArgumentError("loss", no_proba_message(learner_label(x), m))
     if not reg and out.name in ("squared", "absolute"):
         # classifiers predict labels: read as numbers only where they are quantities
         out = Loss(out.name, False, out.per_record, note=(
@@ -400,7 +404,7 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
             f"error of 1 -> 3 costs {'4' if out.name == 'squared' else '2'}); meaningful only "
             f"for ordered numeric classes; for labels use zero_one, a cost matrix or log"))
     if stratify is True and reg:
-        raise ValueError("stratify=True forms the blocks within the classes of y, but the "
+        raise ArgumentError("stratify", "stratify=True forms the blocks within the classes of y, but the "
                          "learners are regressors: y is a numeric target with no classes; "
                          "leave stratify False")
     return out
@@ -421,7 +425,7 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
     if not isinstance(stratify, (bool, np.bool_)):
         got = (f"{type(stratify).__name__} of {len(stratify)} values" if np.ndim(stratify)
                else repr(stratify))
-        raise ValueError(f"stratify must be True or False (stratify=True forms the 5x2 BCV's "
+        raise ArgumentError("stratify", f"stratify must be True or False (stratify=True forms the 5x2 BCV's "
                          f"blocks within the classes of y), got {got}")
     designs = {d: d for d in designs_for(keys)}
     return draw_splits(data.n, designs, {d: design_generator(seed, d) for d in designs},
@@ -519,7 +523,7 @@ def _groups_column(X, groups):
         return X, groups
     cols = getattr(X.X if isinstance(X, Dataset) else X, "columns", None)
     if cols is None or groups not in cols:
-        raise ValueError(f"groups={groups!r} names no column of X"
+        raise ArgumentError("groups", f"groups={groups!r} names no column of X"
                          + (f" (columns: {', '.join(map(str, cols))})" if cols is not None else
                             " (X has no column names)")
                          + "; give a column name of a DataFrame X, or one group per record")

@@ -2,6 +2,8 @@
 
 * :class:`DataError` -- bad user data (a missing file or column, NaN, too few
   records, one class); a ValueError;
+* :class:`ArgumentError` -- an argument that cannot be used as given, named
+  in its ``argument``; a ValueError;
 * :class:`LearnerContext` -- the base of the errors raised while a learner
   runs (an R or Java fault, predictions that are no labels): the message
   names the learner, the fold, and where the engine knows them the design
@@ -26,6 +28,22 @@ from __future__ import annotations
 
 class DataError(ValueError):
     """Bad user data (missing file or column, NaN, too few records, one class)."""
+
+
+class ArgumentError(ValueError):
+    """An argument of a public function that cannot be used as given;
+    ``argument`` names it ("options", "tests", "loss", "learners", "y",
+    "stratify", "groups") so that a front end names its own option for it
+    (the CLI: --option, --tests, --loss, ...), never by reading the message.
+
+    >>> e = ArgumentError("loss", "loss: a cost matrix is for classifiers")
+    >>> e.argument, str(e), isinstance(e, ValueError)
+    ('loss', 'loss: a cost matrix is for classifiers', True)
+    """
+
+    def __init__(self, argument: str, message: str):
+        super().__init__(message)
+        self.argument = argument
 
 
 class LearnerContext(Exception):
@@ -99,6 +117,11 @@ class LearnerInputError(LearnerContext, ValueError):
     the learner, and the engine adds the design and the repetition."""
 
 
+class TextColumnsError(LearnerInputError):
+    """A learner that takes numbers only (a plain scikit-learn estimator)
+    refused the data's text columns in a trial fit, before any fold."""
+
+
 class FitError(LearnerContext, RuntimeError):
     """A Python learner's fit or predict raised (a scikit-learn estimator on
     data it cannot take, a time limit): the message names the learner and
@@ -133,6 +156,6 @@ class StoreError(RuntimeError):
     names the file and what is wrong."""
 
 
-__all__ = ["DataError", "LearnerContext", "PredictionError", "LearnerInputError", "FitError", "FitWarning",
+__all__ = ["DataError", "ArgumentError", "LearnerContext", "PredictionError", "LearnerInputError", "TextColumnsError", "FitError", "FitWarning",
            "ConfigMismatch",
            "StoreError"]

@@ -30,6 +30,8 @@ from typing import Callable, Dict, List, Optional
 
 import numpy as np
 
+from .errors import ArgumentError
+
 NAMES = ("zero_one", "squared", "absolute", "log")
 
 #: The log loss reads max(p, LOG_CLIP) for the probability p of the true
@@ -90,9 +92,9 @@ def _numeric(y, what):
         try:
             float(v)
         except (TypeError, ValueError):
-            raise ValueError(f"loss {what!r} needs a numeric target and numeric predictions "
+            raise ArgumentError("loss", f"loss {what!r} needs a numeric target and numeric predictions "
                              f"(a regression); got {v!r} (position {i})") from None
-    raise ValueError(f"loss {what!r} needs a numeric target and numeric predictions")
+    raise ArgumentError("loss", f"loss {what!r} needs a numeric target and numeric predictions")
 
 
 def _shown(labels) -> str:
@@ -112,19 +114,19 @@ def _cost(matrix, y):
         C = np.asarray(matrix, dtype=float)
     except (TypeError, ValueError):
         rows = [len(r) if hasattr(r, "__len__") else 1 for r in matrix]
-        raise ValueError(f"{need}; got rows of {rows} entries" if len(set(rows)) > 1 else
+        raise ArgumentError("loss", f"{need}; got rows of {rows} entries" if len(set(rows)) > 1 else
                          f"{need}; got entries that are not numbers") from None
     if C.shape != (k, k):
-        raise ValueError(f"{need}, got shape {C.shape}{hint}")
+        raise ArgumentError("loss", f"{need}, got shape {C.shape}{hint}")
     if not np.all(np.isfinite(C)):
         i, j = np.argwhere(~np.isfinite(C))[0]
-        raise ValueError(f"{need}; entry [{i}, {j}] is {C[i, j]}")
+        raise ArgumentError("loss", f"{need}; entry [{i}, {j}] is {C[i, j]}")
 
     def cost(y_true, y_pred):
         i = np.searchsorted(labels, y_true)
         j = np.searchsorted(labels, y_pred)
         if np.any(j >= k) or np.any(labels[np.minimum(j, k - 1)] != y_pred):
-            raise ValueError("loss: a cost matrix needs predicted class labels of y")
+            raise ArgumentError("loss", "loss: a cost matrix needs predicted class labels of y")
         return C[i, j]
     neg = ("the cost matrix has negative entries (gains): the tests compare mean costs all the "
            "same; a constant added to every entry changes no test" if np.any(C < 0) else "")
@@ -139,18 +141,18 @@ def _log(y):
     def log_loss(y_true, proba):
         P = np.asarray(proba)
         if P.ndim != 2 or P.shape != (np.asarray(y_true).size, k):
-            raise ValueError(f"loss 'log' needs predicted probabilities, an array of shape "
+            raise ArgumentError("loss", f"loss 'log' needs predicted probabilities, an array of shape "
                              f"(records, {k}) with one column per class of y in the order "
                              f"{_shown(labels)}; got shape {P.shape}"
                              + (" (class labels?)" if P.ndim == 1 else ""))
         try:
             P = P.astype(float)
         except (TypeError, ValueError):
-            raise ValueError("loss 'log': the predicted probabilities must be numbers") from None
+            raise ArgumentError("loss", "loss 'log': the predicted probabilities must be numbers") from None
         bad = np.flatnonzero(~np.all(np.isfinite(P) & (P >= 0) & (P <= 1), axis=1)
                              | (np.abs(P.sum(axis=1) - 1) > PROBA_TOL))
         if bad.size:
-            raise ValueError(f"loss 'log': record {bad[0]} of the fold has class probabilities "
+            raise ArgumentError("loss", f"loss 'log': record {bad[0]} of the fold has class probabilities "
                              f"{np.round(P[bad[0]], 6).tolist()}; each record's probabilities must "
                              f"be numbers in [0, 1] summing to 1 ({bad.size} record(s) are not)")
         return -np.log(np.maximum(true_class_probability(labels, y_true, P), LOG_CLIP))
@@ -192,16 +194,16 @@ def resolve_loss(loss, y, regressor: bool = False) -> Loss:
     if isinstance(loss, str):
         if loss in ("log", "log_loss"):
             if regressor:
-                raise ValueError("loss 'log' needs predicted class probabilities, but a learner "
+                raise ArgumentError("loss", "loss 'log' needs predicted class probabilities, but a learner "
                                  "is a regressor (it predicts numbers): use loss='squared' or "
                                  "'absolute'")
             return _log(y)
         if loss not in NAMES:
-            raise ValueError(f"unknown loss {loss!r}; known: {', '.join(NAMES)}, a cost matrix "
+            raise ArgumentError("loss", f"unknown loss {loss!r}; known: {', '.join(NAMES)}, a cost matrix "
                              f"(classifiers) or a callable (y_true, y_pred) -> per-record losses")
         if loss == "zero_one":
             if regressor:
-                raise ValueError("loss 'zero_one' compares class labels, but a learner is a "
+                raise ArgumentError("loss", "loss 'zero_one' compares class labels, but a learner is a "
                                  "regressor (it predicts numbers): use loss='squared' or "
                                  "'absolute'")
             return Loss("zero_one", True)
@@ -211,9 +213,9 @@ def resolve_loss(loss, y, regressor: bool = False) -> Loss:
         return Loss("absolute", False, lambda t, p: np.abs(_numeric(t, loss) - _numeric(p, loss)))
     if isinstance(loss, (list, tuple, np.ndarray)):
         if regressor:
-            raise ValueError("loss: a cost matrix is for classifiers; a learner is a regressor")
+            raise ArgumentError("loss", "loss: a cost matrix is for classifiers; a learner is a regressor")
         return _cost(loss, y)
-    raise ValueError(f"loss must be a name ({', '.join(NAMES)}), a cost matrix or a callable, "
+    raise ArgumentError("loss", f"loss must be a name ({', '.join(NAMES)}), a cost matrix or a callable, "
                      f"got {type(loss).__name__}")
 
 

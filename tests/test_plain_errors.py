@@ -34,3 +34,34 @@ def test_learner_data_errors_are_plain(tmp_path, capsys, learner, kind, msg):
     # (--quiet hides the progress bar, not the notes on how --csv was read)
     assert rc == 1 and err.split("pybcv: error: ", 1)[-1].startswith(msg), err
     assert "PYBCV_TRACEBACK" not in err
+
+
+def _xy(n=60, numeric_y=False, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = rng.normal(size=n) if numeric_y else np.where(X[:, 0] > 0, "p", "q")
+    return X, y
+
+
+@pytest.mark.parametrize("argument,call", [
+    ("options", lambda c, X, y: c(X, y, "majority", "mean", tests=["kfold_t"],
+                                  options={"mcnemar_ho": {"correction": False}})),
+    ("tests", lambda c, X, y: c(X, y, "majority", "mean", tests=["mcnemar_ho"], loss=[[0, 1], [5, 0]])),
+    ("loss", lambda c, X, y: c(X, y, "majority", "mean", loss="no-such-loss")),
+    ("loss", lambda c, X, y: c(X, y, "majority", "mean", loss=[[0, 1, 2], [1, 0, 2]])),
+    ("y", lambda c, X, y: c(X, _xy(numeric_y=True)[1], "majority", "mean")),
+    ("learners", lambda c, X, y: c(X, y, "majority", "sklearn.linear_model.Ridge")),
+    ("stratify", lambda c, X, y: c(X, y, "majority", "mean", stratify=y)),
+    ("groups", lambda c, X, y: c(X, y, "majority", "mean", groups=np.r_[np.nan, np.arange(59)])),
+    ("groups", lambda c, X, y: c(X, y, "majority", "mean", groups=np.arange(60) % 3)),
+])
+def test_argument_errors_name_their_argument(argument, call):
+    """An unusable argument is an ArgumentError (a ValueError) whose
+    ``argument`` names it: the CLI picks its option from that, not from the
+    message's words."""
+    from pybcv.comparison import compare
+    from pybcv.errors import ArgumentError
+    X, y = _xy()
+    with pytest.raises(ArgumentError) as info:
+        call(compare, X, y)
+    assert info.value.argument == argument and isinstance(info.value, ValueError)

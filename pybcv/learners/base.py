@@ -36,7 +36,7 @@ from .._validate import keep_init_args
 from . import fallbacks as _py
 from ..experiments import BACKENDS
 from . import cnn as _cnn
-from ..errors import FitError, FitWarning, LearnerContext, LearnerInputError
+from ..errors import FitError, FitWarning, LearnerContext, LearnerInputError, TextColumnsError
 from .fallbacks import BaseEstimator, ClassifierMixin, _not_fitted, take_rows
 from .importpath import (check_import_params, estimator_from_path, is_import_path,
                          parse_import_spec, spec_params)
@@ -487,7 +487,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         """Before any fit: when X has text (categorical) columns, a trial
         fit on a few records (two of each class); an estimator that cannot
         take text (a plain one, not a Pipeline that encodes it) is refused
-        with a :class:`LearnerInputError` naming the columns.  A trial, not a
+        with a :class:`TextColumnsError` (a LearnerInputError) naming the columns.  A trial, not a
         rule on the estimator's type: a Pipeline, a ColumnTransformer or any
         estimator that encodes text itself passes, whatever wraps it."""
         if not hasattr(X, "dtypes") or all(is_numeric_dtype(t) or is_bool_dtype(t) for t in X.dtypes):
@@ -502,7 +502,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         except Exception as e:      # only text is refused here; anything else fails in its fit
             hint = _text_columns_hint(X, e)
             if hint:
-                raise LearnerInputError(self.label, None, None, f"{e}{hint}") from None
+                raise TextColumnsError(self.label, None, None, f"{e}{hint}") from None
 
     def predict_splits(self, X, y, splits):
         ya = np.asarray(y)

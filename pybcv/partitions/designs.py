@@ -13,6 +13,7 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from .. import seeds
+from ..errors import ArgumentError
 from .splitters import (BlockRegularizedMx2CV, ConservativeZSplit, GroupBlockRegularizedMx2CV,
                         HoldOut, KFoldCV, NAMED_DESIGNS, PseudoBootstrapSplit, RandomMx2CV,
                         RepeatedHoldOut, RepeatedKFoldCV, Split, Splitter,
@@ -53,7 +54,8 @@ def design_splitter(key, stratify: bool = False, grouped: bool = False) -> Split
         raise ValueError("stratify and groups cannot be combined: give one of them")
     if type(d) is not BlockRegularizedMx2CV:
         bcv = [k for k, v in DESIGNS.items() if type(v) is BlockRegularizedMx2CV]
-        raise ValueError(f"{'stratify' if stratify else 'groups'}: only the block-regularized designs "
+        raise ArgumentError("stratify" if stratify else "groups",
+                            f"{'stratify' if stratify else 'groups'}: only the block-regularized designs "
                          f"({', '.join(bcv)}) have a {'stratified' if stratify else 'grouped'} "
                          f"variant, and design {key!r} is not one; choose tests of those designs "
                          f"(the default tests are the 5x2 BCV's)")

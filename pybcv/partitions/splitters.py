@@ -18,6 +18,7 @@ from typing import List, Sequence, Tuple
 import numpy as np
 
 from .. import seeds
+from ..errors import ArgumentError
 from .._validate import Params, keep_init_args, missing_positions
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
 from .blocks import (MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
@@ -473,19 +474,20 @@ class BlockRegularizedMx2CV(Splitter):
 def _codes(values, n: int, what: str) -> np.ndarray:
     """0-based codes of the distinct values of a per-record array (checked)."""
     if values is None:
-        raise ValueError(f"{what} is required: one value per record")
+        raise ArgumentError(what, f"{what} is required: one value per record")
     a = np.asarray(values)
     if a.ndim != 1 or a.shape[0] != n:
-        raise ValueError(f"{what} must be 1-d with one value per record ({n}), got shape {a.shape}")
+        raise ArgumentError(what, f"{what} must be 1-d with one value per record ({n}), got shape "
+                                  f"{a.shape}")
     miss = missing_positions(a)          # NaN (floats), None or NaN (objects)
     if miss.size:
-        raise ValueError(f"{what}: row {int(miss[0])} is {'NaN' if a.dtype.kind == 'f' else 'missing'}; "
+        raise ArgumentError(what, f"{what}: row {int(miss[0])} is {'NaN' if a.dtype.kind == 'f' else 'missing'}; "
                          f"every record needs a value")
     kind = a.dtype.kind
     try:
         return np.unique(a.astype(str) if kind == "O" else a, return_inverse=True)[1].ravel()
     except TypeError:
-        raise ValueError(f"{what}: values of mixed types cannot be compared") from None
+        raise ArgumentError(what, f"{what}: values of mixed types cannot be compared") from None
 
 
 class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
@@ -590,7 +592,7 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         codes = _codes(groups, n, "groups")
         G, B = int(codes.max()) + 1, bcv_n_blocks(self.m)
         if G < B:
-            raise ValueError(f"groups: {G} distinct groups, but a grouped {self.m}x2 BCV needs at "
+            raise ArgumentError("groups", f"groups: {G} distinct groups, but a grouped {self.m}x2 BCV needs at "
                              f"least {B} (every block is made of whole groups)")
         return {"group_of": codes}
 
