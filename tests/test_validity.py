@@ -209,6 +209,24 @@ def test_cli_validity_refuses_an_unknown_family(capsys):
     assert "unknown" in capsys.readouterr().err
 
 
+def test_cli_validity_score_reads_the_rq1_runs_it_is_given(tmp_path, capsys, monkeypatch):
+    """--rq1 FOLDER: the RQ1 runs whose coverage is scored (a `pybcv rq1 run
+    --out` folder with more repetitions than the committed archive); checked
+    before anything is scored, and passed on to rq1_coverage."""
+    from pybcv.cli import main
+    (tmp_path / "runs").mkdir()
+    assert main(["validity", "score", "--runs", str(tmp_path), "--rq1", str(tmp_path / "none"),
+                 "--out", str(tmp_path / "o")]) == 2
+    assert "--rq1: no RQ1 runs in" in capsys.readouterr().err
+    seen = []
+    for f in ("score", "candidates"):
+        monkeypatch.setattr(V, f, lambda *a, **k: None)
+    monkeypatch.setattr(V, "rq1_coverage", lambda path, *a, **k: seen.append(path))
+    assert main(["validity", "score", "--runs", str(tmp_path), "--rq1", str(tmp_path),
+                 "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    assert seen == [str(tmp_path)]
+
+
 def test_cli_simulate_takes_the_noise_parameters(tmp_path):
     from pybcv.cli import main
     rc = main(["simulate", "--dataset", "simple", "--reps", "2", "--tests", "mcnemar_5x2bcv",
