@@ -92,3 +92,13 @@ def wait_for_stored_reps(proc, out: str, n: int, limit: float = 120) -> int:
             except sqlite3.Error:
                 pass
     return done
+
+
+def terminal_sigint():
+    """``preexec_fn`` of a child that a test interrupts with SIGINT: the
+    default disposition, as in a terminal.  A job started in the background
+    of a non-interactive shell inherits SIGINT ignored, and Python keeps an
+    inherited SIG_IGN, so without this the tests' Ctrl-C would depend on how
+    the test run itself was started."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -13,7 +13,7 @@ import pytest
 from pybcv.stats import TESTS
 
 from pybcv.cli import main
-from conftest import wait_for_stored_reps
+from conftest import terminal_sigint, wait_for_stored_reps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -191,7 +191,7 @@ def test_ctrl_c_exits_130_with_finished_repetitions_stored(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "pybcv", "simulate", "--dataset", "simple", "--reps",
                              "2000", "--n", "200", "--backend", "python", "--seed", "1", "--quiet",
                              "--out", out], env=ENV, cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=terminal_sigint)
     done = wait_for_stored_reps(proc, out, 8)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)

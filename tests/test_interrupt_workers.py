@@ -16,6 +16,8 @@ import time
 
 import pytest
 
+from conftest import terminal_sigint
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="watches the processes under /proc")
 
@@ -25,7 +27,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _start(args):
     return subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "pybcv", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)      # its own group, as a terminal job
+                            start_new_session=True,      # its own group, as a terminal job
+                            preexec_fn=terminal_sigint)
 
 
 def _wait(p, ready, limit=120.0):
@@ -137,7 +140,7 @@ sys.exit(main(sys.argv[1:]))
 def test_ctrl_c_between_starting_a_worker_and_writing_its_task(args):
     p = subprocess.Popen([sys.executable, "-c", _CTRL_C_AS_A_WORKER_STARTS, *args], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=terminal_sigint)
     try:
         out_err = p.communicate(timeout=240)
     finally:

@@ -11,7 +11,7 @@ import numpy as np
 from pybcv.partitions import random_mx2
 import pytest
 
-from conftest import requires_r
+from conftest import requires_r, terminal_sigint
 
 from pybcv.learners import LEARNERS, make_learner
 import pybcv.learners.base as lbase
@@ -493,7 +493,8 @@ def test_ctrl_c_stops_a_long_r_batch(tmp_path, learner, package):
     root = __import__("os").path.dirname(__import__("os").path.dirname(__file__))
     env = dict(__import__("os").environ, PYTHONPATH=root)
     p = subprocess.Popen([sys.executable, str(script), learner, package], env=env, cwd=root,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=terminal_sigint)
     try:
         assert p.stdout.readline().strip() == "started"
         time.sleep(1.0)

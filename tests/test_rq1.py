@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import requires_r
+from conftest import requires_r, terminal_sigint
 from pybcv import datasets as D
 from pybcv import rq1, seeds
 from pybcv.cli import main as cli_main
@@ -310,7 +310,8 @@ def test_sigint_stops_a_parallel_run_within_seconds_keeping_finished_work(tmp_pa
     proc = subprocess.Popen([sys.executable, "-m", "pybcv", "rq1", "run", "--data", data, "--out", out,
                              "--reps", "400", "--datasets", "num", "--n-sample", "40",
                              "--backend", "python", "--jobs", "2", "--chunk", "1"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=terminal_sigint)
     folder = os.path.join(out, "runs", "num")
 
     def done():

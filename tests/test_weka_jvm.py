@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import requires_r
+from conftest import requires_r, terminal_sigint
 from pybcv.partitions import bcv_mx2, random_mx2
 
 pytestmark = requires_r("RWeka", "mlbench")
@@ -219,7 +219,7 @@ def _interrupt_child(tmp_path, template, wait):
     script.write_text(template.replace("WAIT_FOR_NO_DESIGN_THREAD", NO_DESIGN_THREAD))
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     p = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, preexec_fn=terminal_sigint)
     try:
         assert p.stdout.readline().strip() == "started", p.communicate()
         waited = wait(p)
