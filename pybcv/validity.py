@@ -217,6 +217,9 @@ FAMILIES: List[Family] = [
     Family("simple n=300 delta=0 all tests", "null", "simple", 300, 2000, {"delta": 0.0},
            note="simple n=300 delta=0 with the 100- to 315-fold designs (the same seed: "
                 "its repetitions are those of simple n=300 delta=0)"),
+    Family("simple n=300 delta=0.5 all tests", "coverage", "simple", 300, 2000, {"delta": 0.5},
+           truth="simple-glm", note="simple n=300 delta=0.5 with every test of the registry "
+                                    "(its repetitions; truth per training size: 150, 200, 270)"),
     # ---- constructed after the choice of "Beyond the paper" (held out by construction)
     Family("epsilon n=500 eps=0.2", "null", "epsilon", 500, 10000, {"eps": 0.2}, tests=MID,
            note="added after the t candidates were chosen"),
