@@ -220,6 +220,9 @@ FAMILIES: List[Family] = [
     Family("simple n=300 delta=0.5 all tests", "coverage", "simple", 300, 2000, {"delta": 0.5},
            truth="simple-glm", note="simple n=300 delta=0.5 with every test of the registry "
                                     "(its repetitions; truth per training size: 150, 200, 270)"),
+    Family("simple n=1000 delta=0.2 all tests", "coverage", "simple", 1000, 2000, {"delta": 0.2},
+           truth="simple-glm", note="simple n=1000 delta=0.2 (weak signal, large training "
+                                    "variability) with every test of the registry (its repetitions)"),
     # ---- constructed after the choice of "Beyond the paper" (held out by construction)
     Family("epsilon n=500 eps=0.2", "null", "epsilon", 500, 10000, {"eps": 0.2}, tests=MID,
            note="added after the t candidates were chosen"),
