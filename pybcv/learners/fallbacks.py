@@ -25,6 +25,7 @@ from .timelimit import one_fit
 
 from .._validate import Params, check_labels, keep_init_args, nonfinite_message
 
+
 class BaseEstimator(Params):
     """scikit-learn's estimator protocol without importing scikit-learn
     (optional, and 0.3 s to import): the same classes with and without it.
@@ -43,6 +44,7 @@ class ClassifierMixin:
 
     def score(self, X, y):
         return float(np.mean(self.predict(X) == np.asarray(y)))
+
 
 BACKEND = "python"
 
