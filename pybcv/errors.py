@@ -8,6 +8,10 @@
   runs (an R or Java fault, predictions that are no labels): the message
   names the learner, the fold, and where the engine knows them the design
   and the repetition;
+* :class:`LearnerInputError` -- a learner refuses the data it is given (a
+  LearnerContext and a ValueError); :class:`TextColumnsError`, one of them,
+  is a scikit-learn estimator that takes no text columns, found by a trial
+  fit before any fold;
 * :class:`PredictionError` -- predictions that are not labels of y's
   classes, or of the wrong shape (a LearnerContext and a ValueError);
 * :class:`FitError` -- a Python learner's fit or predict raised (a
