@@ -364,15 +364,15 @@ def check_class_target(y, classifiers, target: str = "y",
         what = (f"{'is' if one else 'are'} compared as {'a classifier' if one else 'classifiers'} "
                 f"{compared_as}, which {'treats' if one else 'treat'}" if compared_as else
                 'is a classifier, which treats' if one else 'are classifiers, which treat')
-        raise ArgumentError("y", f"{target} looks like a regression target ({values.size} distinct numbers "
-                         f"in {y.size} records), but {', '.join(classifiers)} {what}"
-                         f" every value as a class of its own; {remedy}")
+        raise ArgumentError("y", f"{target} looks like a regression target ({values.size} distinct "
+                                 f"numbers in {y.size} records), but {', '.join(classifiers)} "
+                                 f"{what} every value as a class of its own; {remedy}")
 
 
-def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
-    """The resolved loss of a comparison of ``learners`` (regressors: squared
-    by default, zero_one refused; no stratified folds of a numeric target)."""
-    made = [as_learner(x, backend) for x in learners]
+def _learner_loss(learners, made, loss, y, stratify=False) -> Loss:
+    """The resolved loss of a comparison of ``learners`` (their specs, and
+    ``made``: as :func:`as_learner` makes them; regressors: squared by
+    default, zero_one refused; no stratified folds of a numeric target)."""
     reg = [learner_label(x) for x, m in zip(learners, made) if is_regressor(m)]
     cls = [learner_label(x) for x, m in zip(learners, made) if not is_regressor(m)]
     if reg and cls:
@@ -404,9 +404,9 @@ def _learner_loss(learners, backend, loss, y, stratify=False) -> Loss:
             f"error of 1 -> 3 costs {'4' if out.name == 'squared' else '2'}); meaningful only "
             f"for ordered numeric classes; for labels use zero_one, a cost matrix or log"))
     if stratify is True and reg:
-        raise ArgumentError("stratify", "stratify=True forms the blocks within the classes of y, but the "
-                         "learners are regressors: y is a numeric target with no classes; "
-                         "leave stratify False")
+        raise ArgumentError("stratify", "stratify=True forms the blocks within the classes of y, "
+                                        "but the learners are regressors: y is a numeric target "
+                                        "with no classes; leave stratify False")
     return out
 
 
@@ -425,8 +425,8 @@ def _draw_splits(data, keys, seed, stratify=False, groups=None):
     if not isinstance(stratify, (bool, np.bool_)):
         got = (f"{type(stratify).__name__} of {len(stratify)} values" if np.ndim(stratify)
                else repr(stratify))
-        raise ArgumentError("stratify", f"stratify must be True or False (stratify=True forms the 5x2 BCV's "
-                         f"blocks within the classes of y), got {got}")
+        raise ArgumentError("stratify", f"stratify must be True or False (stratify=True forms the "
+                                        f"5x2 BCV's blocks within the classes of y), got {got}")
     designs = {d: d for d in designs_for(keys)}
     return draw_splits(data.n, designs, {d: design_generator(seed, d) for d in designs},
                        y=data.y if stratify else None, groups=groups)
@@ -524,9 +524,9 @@ def _groups_column(X, groups):
     cols = getattr(X.X if isinstance(X, Dataset) else X, "columns", None)
     if cols is None or groups not in cols:
         raise ArgumentError("groups", f"groups={groups!r} names no column of X"
-                         + (f" (columns: {', '.join(map(str, cols))})" if cols is not None else
-                            " (X has no column names)")
-                         + "; give a column name of a DataFrame X, or one group per record")
+                            + (f" (columns: {', '.join(map(str, cols))})" if cols is not None else
+                               " (X has no column names)")
+                            + "; give a column name of a DataFrame X, or one group per record")
     if isinstance(X, Dataset):
         return replace(X, X=X.X.drop(columns=[groups])), X.X[groups].to_numpy()
     return X.drop(columns=[groups]), X[groups].to_numpy()
@@ -555,9 +555,9 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
             data = from_arrays(X, y)
     for w in read_notes:          # and warned again at the caller's line (compare/compare_many)
         _warnings.warn(str(w.message), w.category, stacklevel=3)
-    lossobj = _learner_loss(learners, backend, loss, data.y, stratify)
-    for x in learners:          # before any fit: a scikit-learn estimator that cannot take text
-        m = as_learner(x, backend)
+    made = [as_learner(x, backend) for x in learners]
+    lossobj = _learner_loss(learners, made, loss, data.y, stratify)
+    for m in made:              # before any fit: a scikit-learn estimator that cannot take text
         if isinstance(m, SklearnLearner):
             m.check_text_columns(data.X, data.y)
     keys, notes = loss_tests(tests, lossobj)

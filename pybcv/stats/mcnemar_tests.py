@@ -64,12 +64,10 @@ def mcnemar_ho_kernel(b, c, n, correction=True, exact=False) -> McNemarKernel:
     """M = (|b - c| - 1)^2 / (b + c) ~ chi2(1); M = 0, p = 1 where b + c = 0.
     ``exact``: statistic min(b, c), p = min(1, 2 P(Binom(b + c, 1/2) <= min(b, c)))."""
     b, c = np.asarray(b, float), np.asarray(c, float)
-    if exact:
-        s, k = b + c, np.minimum(b, c)
-        with np.errstate(invalid="ignore"):
-            p = np.where(s > 0, np.minimum(1.0, 2.0 * _sp.bdtr(k, np.maximum(s, 1).astype(np.int64),
-                                                                0.5)), 1.0)
-        return McNemarKernel(k, p, b, c, np.asarray(n, float), correction, True)
+    if exact:       # P(X <= min(b, c)) = the smaller of binomial_tails' two tails
+        p = np.minimum(1.0, 2.0 * np.minimum(*binomial_tails(b, c)))
+        return McNemarKernel(np.minimum(b, c), np.where(b + c > 0, p, 1.0), b, c,
+                             np.asarray(n, float), correction, True)
     M, s = mcnemar_terms(b, c, correction)
     p = np.where(s > 0, chi2_sf(M, 1), 1.0)
     return McNemarKernel(M, p, b, c, np.asarray(n, float), correction)
