@@ -160,6 +160,5 @@ class StoreError(RuntimeError):
     names the file and what is wrong."""
 
 
-__all__ = ["DataError", "ArgumentError", "LearnerContext", "PredictionError", "LearnerInputError", "TextColumnsError", "FitError", "FitWarning",
-           "ConfigMismatch",
-           "StoreError"]
+__all__ = ["DataError", "ArgumentError", "LearnerContext", "PredictionError", "LearnerInputError",
+           "TextColumnsError", "FitError", "FitWarning", "ConfigMismatch", "StoreError"]
