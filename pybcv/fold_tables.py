@@ -36,7 +36,7 @@ def _folds(design: str, n: int, generators):
     """(fold of each test row, number of folds F, (R, L) test rows of every
     fold in turn) of ``design`` for each generator."""
     fid = _fold_ids(design, n)
-    idx = np.stack([np.concatenate(DESIGNS[design].test_sets(n, g)) for g in generators])
+    idx = DESIGNS[design].test_orders(n, generators)
     return fid, int(fid[-1]) + 1, idx
 
 

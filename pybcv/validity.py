@@ -141,9 +141,7 @@ def tests_trained_on(n: int, n_train: int) -> Tuple[str, ...]:
     ``n_train`` records (its largest training set: the conservative z's
     variance halvings train on fewer).  A data set whose H0 holds at one
     training size only (EXP6's omega) is a null for these tests only."""
-    x = np.zeros((n, 1))
-    return tuple(k for k, spec in TESTS.items()
-                 if max(len(tr) for tr, _ in DESIGNS[spec.design].split(x)) == n_train)
+    return tuple(k for k, spec in TESTS.items() if DESIGNS[spec.design].sizes(n)[0].max() == n_train)
 
 
 MID = tests_upto(100)      # without the pseudo bootstrap and conservative z designs (240, 315 folds)

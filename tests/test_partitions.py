@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as hs
 from pybcv import partitions as P
 from pybcv.partitions import (DESIGNS, BlockRegularizedMx2CV, ConservativeZSplit, HoldOut, KFoldCV,
                               PseudoBootstrapSplit, RandomMx2CV, RepeatedHoldOut, RepeatedKFoldCV,
-                              Splitter, check_design, design_folds)
+                              Splitter, StratifiedBlockRegularizedMx2CV, check_design,
+                              design_folds)
 from pybcv.seeds import design_seq, rng
 
 # one small instance of every scheme, its expected fold count and (n_train, n_test) at n = 301
@@ -59,6 +60,19 @@ def test_test_sets_draw_the_numbers_of_splits(name):
     a = cv.test_sets(97, np.random.default_rng(4))
     b = cv.splits(97, np.random.default_rng(4))
     assert [np.sort(t).tolist() for t in a] == [te.tolist() for _, te in b]
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_test_orders_are_the_concatenated_test_sets(name):
+    cv = SCHEMES[name][0]
+    rows = cv.test_orders(97, [np.random.default_rng(s) for s in (4, 5)])
+    for row, s in zip(rows, (4, 5)):
+        assert row.tolist() == np.concatenate(cv.test_sets(97, np.random.default_rng(s))).tolist()
+
+
+def test_test_orders_refuse_label_schemes():
+    with pytest.raises(ValueError, match="y .* is required"):
+        StratifiedBlockRegularizedMx2CV().test_orders(40, [np.random.default_rng(0)])
 
 
 @pytest.mark.parametrize("name", IDS)

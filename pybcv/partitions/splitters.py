@@ -131,6 +131,17 @@ class Splitter(Params):
         labels = self._labels(n, y, groups)
         return self._test_sets(n, self._generator(rng), **labels)
 
+    def test_orders(self, n, generators) -> np.ndarray:
+        """(R, L) int array: row r is ``np.concatenate(self.test_sets(n, g))``
+        for the r-th Generator of ``generators`` (every test index in fold
+        order; the arguments checked once, for the engine's batches)."""
+        n = self._n(n)
+        self._labels(n, None, None)
+        return np.stack([self._test_order(n, self._generator(g)) for g in generators])
+
+    def _test_order(self, n: int, g) -> np.ndarray:
+        return np.concatenate(self._test_sets(n, g))
+
     def splits(self, n, rng=None, y=None, groups=None) -> List[Split]:
         """All ``(train, test)`` pairs for n records (sorted index arrays)."""
         n = self._n(n)
@@ -465,7 +476,12 @@ class BlockRegularizedMx2CV(Splitter):
 
     def _test_sets(self, n, g):
         m, rule = int(self.m), self.extra_rule
-        return np.split(_perm(n, g)[bcv_test_positions(n, m, rule)], bcv_test_cuts(n, m, rule))
+        return np.split(self._test_order(n, g), bcv_test_cuts(n, m, rule))
+
+    def _test_order(self, n, g):
+        # the plain BCV's; its stratified and grouped variants override _test_sets (test_orders
+        # refuses them: they need y or groups)
+        return _perm(n, g)[bcv_test_positions(n, int(self.m), self.extra_rule)]
 
     def _check_test_sets(self, folds, n):
         return _check_bcv(folds, int(self.m), n, self.extra_rule)
