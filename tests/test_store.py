@@ -110,6 +110,24 @@ def test_bad_blob_names_the_repetition(tmp_path):
     st.close()
 
 
+def test_tables_blob_round_trip_and_stores_written_as_npz_still_read(tmp_path):
+    import io
+    import zlib
+    tabs = {"bcv5x2": np.arange(40).reshape(10, 2, 2), "cv10": np.linspace(0, 1, 40).reshape(10, 4)}
+    back = S.unpack_tables(S.pack_tables(tabs))
+    assert list(back) == list(tabs) and back["bcv5x2"].dtype == np.int32
+    assert all(np.array_equal(back[k], v) for k, v in tabs.items())
+    # a repetition stored before the blob format (an npz of the same arrays)
+    buf = io.BytesIO()
+    np.savez(buf, bcv5x2=tabs["bcv5x2"].astype(np.int32), cv10=tabs["cv10"])
+    old = S.unpack_tables(zlib.compress(buf.getvalue()))
+    assert all(np.array_equal(old[k], v) for k, v in tabs.items())
+    # a blob cut short is refused, never read as other numbers
+    raw = zlib.decompress(S.pack_tables(tabs))
+    with pytest.raises(ValueError):
+        S.unpack_tables(zlib.compress(raw[:-8]))
+
+
 def test_finished_run_reads_read_only_and_leaves_nothing(tmp_path, monkeypatch):
     out = str(tmp_path / "run")
     simulate("epsilon", tests="table5", reps=20, seed=1, out=out)
