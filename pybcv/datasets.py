@@ -408,6 +408,21 @@ def twin_labels(seed=0, n: int = 300, eps: float = 0.2, classes: int = 3) -> Dat
                    params={"n": n, "eps": eps, "classes": k})
 
 
+def shift_twins(seed=0, n: int = 300) -> Dataset:
+    """The validity battery's null with training variability: y uniform on
+    {0, 1} and, for each of the twins k = A, B, a shift driver z_k ~ N(0, 1)
+    and an error draw u_k ~ U(0, 1) per record; X = [y, z_A, u_A, z_B, u_B].
+    :class:`pybcv.validity.ShiftTwin` k trained on rows S errs on a record
+    iff u_k < 0.3 + c mean(z_k[S]): its error rate moves with the training
+    set, and A and B are exchangeable (H0 exact)."""
+    n = _check_n(n)
+    g = as_rng(seed)
+    y = g.integers(0, 2, n)
+    z, u = g.normal(size=(2, n)), g.random((2, n))
+    return Dataset("shift-twins", X=np.column_stack([y, z[0], u[0], z[1], u[1]]), y=y,
+                   params={"n": n})
+
+
 def twin_probs(seed=0, n: int = 300, noise: float = 1.0, signal: float = 1.0) -> Dataset:
     """Learner-free probability twins (the log loss): y ~ B(1, 1/2), a
     shared score s = signal (2y - 1) + e (e ~ N(0, 1)), and two fixed
@@ -531,7 +546,7 @@ GENERATORS = {"epsilon": epsilon, "exp6": exp6, "simple": simple, "letter": lett
                                f"from UCI {v[0]}, target {v[1]} (numeric).")
                  for k, v in UCI_TARGETS.items()},
               "twin-residuals": twin_residuals, "twin-labels": twin_labels,
-              "twin-probs": twin_probs, "uci-sample": uci_sample}
+              "twin-probs": twin_probs, "shift-twins": shift_twins, "uci-sample": uci_sample}
 # read from the experiments' records: the default size, and the data set's own
 # parameter (CLI --param: simple's delta, epsilon's eps)
 DEFAULT_N: Dict[str, int] = {}

@@ -53,6 +53,7 @@ from .datasets import simple
 from .engine import RunConfig, Store, simulate
 from .engine.store import DB_NAME
 from .learners import make_learner
+from .learners.fallbacks import BaseEstimator, ClassifierMixin
 from .outcomes import differences
 from .partitions import DESIGNS
 from .stats import PROFILES, TESTS
@@ -127,6 +128,31 @@ class Family:
 
 
 _NOISY = lambda s, k: {"name": "glm", "noise": s, "noise_stream": k}  # noqa: E731
+
+
+class ShiftTwin(ClassifierMixin, BaseEstimator):
+    """The twins of the ``shift-twins`` null (:func:`pybcv.datasets.shift_twins`,
+    X = [y, z_A, u_A, z_B, u_B]): twin ``view`` (0 = A, 1 = B) trained on
+    rows S errs on a record iff its u < ``base`` + ``c`` mean(z[S]), so its
+    error rate moves with the training set (sd c / sqrt(|S|)) while A and B
+    stay exchangeable: H0 exact, with training variability set by ``c``."""
+
+    def __init__(self, view=0, c=0.5, base=0.3):
+        self.view, self.c, self.base = view, c, base
+
+    def fit(self, X, y):
+        X = np.asarray(X, float)
+        self.classes_ = np.unique(y)
+        self.rate_ = self.base + self.c * X[:, 1 + 2 * int(self.view)].mean()
+        return self
+
+    def predict(self, X):
+        X = np.asarray(X, float)
+        y = X[:, 0].astype(np.int64)
+        return np.where(X[:, 2 + 2 * int(self.view)] < self.rate_, 1 - y, y)
+
+
+_SHIFT = lambda k, c: {"name": "pybcv.validity.ShiftTwin", "view": k, "c": c}  # noqa: E731
 
 
 def tests_upto(folds: int) -> Tuple[str, ...]:
@@ -311,6 +337,13 @@ FAMILIES: List[Family] = [
              _NOISY(0.5, 2), note=f"{k} noise n=500 with every test of the registry (the same "
                                   f"seed: its repetitions are those of {k} noise n=500)")
       for k in ("pima", "magic")],
+    # ---- training variability beyond the paper's bound (v_eff > 5.5; constructed 2026-11-25)
+    *[Family(f"shift-twins c={c} n=300", "null", "shift-twins", 300, 2000, {}, _SHIFT(0, c),
+             _SHIFT(1, c), MID,
+             note=f"synthetic twins whose error rate is 0.3 + {c} x the training mean of a "
+                  f"N(0, 1) column of their own (sd {c / 150 ** 0.5:.3f} at 150 training "
+                  f"records): H0 by symmetry, training variability set by c")
+      for c in (0.1, 0.25, 0.5)],
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
