@@ -195,6 +195,24 @@ def test_epsilon_shift_is_the_true_difference():
         epsilon(0, 100, 0.1, shift=0.9)
 
 
+def test_shift_twins_err_where_their_draw_is_below_their_training_rate():
+    from pybcv.datasets import make_dataset
+    d = make_dataset("shift-twins", 3, n=200)
+    y, z, u = d.X[:, 0], d.X[:, [1, 3]], d.X[:, [2, 4]]
+    assert np.array_equal(y, d.y) and set(np.unique(d.y)) == {0, 1}
+    tr, te = np.arange(120), np.arange(120, 200)
+    for view in (0, 1):
+        t = V.ShiftTwin(view=view, c=0.5).fit(d.X[tr], d.y[tr])
+        assert t.rate_ == pytest.approx(0.3 + 0.5 * z[tr, view].mean())
+        wrong = t.predict(d.X[te]) != d.y[te]
+        assert np.array_equal(wrong, u[te, view] < t.rate_)
+    # through the engine: the family's twins are learners fitted on each design's folds
+    cfg = V.FAMILY["shift-twins c=0.5 n=300"].config()
+    assert cfg.learner_a["view"] == 0 and cfg.learner_b["view"] == 1
+    rows = simulate(cfg, reps=4)
+    assert rows.fits_per_rep[0] > 0 and set(rows.pvalue) == set(V.MID) and len(rows.reps) == 4
+
+
 def test_uci_sets_are_experiments_with_h0_records():
     from pybcv.datasets import make_dataset
     d1, d2 = make_dataset("pima", 3, n=50), make_dataset("pima", 3, n=50)
