@@ -405,8 +405,8 @@ results_frame <- function(htests, alpha) {
 #' @param alternative `NULL` (each test's own, two-sided), or `"two.sided"`,
 #'   `"less"`, `"greater"` (H1 on error(A) - error(B)) for every selected test
 #'   that has one, as Python's `alternative=` and the command line's
-#'   `--alternative`; the one-sided 5x2 BCV McNemar test holds alpha in the
-#'   validity battery (docs/validity).
+#'   `--alternative`; the one-sided 5x2 BCV McNemar test holds alpha where the
+#'   two-sided one does in the validity battery (docs/validity).
 #' @param conf.level The level of the confidence intervals (`conf.int`).
 #' @param stratify `TRUE`: a stratified 5x2 BCV, the blocks formed within
 #'   the classes (the block-regularized designs only), as Python's
