@@ -23,7 +23,7 @@ A new option of the registry is scored once it has an entry in
 
 Scores (:func:`score`) are counts -- repetitions, rejections at
 :data:`ALPHA`, intervals that cover the truth -- written to
-``docs/validity/results.csv``; Clopper-Pearson 95% intervals and the flags
+``docs/validity/results.csv.gz``; Clopper-Pearson 95% intervals and the flags
 (type-I interval entirely above alpha, coverage interval entirely below
 0.95) are computed from the counts (:func:`clopper_pearson`), so the test
 suite re-scores the committed file (tests/test_validity.py) against the
@@ -66,6 +66,7 @@ SCORE_CHUNK = 500             # stored repetitions scored at a time
 DOCS = os.path.join("docs", "validity")
 RUNS = os.path.join("validity_runs")        # untracked: the stores (.gitignore)
 RQ1_COVERAGE = "rq1_coverage.csv.gz"        # RQ1's coverage per experiment (gzip: 3,000 rows)
+RESULTS = "results.csv.gz"                  # counts per family, test and variant (gzip: 2,000 rows)
 
 #: t values of the 5x2 BCV McNemar scored beside the paper's 20/11: the rounded
 #: 2 and the withdrawn 2.512 (docs/conventions.md, "The calibrated t (withdrawn)").
@@ -512,7 +513,7 @@ def stored_tables(fam: Family, root: str):
 
 
 def score_family(fam: Family, root: str) -> Tuple[List[dict], dict]:
-    """Rows of results.csv for one family and its run facts."""
+    """Rows of results.csv.gz for one family and its run facts."""
     cfg = fam.config()
     counts: Dict[Tuple[str, str], dict] = {}
     R, secs, bcv = 0, 0.0, []
@@ -554,7 +555,7 @@ def clopper_pearson(k, n, level: float = 0.95) -> Tuple[float, float]:
 
 
 def assess(row: dict) -> dict:
-    """Rates, Clopper-Pearson intervals and flags of one results.csv row:
+    """Rates, Clopper-Pearson intervals and flags of one results.csv.gz row:
     ``type1`` (null families), ``coverage``; ``liberal`` when the type-I
     interval lies entirely above ALPHA, ``undercovers`` when the coverage
     interval lies entirely below LEVEL."""
@@ -573,7 +574,7 @@ def assess(row: dict) -> dict:
 
 
 def score(root: str = RUNS, dest: str = DOCS, progress=print):
-    """Write ``results.csv`` (counts per family, test and variant) and
+    """Write ``results.csv.gz`` (counts per family, test and variant) and
     ``families.csv`` (repetitions done, seconds, v_eff) into ``dest``."""
     rows, facts = [], []
     for fam in FAMILIES:
@@ -582,7 +583,7 @@ def score(root: str = RUNS, dest: str = DOCS, progress=print):
         facts.append(f)
         progress(f"scored {fam.name}: {f['reps']} repetitions")
     os.makedirs(dest, exist_ok=True)
-    pd.DataFrame(rows).to_csv(os.path.join(dest, "results.csv"), index=False, float_format="%.6g")
+    write_gz(pd.DataFrame(rows), os.path.join(dest, RESULTS))
     pd.DataFrame(facts).to_csv(os.path.join(dest, "families.csv"), index=False, float_format="%.4g")
 
 
@@ -623,11 +624,16 @@ def rq1_coverage(path: str = RQ1_RUNS, dest: str = DOCS, progress=print):
                              "covered": int(np.sum(has & (lo <= truth) & (truth <= hi)))})
         progress(f"rq1 coverage: {ds} {a}-{b}")
     df = pd.DataFrame(rows)
-    os.makedirs(dest, exist_ok=True)
-    # gzip (a fifth of the bytes; mtime 0: the same counts give the same file)
-    with gzip.GzipFile(os.path.join(dest, RQ1_COVERAGE), "wb", mtime=0) as f:
-        f.write(df.to_csv(index=False, float_format="%.6g").encode())
+    write_gz(df, os.path.join(dest, RQ1_COVERAGE))
     return df
+
+
+def write_gz(df: pd.DataFrame, path: str) -> None:
+    """``df`` as a gzipped CSV (a fifth of the bytes or less; mtime 0: the
+    same counts give the same file)."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with gzip.GzipFile(path, "wb", mtime=0) as f:
+        f.write(df.to_csv(index=False, float_format="%.6g").encode())
 
 
 # --------------------------------------------------------------------------- beyond the paper
@@ -731,8 +737,8 @@ def read_csv(path: str):
 
 
 def assessed(dest: str = DOCS):
-    """results.csv with the rates, intervals and flags of :func:`assess`."""
-    df = read_csv(os.path.join(dest, "results.csv"))
+    """results.csv.gz with the rates, intervals and flags of :func:`assess`."""
+    df = read_csv(os.path.join(dest, RESULTS))
     extra = pd.DataFrame([assess(r) for _, r in df.iterrows()], index=df.index)
     return pd.concat([df, extra], axis=1)
 
@@ -845,7 +851,7 @@ def _tests_desc(fam: Family) -> str:
 
 
 def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
-    """Write ``README.md`` and the plot into ``dest`` from results.csv,
+    """Write ``README.md`` and the plot into ``dest`` from results.csv.gz,
     families.csv, rq1_coverage.csv.gz, candidates.csv and warnings.csv."""
     df = assessed(dest)
     fams = read_csv(os.path.join(dest, "families.csv"))
@@ -862,7 +868,7 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
              "the counts come from `pybcv validity run` (long, resumable; stores under "
              "`validity_runs/`, untracked) and `pybcv validity score` (re-scores every option "
              "from the stored fold tables, nothing refitted). Families and options: "
-             "`pybcv/validity.py`. The test suite re-scores `results.csv` and "
+             "`pybcv/validity.py`. The test suite re-scores `results.csv.gz` and "
              "`rq1_coverage.csv.gz` against `warnings.csv` (tests/test_validity.py).\n")
     L.append(f"Type-I error: share of repetitions with p < {ALPHA} where H0 holds by "
              f"construction. Coverage: share of {LEVEL:.0%} intervals containing the true "

@@ -1,7 +1,7 @@
 """Tests the validity battery found liberal under real-valued losses warn
 when a user runs them on such a loss (issue 21): the fact lives in the
 registry (``TestSpec.liberal_on_losses``), the evidence in docs/validity
-(results.csv scored, warnings.csv explaining every flag); the warning rides
+(results.csv.gz scored, warnings.csv explaining every flag); the warning rides
 on the test's result, so Python's print, ``compare --learners``, the JSON,
 the CLI and R (its per-test warnings) all carry it."""
 import json

@@ -173,7 +173,7 @@ def test_regression_data_sets():
 
 
 def test_the_loss_families_score_every_loss_capable_test():
-    df = V.read_csv(V.os.path.join(V.DOCS, "results.csv"))
+    df = V.read_csv(V.os.path.join(V.DOCS, V.RESULTS))
     lossy = {f.name for f in V.FAMILIES if f.loss != "zero_one"}
     scored = set(zip(df[df.family.isin(lossy)].test, df[df.family.isin(lossy)].variant))
     for k in LOSS_TESTS:
@@ -186,9 +186,9 @@ LOG_FAMILIES = [f for f in V.FAMILIES if f.loss == "log"]
 
 def test_log_loss_families_are_scored():
     """The battery scores the log loss: a learner-free and a learner family,
-    each with every option variant of every test it runs, in results.csv."""
+    each with every option variant of every test it runs, in results.csv.gz."""
     assert {f.learner_free for f in LOG_FAMILIES} == {True, False}
-    df = V.read_csv(V.os.path.join(V.DOCS, "results.csv"))
+    df = V.read_csv(V.os.path.join(V.DOCS, V.RESULTS))
     for fam in LOG_FAMILIES:
         rows = df[df.family == fam.name]
         assert len(rows) and (rows.reps > 0).all(), fam.name

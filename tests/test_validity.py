@@ -27,7 +27,7 @@ def test_every_flag_of_the_committed_battery_is_documented():
 
 
 def test_every_test_and_option_is_scored():
-    df = V.read_csv(os.path.join(DOCS, "results.csv"))
+    df = V.read_csv(os.path.join(DOCS, V.RESULTS))
     scored = set(zip(df.test, df.variant))
     for k in TESTS:
         for label, _ in V.variants(k):
@@ -35,7 +35,7 @@ def test_every_test_and_option_is_scored():
 
 
 def test_the_readme_is_the_report_of_the_committed_counts(tmp_path):
-    for f in ("results.csv", "families.csv", V.RQ1_COVERAGE, "candidates.csv",
+    for f in (V.RESULTS, "families.csv", V.RQ1_COVERAGE, "candidates.csv",
               "candidates_rq1.csv", "warnings.csv", "notes.md"):
         shutil.copy(os.path.join(DOCS, f), tmp_path / f)
     text = V.report(str(tmp_path))
@@ -47,7 +47,7 @@ def _one_row(tmp_path, rejections, reps=10000, kind="null", covered=None):
            "test": "mcnemar_5x2bcv", "variant": "default", "truth": 0.0, "reps": reps,
            "rejections": rejections, "intervals": reps,
            "covered": reps if covered is None else covered}
-    pd.DataFrame([row]).to_csv(tmp_path / "results.csv", index=False)
+    V.write_gz(pd.DataFrame([row]), str(tmp_path / V.RESULTS))
 
 
 def test_a_liberal_option_without_a_warning_is_caught(tmp_path):

@@ -516,7 +516,7 @@ def _loss_route(key, inputs):
 
 #: Where the validity battery (docs/validity) found a test liberal under
 #: real-valued losses (TestSpec.liberal_on_losses; the evidence:
-#: docs/validity/warnings.csv and results.csv, checked by tests/test_loss_warnings.py).
+#: docs/validity/warnings.csv and results.csv.gz, checked by tests/test_loss_warnings.py).
 _LIBERAL_ON_LOSSES = {
     "rho_t": "every loss family",
     "combined_t_5x2cv": "every loss family",
