@@ -345,6 +345,11 @@ FAMILIES: List[Family] = [
                   f"N(0, 1) column of their own (sd {c / 150 ** 0.5:.3f} at 150 training "
                   f"records): H0 by symmetry, training variability set by c")
       for c in (0.1, 0.25, 0.5)],
+    Family("shift-twins c=0.5 n=300 all tests", "null", "shift-twins", 300, 2000, {},
+           _SHIFT(0, 0.5), _SHIFT(1, 0.5),
+           note="shift-twins c=0.5 n=300 with every test of the registry (the 240- and "
+                "315-fold designs too; the same seed: its repetitions are those of "
+                "shift-twins c=0.5 n=300)"),
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
