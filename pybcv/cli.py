@@ -807,11 +807,11 @@ def _until(s: str) -> float:
 
 def cmd_validity(a) -> int:
     say = (lambda s: None) if a.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
+    names = a.families or None
+    unknown = [f for f in names or () if f not in V.FAMILY]
+    if unknown:
+        raise UsageError(f"--families: unknown {unknown}; known: {', '.join(V.FAMILY)}")
     if a.action == "run":
-        names = a.families or None
-        unknown = [f for f in names or () if f not in V.FAMILY]
-        if unknown:
-            raise UsageError(f"--families: unknown {unknown}; known: {', '.join(V.FAMILY)}")
         lf = {"all": None, "learner-free": True, "learners": False}[a.kind]
         V.run(_writable_dir(a.runs, "--runs"), names, a.until, lf, a.jobs, say)
     elif a.action == "score":
@@ -821,9 +821,15 @@ def cmd_validity(a) -> int:
         if not os.path.isdir(os.path.join(a.rq1, "runs")):
             raise UsageError(f"--rq1: no RQ1 runs in {a.rq1!r} (a folder holding runs/<data set>/, "
                              f"as `pybcv rq1 run --out FOLDER` writes)")
-        V.score(a.runs, _writable_dir(a.out), say)
-        V.candidates(a.runs, a.out, say)
-        V.rq1_coverage(a.rq1, a.out, say)
+        missing = [f for f in (V.RESULTS, "families.csv", "candidates.csv")
+                   if names and not os.path.exists(os.path.join(a.out, f))]
+        if missing:
+            raise UsageError(f"--families re-scores some families into the results in --out, "
+                             f"but {a.out!r} has no {', '.join(missing)}: score every family first")
+        V.score(a.runs, _writable_dir(a.out), say, names)
+        V.candidates(a.runs, a.out, say, names)
+        if names is None:
+            V.rq1_coverage(a.rq1, a.out, say)
     else:
         V.report(_writable_dir(a.out))
         say(f"wrote {os.path.join(a.out, 'README.md')}")
@@ -1169,8 +1175,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--runs", default="validity_runs", help="folder of the stores (default %(default)s)")
     v.add_argument("--out", default=os.path.join("docs", "validity"),
                    help="folder of the results (default %(default)s)")
-    v.add_argument("--families", nargs="*", help="run only these families (names as in "
-                   "docs/validity/README.md)")
+    v.add_argument("--families", nargs="*", help="run or score only these families (names as "
+                   "in docs/validity/README.md); score: re-scores them into the results already "
+                   "in --out, the other families' rows and RQ1's coverage kept")
     v.add_argument("--kind", default="all", choices=("all", "learner-free", "learners"),
                    help="which families: the learner-free ones, those with learners, or all "
                         "(default %(default)s)")

@@ -578,18 +578,30 @@ def assess(row: dict) -> dict:
     return out
 
 
-def score(root: str = RUNS, dest: str = DOCS, progress=print):
+def score(root: str = RUNS, dest: str = DOCS, progress=print, names=None):
     """Write ``results.csv.gz`` (counts per family, test and variant) and
-    ``families.csv`` (repetitions done, seconds, v_eff) into ``dest``."""
-    rows, facts = [], []
+    ``families.csv`` (repetitions done, seconds, v_eff) into ``dest``.
+    ``names``: re-score these families only, keeping the other families'
+    rows of the files already in ``dest`` (the same files as a full score
+    when their stores are unchanged)."""
+    rows, facts = {}, {}
     for fam in FAMILIES:
-        r, f = score_family(fam, root)
-        rows += r
-        facts.append(f)
-        progress(f"scored {fam.name}: {f['reps']} repetitions")
+        if names is None or fam.name in names:
+            rows[fam.name], facts[fam.name] = score_family(fam, root)
+            progress(f"scored {fam.name}: {facts[fam.name]['reps']} repetitions")
     os.makedirs(dest, exist_ok=True)
-    write_gz(pd.DataFrame(rows), os.path.join(dest, RESULTS))
-    pd.DataFrame(facts).to_csv(os.path.join(dest, "families.csv"), index=False, float_format="%.4g")
+    write_gz(_merged(rows, dest, RESULTS, names), os.path.join(dest, RESULTS))
+    _merged({k: [f] for k, f in facts.items()}, dest, "families.csv", names).to_csv(
+        os.path.join(dest, "families.csv"), index=False, float_format="%.4g")
+
+
+def _merged(rows: Dict[str, List[dict]], dest: str, name: str, names) -> pd.DataFrame:
+    """The rows of every family in FAMILIES order: those just scored, and
+    (re-scoring ``names`` only) the others' rows from ``dest/name``."""
+    old = read_csv(os.path.join(dest, name)) if names is not None else None
+    parts = [pd.DataFrame(rows[f.name]) if f.name in rows else old[old.family == f.name]
+             for f in FAMILIES if f.name in rows or old is not None]
+    return pd.concat([p for p in parts if len(p)], ignore_index=True)
 
 
 # --------------------------------------------------------------------------- RQ1 coverage
@@ -647,14 +659,17 @@ def write_gz(df: pd.DataFrame, path: str) -> None:
 T_CANDIDATES = (20 / 11, 1.9, 2.0, 2.1, 2.2, 2.3, 2.512)    # 20/11: the paper's, for reference
 
 
-def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
+def candidates(root: str = RUNS, dest: str = DOCS, progress=print, names=None):
     """Type-I / coverage of the 5x2 BCV McNemar at each t of
     :data:`T_CANDIDATES` on every family (from the stored bcv5x2 tables);
     writes ``candidates.csv``.  The choice uses the families with role
-    "choose" only; the others are held out (README, "Beyond the paper")."""
-    rows = []
+    "choose" only; the others are held out (README, "Beyond the paper").
+    ``names``: as in :func:`score` (RQ1's candidates are then left as they are)."""
+    rows: Dict[str, List[dict]] = {}
     spec = TESTS["mcnemar_5x2bcv"]
     for fam in FAMILIES:
+        if names is not None and fam.name not in names:
+            continue
         parts = [t["bcv5x2"] for t, _ in stored_tables(fam, root) if "bcv5x2" in t]
         if not parts or not fam.config().zero_one:
             continue
@@ -663,14 +678,15 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print):
         ntr, nte = DESIGNS["bcv5x2"].sizes(fam.n)
         for t in T_CANDIDATES:
             _, p, lo, hi = spec.batch_with_intervals(T, ntr, nte, level=LEVEL, t=t)
-            rows.append({"family": fam.name, "kind": fam.kind, "role": fam.role, "t": t,
-                         "reps": int(len(p)), "rejections": int(np.sum(p < ALPHA)),
-                         "intervals": int(len(lo)),
-                         "covered": int(np.sum((lo <= truth) & (truth <= hi)))})
+            rows.setdefault(fam.name, []).append(
+                {"family": fam.name, "kind": fam.kind, "role": fam.role, "t": t,
+                 "reps": int(len(p)), "rejections": int(np.sum(p < ALPHA)),
+                 "intervals": int(len(lo)), "covered": int(np.sum((lo <= truth) & (truth <= hi)))})
         progress(f"candidates: {fam.name}")
-    df = pd.DataFrame(rows)
+    df = _merged(rows, dest, "candidates.csv", names)
     df.to_csv(os.path.join(dest, "candidates.csv"), index=False)
-    rq1_candidates(dest=dest)
+    if names is None:
+        rq1_candidates(dest=dest)
     return df
 
 
@@ -738,7 +754,7 @@ def warning_for(w, test: str, variant: str, family: str, flag: str) -> Optional[
 
 def read_csv(path: str):
     """A CSV of this folder ("null" is a family kind, not a missing value)."""
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+    return pd.read_csv(path, keep_default_na=False, na_values=[""], float_precision="round_trip")
 
 
 def assessed(dest: str = DOCS):

@@ -130,6 +130,32 @@ def test_learner_counts_are_rescored_from_the_store(tmp_path):
     assert t2["reps"] == 3 and facts["reps"] == 3
 
 
+def test_scoring_some_families_gives_the_files_of_a_full_score(tmp_path, monkeypatch):
+    """`validity score --families`: the named families re-scored, the others'
+    rows kept, the files byte for byte those of scoring every family."""
+    fams = [V.Family(f"e{k}", "null", "epsilon", 60, 20 + 10 * k, {"eps": 0.2},
+                     tests=("mcnemar_5x2bcv", "kfold_t")) for k in range(3)]
+    monkeypatch.setattr(V, "FAMILIES", fams)
+    runs, full, part = (str(tmp_path / x) for x in ("runs", "full", "part"))
+    for f in fams:
+        V.run_family(f, runs, progress=lambda s: None)
+    quiet = lambda s: None                      # noqa: E731
+    monkeypatch.setattr(V, "rq1_candidates", lambda **kw: None)
+    V.score(runs, full, quiet)
+    V.candidates(runs, full, quiet)
+    # the middle family was missing from the files, and the last scored from other runs
+    os.makedirs(part)
+    old = V.read_csv(os.path.join(full, V.RESULTS))
+    V.write_gz(old[old.family == "e0"], os.path.join(part, V.RESULTS))
+    for f in ("families.csv", "candidates.csv"):
+        d = V.read_csv(os.path.join(full, f))
+        d[d.family == "e0"].to_csv(os.path.join(part, f), index=False)
+    V.score(runs, part, quiet, names=["e1", "e2"])
+    V.candidates(runs, part, quiet, names=["e1", "e2"])
+    for f in (V.RESULTS, "families.csv", "candidates.csv"):
+        assert open(os.path.join(part, f), "rb").read() == open(os.path.join(full, f), "rb").read()
+
+
 def test_the_rq1_runs_are_found_from_any_folder(tmp_path, monkeypatch):
     """`pybcv validity score` reads the committed RQ1 archive wherever it is
     started; a folder without RQ1 runs is an error, not an empty table."""
@@ -225,6 +251,17 @@ def test_cli_validity_refuses_an_unknown_family(capsys):
     from pybcv.cli import main
     assert main(["validity", "run", "--families", "nope"]) != 0
     assert "unknown" in capsys.readouterr().err
+    assert main(["validity", "score", "--families", "nope"]) != 0
+    assert "--families: unknown ['nope']" in capsys.readouterr().err
+
+
+def test_cli_validity_score_of_some_families_needs_the_full_results(tmp_path, capsys):
+    from pybcv.cli import main
+    (tmp_path / "runs").mkdir()
+    assert main(["validity", "score", "--runs", str(tmp_path / "runs"), "--out",
+                 str(tmp_path / "out"), "--families", V.FAMILIES[0].name]) != 0
+    err = capsys.readouterr().err
+    assert "has no results.csv.gz, families.csv, candidates.csv: score every family first" in err
 
 
 def test_cli_validity_score_reads_the_rq1_runs_it_is_given(tmp_path, capsys, monkeypatch):
