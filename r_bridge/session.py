@@ -20,7 +20,6 @@ import glob
 import os
 import shutil
 import signal
-import subprocess
 import threading
 from contextlib import contextmanager
 
@@ -28,7 +27,7 @@ _lock = threading.RLock()
 # r: rpy2.robjects once R runs; error: why R cannot start (cached);
 # jvm: the libjvm.so preloaded; pid: the process that started R;
 # java_pid: the process that started the JVM (through rJava); pkgs: requireNamespace cache
-_state = {"r": None, "error": None, "jvm": None, "pid": None, "java_pid": None,
+_state = {"r": None, "error": None, "jvm": None, "java_pid": None,
           "pkgs": {}}
 
 SETUP_HINT = "run: bash scripts/setup.sh"
@@ -164,14 +163,8 @@ def get_r():
             _state["error"] = f"embedded R could not start: {e} ({SETUP_HINT})"
             raise RuntimeError(_state["error"])
         _state["r"] = ro
-        _state["pid"] = os.getpid()
         apply_java_heap(ro)
         return ro
-
-
-def started_in_this_process():
-    """True when the embedded R was started by this process (not inherited by fork)."""
-    return _state["r"] is not None and _state["pid"] == os.getpid()
 
 
 def note_java_started():
