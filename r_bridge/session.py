@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 _lock = threading.RLock()
 # r: rpy2.robjects once R runs; error: why R cannot start (cached);
-# jvm: the libjvm.so preloaded; pid: the process that started R;
+# jvm: the libjvm.so preloaded;
 # java_pid: the process that started the JVM (through rJava); pkgs: requireNamespace cache
 _state = {"r": None, "error": None, "jvm": None, "java_pid": None,
           "pkgs": {}}
