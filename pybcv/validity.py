@@ -601,7 +601,8 @@ def _merged(rows: Dict[str, List[dict]], dest: str, name: str, names) -> pd.Data
     old = read_csv(os.path.join(dest, name)) if names is not None else None
     parts = [pd.DataFrame(rows[f.name]) if f.name in rows else old[old.family == f.name]
              for f in FAMILIES if f.name in rows or old is not None]
-    return pd.concat([p for p in parts if len(p)], ignore_index=True)
+    parts = [p for p in parts if len(p)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 # --------------------------------------------------------------------------- RQ1 coverage

@@ -156,6 +156,15 @@ def test_scoring_some_families_gives_the_files_of_a_full_score(tmp_path, monkeyp
         assert open(os.path.join(part, f), "rb").read() == open(os.path.join(full, f), "rb").read()
 
 
+def test_scoring_a_store_without_runs_writes_empty_counts(tmp_path, monkeypatch):
+    monkeypatch.setattr(V, "rq1_candidates", lambda **kw: None)
+    quiet = lambda s: None                      # noqa: E731
+    V.score(str(tmp_path / "runs"), str(tmp_path / "out"), quiet)
+    V.candidates(str(tmp_path / "runs"), str(tmp_path / "out"), quiet)
+    assert (tmp_path / "out" / V.RESULTS).exists() and (tmp_path / "out" / "candidates.csv").exists()
+    assert set(V.read_csv(tmp_path / "out" / "families.csv").reps) == {0}
+
+
 def test_the_rq1_runs_are_found_from_any_folder(tmp_path, monkeypatch):
     """`pybcv validity score` reads the committed RQ1 archive wherever it is
     started; a folder without RQ1 runs is an error, not an empty table."""
