@@ -148,10 +148,12 @@ EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in [
                "given y; H0 true under the log loss", data_params={"noise": 1.0}, loss="log"),
     # the battery's null with training variability (pybcv.validity.ShiftTwin): each twin's
     # error rate moves with the mean of its own shift column over the training set
+    # (H0 at B's base error rate 0.3, A's; a higher base makes B worse: the power grid)
     Experiment("shift-twins", 300, {"name": "pybcv.validity.ShiftTwin", "view": 0, "c": 0.5},
-               {"name": "pybcv.validity.ShiftTwin", "view": 1, "c": 0.5}, "", "none",
-               float("nan"), "synthetic twins whose error rates move with their training sets "
-               "(0.3 + c x the training mean of a N(0, 1) column of their own): H0 by symmetry"),
+               {"name": "pybcv.validity.ShiftTwin", "view": 1, "c": 0.5, "base": 0.3}, "base",
+               "learner_b", 0.3, "synthetic twins whose error rates move with their training "
+               "sets (base + c x the training mean of a N(0, 1) column of their own): equal "
+               "base is H0 by symmetry", power_grid=(0.3, 0.35, 0.4)),
     Experiment("linear", 300,
                {"name": "sklearn.linear_model.Ridge", "noise": 1.0, "noise_stream": 1},
                {"name": "sklearn.linear_model.Ridge", "noise": 1.0, "noise_stream": 2},
