@@ -1009,7 +1009,9 @@ SHARED = {
     "alternative": (("--alternative",), dict(choices=ALTERNATIVES, help=(
         "H1 on error(A) - error(B) for every selected test that has one (default: each test's "
         "own, two-sided); the one-sided 5x2 BCV McNemar test holds alpha where the "
-        "two-sided one does in the validity battery (docs/validity)"))),
+        "two-sided one does in the validity battery (docs/validity); the one-sided "
+        "10-fold t, corrected RHO t, CV-CI z and proportion z were liberal where their "
+        "two-sided tests hold, and their results warn"))),
     "option": (("--option",), dict(type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
                                    help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")),
     "design": (("--design",), dict(default="bcv5x2", type=_design,

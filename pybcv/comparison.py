@@ -460,8 +460,11 @@ def compare(X, y=None, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["t
     per learner; ``n_jobs`` processes fit the designs in parallel and
     ``progress`` shows a tqdm bar.  ``alternative`` ("two-sided", "less",
     "greater": H1 on error(A) - error(B)) applies to every selected test
-    that has one (the one-sided 5x2 BCV McNemar test holds alpha in
-    the validity battery (docs/validity)); ``options`` sets any test's options, e.g.
+    that has one (the one-sided 5x2 BCV McNemar test holds alpha in the
+    validity battery where the two-sided one does; the one-sided 10-fold t,
+    corrected RHO t, CV-CI z and proportion z were liberal where their
+    two-sided tests hold, and their results say so: docs/validity); ``options``
+    sets any test's options, e.g.
     ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`).
 
     ``stratify=True`` forms the BCV's blocks within the classes of y;

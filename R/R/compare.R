@@ -406,7 +406,9 @@ results_frame <- function(htests, alpha) {
 #'   `"less"`, `"greater"` (H1 on error(A) - error(B)) for every selected test
 #'   that has one, as Python's `alternative=` and the command line's
 #'   `--alternative`; the one-sided 5x2 BCV McNemar test holds alpha where the
-#'   two-sided one does in the validity battery (docs/validity).
+#'   two-sided one does in the validity battery (docs/validity); the one-sided
+#'   10-fold t, corrected RHO t, CV-CI z and proportion z were liberal where
+#'   their two-sided tests hold, and their results warn.
 #' @param conf.level The level of the confidence intervals (`conf.int`).
 #' @param stratify `TRUE`: a stratified 5x2 BCV, the blocks formed within
 #'   the classes (the block-regularized designs only), as Python's
