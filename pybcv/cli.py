@@ -827,7 +827,7 @@ def cmd_validity(a) -> int:
             raise UsageError(f"--families re-scores some families into the results in --out, "
                              f"but {a.out!r} has no {', '.join(missing)}: score every family first")
         V.score(a.runs, _writable_dir(a.out), say, names)
-        V.candidates(a.runs, a.out, say, names)
+        V.candidates(a.runs, a.out, say, names, a.rq1)
         if names is None:
             V.rq1_coverage(a.rq1, a.out, say)
     else:

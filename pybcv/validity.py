@@ -660,10 +660,12 @@ def write_gz(df: pd.DataFrame, path: str) -> None:
 T_CANDIDATES = (20 / 11, 1.9, 2.0, 2.1, 2.2, 2.3, 2.512)    # 20/11: the paper's, for reference
 
 
-def candidates(root: str = RUNS, dest: str = DOCS, progress=print, names=None):
+def candidates(root: str = RUNS, dest: str = DOCS, progress=print, names=None,
+               rq1: str = RQ1_RUNS):
     """Type-I / coverage of the 5x2 BCV McNemar at each t of
     :data:`T_CANDIDATES` on every family (from the stored bcv5x2 tables);
-    writes ``candidates.csv``.  The choice uses the families with role
+    writes ``candidates.csv``, and RQ1's (:func:`rq1_candidates` on the runs
+    under ``rq1``, as :func:`rq1_coverage`).  The choice uses the families with role
     "choose" only; the others are held out (README, "Beyond the paper").
     ``names``: as in :func:`score` (RQ1's candidates are then left as they are)."""
     rows: Dict[str, List[dict]] = {}
@@ -687,7 +689,7 @@ def candidates(root: str = RUNS, dest: str = DOCS, progress=print, names=None):
     df = _merged(rows, dest, "candidates.csv", names)
     df.to_csv(os.path.join(dest, "candidates.csv"), index=False)
     if names is None:
-        rq1_candidates(dest=dest)
+        rq1_candidates(rq1, dest)
     return df
 
 
@@ -696,12 +698,15 @@ def rq1_candidates(path: str = RQ1_RUNS, dest: str = DOCS):
     441 experiments (truth as in :func:`rq1_coverage`); writes
     ``candidates_rq1.csv``: per t, the experiments, how many have a
     coverage interval entirely below LEVEL, how many a coverage below it,
-    the worst and the median coverage."""
+    the worst and the median coverage, and the repetitions per experiment
+    (fewest, most)."""
     spec = TESTS["mcnemar_5x2bcv"]
     cov = {t: [] for t in T_CANDIDATES}
     hi = {t: [] for t in cov}
+    reps = []
     for _, _, _, Tp, ntr, nte, _ in _rq1_experiments(path):
         truth = float(differences(Tp).mean())
+        reps.append(len(Tp))
         for t in cov:
             lo_, hi_ = spec.batch_interval(Tp, ntr, nte, level=LEVEL, t=t)
             k = int(np.sum((lo_ <= truth) & (truth <= hi_)))
@@ -710,7 +715,8 @@ def rq1_candidates(path: str = RQ1_RUNS, dest: str = DOCS):
     rows = [{"t": f"{t:.4g}", "experiments": len(cov[t]),
              "undercover": int(np.sum(np.array(hi[t]) < LEVEL)),
              "below_level": int(np.sum(np.array(cov[t]) < LEVEL)),
-             "worst": float(np.min(cov[t])), "median": float(np.median(cov[t]))} for t in cov]
+             "worst": float(np.min(cov[t])), "median": float(np.median(cov[t])),
+             "reps_min": min(reps), "reps_max": max(reps)} for t in cov]
     pd.DataFrame(rows).to_csv(os.path.join(dest, "candidates_rq1.csv"), index=False,
                               float_format="%.4f")
 
@@ -1050,8 +1056,10 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
         path = os.path.join(dest, "candidates_rq1.csv")
         if os.path.exists(path):
             q = read_csv(path)
+            each = (f"; {int(q.reps_min.min()):,}-{int(q.reps_max.max()):,} repetitions each"
+                    if "reps_min" in q else "")
             L.append("Coverage of the 5x2 BCV McNemar interval in RQ1's experiments (held out; "
-                     "truth as in the RQ1 section):\n")
+                     f"truth as in the RQ1 section{each}):\n")
             L.append("| t | experiments | coverage interval below 0.95 | coverage < 0.95 | "
                      "worst | median |")
             L.append("|---|---:|---:|---:|---:|---:|")

@@ -140,7 +140,7 @@ def test_scoring_some_families_gives_the_files_of_a_full_score(tmp_path, monkeyp
     for f in fams:
         V.run_family(f, runs, progress=lambda s: None)
     quiet = lambda s: None                      # noqa: E731
-    monkeypatch.setattr(V, "rq1_candidates", lambda **kw: None)
+    monkeypatch.setattr(V, "rq1_candidates", lambda *a, **kw: None)
     V.score(runs, full, quiet)
     V.candidates(runs, full, quiet)
     # the middle family was missing from the files, and the last scored from other runs
@@ -157,12 +157,22 @@ def test_scoring_some_families_gives_the_files_of_a_full_score(tmp_path, monkeyp
 
 
 def test_scoring_a_store_without_runs_writes_empty_counts(tmp_path, monkeypatch):
-    monkeypatch.setattr(V, "rq1_candidates", lambda **kw: None)
+    monkeypatch.setattr(V, "rq1_candidates", lambda *a, **kw: None)
     quiet = lambda s: None                      # noqa: E731
     V.score(str(tmp_path / "runs"), str(tmp_path / "out"), quiet)
     V.candidates(str(tmp_path / "runs"), str(tmp_path / "out"), quiet)
     assert (tmp_path / "out" / V.RESULTS).exists() and (tmp_path / "out" / "candidates.csv").exists()
     assert set(V.read_csv(tmp_path / "out" / "families.csv").reps) == {0}
+
+
+def test_rq1_candidates_read_the_rq1_runs_scored(tmp_path, monkeypatch):
+    """`validity score --rq1 FOLDER` scores RQ1's t candidates from FOLDER, as
+    its coverage (they read the committed archive whatever --rq1 said)."""
+    seen = []
+    monkeypatch.setattr(V, "rq1_candidates", lambda path, dest: seen.append(path))
+    os.makedirs(tmp_path / "out")
+    V.candidates(str(tmp_path / "runs"), str(tmp_path / "out"), lambda s: None, rq1="/some/rq1")
+    assert seen == ["/some/rq1"]
 
 
 def test_the_rq1_runs_are_found_from_any_folder(tmp_path, monkeypatch):
