@@ -8,10 +8,12 @@ test_that("every test function equals its Python function", {
   npx <- function(x) reticulate::np_array(x, dtype = "float64")
   for (alt in c("two.sided", "less", "greater")) {
     pa <- if (alt == "two.sided") "two-sided" else alt
+    ## one-sided, four of these tests warn (the validity battery; test-registry-wrappers.R)
+    sw <- suppressWarnings
     d <- rdiff(15)
     expect_same_result(rho_t_test(d, alternative = alt), st$rho_t(npx(d), alternative = pa))
-    expect_same_result(kfold_t_test(d[1:10], alt), st$rho_t(npx(d[1:10]), alternative = pa))
-    expect_same_result(corrected_rho_t_test(d, 135, 15, alt),
+    expect_same_result(sw(kfold_t_test(d[1:10], alt)), st$rho_t(npx(d[1:10]), alternative = pa))
+    expect_same_result(sw(corrected_rho_t_test(d, 135, 15, alt)),
                        st$corrected_rho_t(npx(d), 135L, 15L, alternative = pa))
     P <- matrix(rdiff(10), 5, 2)
     expect_same_result(t_5x2cv_test(P, alt), st$t_5x2cv(npx(P), alternative = pa))
@@ -26,12 +28,12 @@ test_that("every test function equals its Python function", {
                        st$pseudo_bootstrap(0.03, npx(reps), alternative = pa))
     expect_same_result(corrected_pseudo_bootstrap_test(0.03, reps, 270, 30, 15, alt),
                        st$corrected_pseudo_bootstrap(0.03, npx(reps), 270L, 30L, 15L, alternative = pa))
-    expect_same_result(proportion_z_test(0.21, 0.13, 101, alt),
+    expect_same_result(sw(proportion_z_test(0.21, 0.13, 101, alt)),
                        st$proportion_z(0.21, 0.13, 101L, alternative = pa))
     H <- matrix(rdiff(20), 10, 2)
     expect_same_result(conservative_z_test(0.01, H, alt), st$conservative_z(0.01, npx(H), alternative = pa))
     h <- sample(c(-1, 0, 0, 0, 1), 200, replace = TRUE)
-    expect_same_result(cvci_z_test(h, alt), st$cvci_z(npx(h), alternative = pa))
+    expect_same_result(sw(cvci_z_test(h, alt)), st$cvci_z(npx(h), alternative = pa))
   }
   P <- matrix(rdiff(10), 5, 2)
   expect_same_result(combined_f_5x2cv_test(P), st$combined_f_5x2cv(npx(P)))
