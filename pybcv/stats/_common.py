@@ -263,7 +263,6 @@ class BCVMcNemarResult(TestResult):
         return float(self.effective_table.sum())
 
 
-
 # ---- options the validity battery found liberal
 def _paper_t(m: int) -> float:
     """The paper's t of an m x 2 BCV, 2m / (1 + rho1 + 2(m-1) rho2) at rho1 = rho2 = 1/2."""
