@@ -574,9 +574,10 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #'
 #' For an m x 2 BCV (m != 5) \verb{t_m = 2m / (1 + rho1 + 2(m-1) rho2)} (derived the
 #' same way; \verb{bcv_t}).  Pass \verb{t} to set it directly: a t above the paper's
-#' makes the test liberal where the folds vary more than it assumes (t = 2: 0.068 on
-#' the battery's shift-twins c = 0.25, where 20/11 gives 0.055; conventions.md, "The
-#' calibrated t (withdrawn)"), and such a result carries a warning saying so.
+#' makes the test liberal where the folds vary more than it assumes (the test needs t
+#' <= 10/v_eff; t = 2.512 is liberal on 11 of the battery's null families where 20/11
+#' holds; conventions.md, "The calibrated t (withdrawn)"), and such a result carries a
+#' warning saying so.
 #'
 #' Estimate and interval on the effective table (module docstring): \verb{estimate =
 #' (n01_bar - n10_bar) / N_bar} (N_bar the mean fold size; the same as on C_e) and
@@ -593,9 +594,9 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #' n10_bar) -+ 1) / sqrt(t (n01_bar + n10_bar)) against N(0, 1)
 #' (\verb{mcnemar_5x2bcv_kernel}).  The paper defines the two-sided test only.  In the
 #' validity battery each direction holds alpha where the two-sided test does (at most
-#' 0.056 [0.046, 0.067], on shift-twins c = 0.25) and is liberal where it is (0.10 and
-#' 0.11 on shift-twins c = 0.5, v_eff 10.5: training variability beyond the paper's
-#' bound; docs/validity).
+#' 0.041 [0.033, 0.051]) and is liberal where it is, beyond the paper's bound on
+#' training variability (0.10 and 0.11 on shift-twins c = 0.5, v_eff 10.7;
+#' docs/validity).
 #'
 #' \verb{exact=True} (an extension, not the paper's) replaces the chi-squared and
 #' normal approximations by the binomial test of the effective table: its discordant
