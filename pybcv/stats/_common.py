@@ -264,9 +264,14 @@ class BCVMcNemarResult(TestResult):
 
 
 # ---- options the validity battery found liberal
+def bcv_variance_factor(m: int, rho1: float, rho2: float) -> float:
+    """1 + rho1 + 2(m-1) rho2: the m x 2 BCV's t is 2m over it (``bcv_t``)."""
+    return 1.0 + rho1 + 2.0 * (m - 1) * rho2
+
+
 def _paper_t(m: int) -> float:
-    """The paper's t of an m x 2 BCV, 2m / (1 + rho1 + 2(m-1) rho2) at rho1 = rho2 = 1/2."""
-    return 2.0 * m / (m + 0.5)
+    """The paper's t of an m x 2 BCV (rho1 = rho2 = 1/2; 20/11 at m = 5)."""
+    return 2.0 * m / bcv_variance_factor(m, 0.5, 0.5)
 
 
 #: Options that the validity battery (docs/validity) found liberal on a null

@@ -29,9 +29,9 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special as _sp
 
-from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, check_alternative,
-                      check_choice, check_flag, check_real, check_tables, chi2_sf, no_interval, p_z,
-                      scalar)
+from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, bcv_variance_factor,
+                      check_alternative, check_choice, check_flag, check_real, check_tables, chi2_sf,
+                      no_interval, p_z, scalar)
 
 CHI2_1 = "chi2(1)"
 N01 = "N(0, 1)"
@@ -110,7 +110,7 @@ def bcv_t(m: int, rho1: float, rho2: float) -> float:
     if rho2 > (1.0 + rho1) / 2.0:
         raise ValueError(f"rho2 must be <= (1 + rho1)/2 (else rho1, rho2 are no correlation "
                          f"matrix); got rho1 = {rho1!r}, rho2 = {rho2!r}")
-    den = 1.0 + rho1 + 2.0 * (m - 1) * rho2
+    den = bcv_variance_factor(m, rho1, rho2)
     if not den > 0:
         raise ValueError(f"rho1, rho2 must give 1 + rho1 + 2(m-1) rho2 > 0 "
                          f"({2 * (m - 1)} rho2 for m = {m}); got {den:g}")
