@@ -268,10 +268,15 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
     ``loss``: the comparison's, to say so when it dropped the test)."""
     po = profile_options(profile)
     out = {k: dict(po.get(k, {})) for k in keys}
+    for k, o in out.items():
+        why = TESTS[k].refused(o)
+        if why:
+            raise ArgumentError("profile", f"profile {profile!r} sets {k} {o} for the paper's "
+                                f"tables, not for a comparison: {why}; the profile re-scores "
+                                f"simulations (pybcv simulate / report --profile {profile})")
     if alternative is not None:
-        for k in keys:
-            if "alternative" in TESTS[k].defaults:
-                out[k]["alternative"] = alternative
+        for k in one_sided(keys, alternative):
+            out[k]["alternative"] = alternative
     if options:
         if not isinstance(options, dict):
             raise TypeError(f"options must be a dict {{test: {{option: value}}}}, got {options!r}")
@@ -289,7 +294,17 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
             out[k].update(o)
     for k, o in out.items():
         TESTS[k]._options(o)             # names and values checked before any fit
+        why = TESTS[k].refused(o)
+        if why:
+            raise ArgumentError("options", f"options[{k!r}]: {why}")
     return out
+
+
+def one_sided(keys, alternative) -> List[str]:
+    """The tests of ``keys`` that run one-sided under ``alternative``: those
+    with the option whose one-sided form is not withdrawn."""
+    return [k for k in keys if "alternative" in TESTS[k].defaults
+            and not TESTS[k].refused({"alternative": alternative})]
 
 
 def alternative_notes(keys, alternative) -> List[str]:
@@ -298,10 +313,18 @@ def alternative_notes(keys, alternative) -> List[str]:
     if alternative in (None, "two-sided"):
         return []
     two = [k for k in keys if "alternative" not in TESTS[k].defaults]
-    return [f"alternative {alternative!r} does not apply to {', '.join(two)}: "
-            f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
-            f"statistic" + ("; the exact hold-out McNemar (exact=True) is offered two-sided "
-                            "only too" if "mcnemar_ho" in two else "") + ")"] if two else []
+    out = [f"alternative {alternative!r} does not apply to {', '.join(two)}: "
+           f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
+           f"statistic" + ("; the exact hold-out McNemar (exact=True) is offered two-sided "
+                           "only too" if "mcnemar_ho" in two else "") + ")"] if two else []
+    gone = [k for k in keys if k not in two and k not in one_sided([k], alternative)]
+    if gone:
+        out.append(f"alternative {alternative!r} does not apply to {', '.join(gone)}: "
+                   f"{'its one-sided form is' if len(gone) == 1 else 'their one-sided forms are'}"
+                   f" withdrawn (the validity battery found {'it' if len(gone) == 1 else 'them'}"
+                   f" liberal where the two-sided test holds; docs/validity/notes.md, "
+                   f"\"Options\"); {'it runs' if len(gone) == 1 else 'they run'} two-sided")
+    return out
 
 
 def _score_tables(tables, n, keys, options, splits=None, loss="zero_one") -> Dict[str, Any]:
@@ -463,9 +486,10 @@ def compare(X, y=None, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["t
     that has one (the one-sided 5x2 BCV McNemar test holds alpha in the
     validity battery where the two-sided one does; the one-sided 10-fold t,
     corrected RHO t, CV-CI z and proportion z were liberal where their
-    two-sided tests hold, and their results say so: docs/validity); ``options``
-    sets any test's options, e.g.
-    ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`).
+    two-sided tests hold, so they are withdrawn and those tests run
+    two-sided, with a warning: docs/validity); ``options`` sets any test's
+    options, e.g. ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`;
+    a withdrawn option value is an error naming it).
 
     ``stratify=True`` forms the BCV's blocks within the classes of y;
     ``groups`` (one value per record, or the name of a column of a DataFrame

@@ -267,8 +267,10 @@ def test_compare_gives_all_tests_and_bcv_tables():
 def test_compare_losses_reads_fixed_losses():
     from pybcv import datasets as D
     d = D.epsilon(4)
-    cmp = compare_losses(d.loss_a, d.loss_b, tests="all", seed=1, profile="paper")
+    cmp = compare_losses(d.loss_a, d.loss_b, tests="all", seed=1)
     assert set(cmp.results) == set(TESTS)
+    with pytest.raises(ValueError, match="profile 'paper' sets cvci_z"):   # for simulations only
+        compare_losses(d.loss_a, d.loss_b, tests="all", seed=1, profile="paper")
     assert np.isclose(cmp.averaged_table.sum(), 150)
     res = simulate("epsilon", reps=1, seed=0)
     assert set(res.pvalue) == set(TABLE5_TESTS)

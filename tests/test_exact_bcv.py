@@ -15,10 +15,10 @@ def _tables(b, c, n=100):
 
 @pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
 def test_whole_effective_counts_give_scipys_binomial_test(alternative):
-    # averaged counts 3.5 and 6 with t = 2: effective counts 7 and 12
-    b, c = [3, 4] * 5, [6] * 10
-    r = mcnemar_5x2bcv(_tables(b, c), t=2.0, exact=True, alternative=alternative)
-    assert r.pvalue == pytest.approx(binomtest(7, 19, 0.5, alternative=alternative).pvalue,
+    # averaged counts 5.5 and 7.7 with the paper's t = 20/11: effective counts 10 and 14
+    b, c = [5, 6] * 5, [8] * 7 + [7] * 3
+    r = mcnemar_5x2bcv(_tables(b, c), exact=True, alternative=alternative)
+    assert r.pvalue == pytest.approx(binomtest(10, 24, 0.5, alternative=alternative).pvalue,
                                      rel=1e-12)
     assert np.isnan(r.confidence_interval()).all() and r.df is None
 

@@ -9,6 +9,7 @@ import pytest
 from pybcv import validity as V
 from pybcv.datasets import FIXED_PREDICTIONS, make_dataset
 from pybcv.engine import RunConfig, simulate
+from pybcv.stats._common import admit_withdrawn
 from pybcv.engine.repetition import learner_free_batch, run_repetition
 from pybcv.engine.store import pack_tables, unpack_tables
 from pybcv.fold_tables import loss_sums_batch
@@ -37,7 +38,8 @@ def test_batch_losses_is_from_loss_sums_repetition_by_repetition(key):
     for opts in [{}] + ([{"alternative": "less"}] if "alternative" in spec.defaults else []):
         stat, p, lo, hi = spec.batch_losses(S, ntr, nte, **opts)
         for r in range(3):
-            res = spec.from_loss_sums(S[r], ntr, nte, **opts)
+            with admit_withdrawn():             # the battery scores withdrawn values too
+                res = spec.from_loss_sums(S[r], ntr, nte, **opts)
             assert np.allclose([res.statistic, res.pvalue, *res.confidence_interval()],
                                [stat[r], p[r], lo[r], hi[r]], equal_nan=True)
 

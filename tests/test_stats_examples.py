@@ -7,6 +7,7 @@ from pybcv import stats as S
 from pybcv.outcomes import differences, tables_from_losses
 from pybcv.partitions import bcv_mx2, kfold
 from pybcv.stats import TESTS
+from pybcv.stats._common import admit_withdrawn
 
 REL = 1e-9
 
@@ -176,8 +177,9 @@ def test_E17_cvci():
     assert close(r.statistic, 2.254938084) and close(r.pvalue, 0.02413721542)
     # closed form (N01 - N10) / sqrt(N01 + N10 - (N01 - N10)^2 / n)
     assert close(r.statistic, 15 / np.sqrt(45 - 225 / 300))
-    less = S.cvci_z(h, alternative="less")
-    greater = S.cvci_z(h, alternative="greater")
+    with admit_withdrawn():     # withdrawn as options; the paper profile's simulations use "less"
+        less = S.cvci_z(h, alternative="less")
+        greater = S.cvci_z(h, alternative="greater")
     assert close(greater.pvalue, r.pvalue / 2) and close(less.pvalue, 1 - r.pvalue / 2)
 
 
@@ -262,7 +264,8 @@ def test_batch_equals_single(key):
     for opts in [o for _, o in variants(key)]:
         stat, p = TESTS[key].batch(T, n_train, n_test, **opts)
         for r in range(R):
-            res = TESTS[key].from_tables(T[r], n_train, n_test, **opts)
+            with admit_withdrawn():             # the battery scores withdrawn values too
+                res = TESTS[key].from_tables(T[r], n_train, n_test, **opts)
             assert stat[r] == pytest.approx(res.statistic, rel=1e-12, abs=1e-12)
             assert p[r] == pytest.approx(res.pvalue, rel=1e-12, abs=1e-15)
     assert T.shape[1] == F

@@ -168,7 +168,9 @@ def test_flags_must_be_bools():
         S.mcnemar_ho(TAB, correction=None)
     with pytest.raises(TypeError, match="correction"):
         TESTS["mcnemar_ho"].from_tables([TAB], correction=0)
-    assert S.mcnemar_ho(TAB, correction=np.bool_(False)).statistic == S.mcnemar_ho(TAB, correction=False).statistic
+    assert S.mcnemar_ho(TAB, correction=np.bool_(True)).statistic == S.mcnemar_ho(TAB, correction=True).statistic
+    assert S.mcnemar_ho(TAB, correction=np.bool_(False), exact=True).pvalue == \
+        S.mcnemar_ho(TAB, exact=True).pvalue
 
 
 def test_rho_range():

@@ -165,9 +165,9 @@ def test_one_sided_note_on_the_exact_hold_out_mcnemar():
     'a chi-squared or F statistic', which is false of the binomial form
     (walk28 item 43)."""
     from pybcv.comparison import alternative_notes
-    note, = alternative_notes(["mcnemar_ho", "kfold_t"], "less")
+    note, = alternative_notes(["mcnemar_ho", "t_5x2cv"], "less")
     assert "does not apply to mcnemar_ho:" in note and "exact=True" in note
-    assert alternative_notes(["kfold_t"], "less") == []
+    assert alternative_notes(["t_5x2cv"], "less") == []
 
 
 def test_too_few_records_are_refused_before_any_fit():

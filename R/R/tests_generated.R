@@ -435,9 +435,11 @@ conservative_z_test <- registry_wrapper("conservative_z",
 #' sum (h_i - R)^2}, \verb{z = sqrt(n) R / sigma_out} ~ N(0, 1).  Interval \verb{R +-
 #' z_q sigma_out / sqrt(n)} (Bayle et al.'s CV confidence interval).
 #'
-#' \verb{alternative="two-sided"} (default) is the test as defined; the paper's own
-#' numbers fit \verb{"less"} (H1: A has the lower error), which the "paper" profile
-#' uses (conventions.md, "The paper profile").
+#' The test is two-sided: the paper's own numbers fit the one-sided "less" (H1: A has
+#' the lower error), which the "paper" profile applies when it re-scores simulations to
+#' replicate the paper's tables (conventions.md, "The paper profile"); as an option of
+#' the test it is withdrawn, liberal where the two-sided test holds
+#' (docs/validity/notes.md, "Options").
 #'
 #' Source: Bayle, Bayle, Janson & Mackey (2020), NeurIPS 33.
 #'
@@ -463,9 +465,11 @@ cvci_z_test <- registry_wrapper("cvci_z", alist(loss_diff = , alternative = c("t
 #' eq. 2).
 #'
 #' \verb{M = (|n01 - n10| - 1)^2 / (n01 + n10)} ~ chi2(1) (Edwards' continuity
-#' correction; \verb{correction=False} drops the -1).  With \verb{exact=True} the
-#' p-value is the two-sided binomial \verb{min(1, 2 Binom(n01+n10, 1/2).cdf(min))} and
-#' the statistic is \verb{min(n01, n10)} (an extension, not used by the paper).
+#' correction, always applied: \verb{correction=False}, which drops the -1, is
+#' withdrawn, liberal where the corrected test holds; docs/validity/notes.md,
+#' "Options").  With \verb{exact=True} the p-value is the two-sided binomial
+#' \verb{min(1, 2 Binom(n01+n10, 1/2).cdf(min))} and the statistic is \verb{min(n01,
+#' n10)} (an extension, not used by the paper).
 #'
 #' Edge case: \verb{n01 + n10 = 0} gives M = 0, p = 1 and a warning (statsmodels and
 #' mlxtend return inf, p = 0 there).  n01 = n10 > 0 is not clamped.
@@ -490,7 +494,8 @@ cvci_z_test <- registry_wrapper("cvci_z", alist(loss_diff = , alternative = c("t
 #' @param truth The true labels, for prediction vectors.
 #' @param correct The dimnames level that means "correct", for a table whose dimnames
 #' pybcv cannot read (they are an error asking for it).
-#' @param correction bool
+#' @param correction True: \verb{False} is an error naming the finding (with
+#' \verb{exact=True} it is ignored: the binomial test has no correction).
 #' @param exact bool
 #' @inherit registry_tests return params
 #' @noMd
@@ -541,7 +546,9 @@ mcnemar_ho_test <- registry_wrapper("mcnemar_ho",
 #' pybcv cannot read.
 #' @param empty_fold One of "zero", "drop" (the first is the default; see the
 #' description).
-#' @param correction bool
+#' @param correction True: \verb{False} (no continuity correction) is withdrawn: the
+#' validity battery found it liberal where the corrected test holds
+#' (docs/validity/notes.md, "Options"); it is an error naming the finding.
 #' @inherit registry_tests return params
 #' @noMd
 #' @export
@@ -573,11 +580,11 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #' M_BCV = 20 (|n01_bar - n10_bar| - 11/20)^2 / (11 (n01_bar + n10_bar)).
 #'
 #' For an m x 2 BCV (m != 5) \verb{t_m = 2m / (1 + rho1 + 2(m-1) rho2)} (derived the
-#' same way; \verb{bcv_t}).  Pass \verb{t} to set it directly: a t above the paper's
-#' makes the test liberal where the folds vary more than it assumes (the test needs t
-#' <= 10/v_eff; t = 2.512 is liberal on 11 of the battery's null families where 20/11
-#' holds; conventions.md, "The calibrated t (withdrawn)"), and such a result carries a
-#' warning saying so.
+#' same way; \verb{bcv_t}).  Pass \verb{t} to set it directly, at most the paper's: a t
+#' above it (given, or from rho1 and rho2 below 1/2) makes the test liberal where the
+#' folds vary more than it assumes (the test needs t <= 10/v_eff; t = 2.512 is liberal
+#' on 11 of the battery's null families where 20/11 holds; conventions.md, "The
+#' calibrated t (withdrawn)"), so it is an error naming the finding.
 #'
 #' Estimate and interval on the effective table (module docstring): \verb{estimate =
 #' (n01_bar - n10_bar) / N_bar} (N_bar the mean fold size; the same as on C_e) and
@@ -629,10 +636,10 @@ mcnemar_kfold_naive_test <- registry_wrapper("mcnemar_kfold_naive",
 #' \code{bcv_partitions(n)$validation}.
 #' @param correct The dimnames level that means "correct", for tables whose dimnames
 #' pybcv cannot read.
-#' @param rho1 float (bcv_t's valid range)
-#' @param rho2 float (bcv_t's valid range)
+#' @param rho1 float (bcv_t's valid range; t from them at most the paper's)
+#' @param rho2 float (bcv_t's valid range; t from them at most the paper's)
 #' @param clamp_correction bool
-#' @param t positive float or None
+#' @param t positive float at most the paper's t, or None
 #' @param alternative One of "two.sided", "less", "greater" (the first is the default;
 #' see the description).
 #' @param exact bool

@@ -24,6 +24,8 @@ import numpy as np
 from scipy import stats as _st
 from scipy import special as _sp
 
+from ..errors import ArgumentError
+
 ALTERNATIVES = ("two-sided", "less", "greater")
 #: conventions.md, "Zero-variance rule": a set of values is constant when
 #: max - min <= ZERO_TOL; a sum of squares is zero when <= ZERO_SQ (= ZERO_TOL ** 2).
@@ -90,9 +92,7 @@ class TestResult:
     _derived: ClassVar[Tuple[str, ...]] = ()
 
     def __post_init__(self):
-        own = tuple(str(w) for w in self.warnings)
-        object.__setattr__(self, "warnings",
-                           own + tuple(w for w in option_warnings(self) if w not in own))
+        object.__setattr__(self, "warnings", tuple(str(w) for w in self.warnings))
 
     @property
     def method(self) -> str:
@@ -274,61 +274,92 @@ def _paper_t(m: int) -> float:
     return 2.0 * m / bcv_variance_factor(m, 0.5, 0.5)
 
 
-#: Options that the validity battery (docs/validity) found liberal on a null
-#: family where the test with its default options holds alpha: {(test, option):
-#: (does a result use it, the evidence)}.  Every result built with one carries
-#: the warning of :func:`option_warnings` (Python, the CLI, R).  Where the
-#: default itself is liberal, an option's rate there is the default's, and the
-#: default's own documented warning covers it.  results.csv.gz holds the
-#: evidence; tests/test_option_warnings.py keeps this table and it in step.
-LIBERAL_OPTIONS: Dict[Tuple[str, str], Tuple[Callable[[Any], bool], str]] = {
+#: Option values withdrawn because the validity battery (docs/validity) found
+#: the test liberal with them on a null family where it holds alpha with its
+#: default options: {(test, option): (refuses(values) -> bool, what stays,
+#: the evidence)}, ``values`` the test's option values by name (``m`` and the
+#: resolved ``t`` for the 5x2 BCV McNemar).  :func:`check_withdrawn` raises on
+#: them in every front end (the test functions, ``from_tables``, comparisons,
+#: the CLI, R); the battery still scores them from its kernels, to document
+#: the withdrawal.  results.csv.gz holds the evidence;
+#: tests/test_withdrawn_options.py keeps this table and it in step.
+WITHDRAWN_OPTIONS: Dict[Tuple[str, str], Tuple[Callable[[Dict[str, Any]], bool], str, str]] = {
     ("kfold_t", "alternative"): (
-        lambda r: r.alternative != "two-sided",
+        lambda o: o["alternative"] != "two-sided", "two-sided only",
         "alternative='greater' 0.063 [0.053, 0.075] on 'magic noise n=500', where the "
-        "two-sided test gives 0.051"),
+        "two-sided test gives 0.051; either direction, as A and B can be given in either order"),
     ("corrected_rho_t", "alternative"): (
-        lambda r: r.alternative != "two-sided",
+        lambda o: o["alternative"] != "two-sided", "two-sided only",
         "alternative='less' 0.074 [0.063, 0.086] on 'simple n=300 delta=0', where the "
         "two-sided test gives 0.050; 0.072 and 0.071 at n = 1000 and 3000"),
     ("cvci_z", "alternative"): (
-        lambda r: r.alternative != "two-sided",
-        "alternative='less' (the paper profile) 0.064 [0.053, 0.075] on 'simple noise "
-        "n=300', where the two-sided test gives 0.057; either direction, as A and B can be "
-        "given in either order"),
+        lambda o: o["alternative"] != "two-sided", "two-sided only",
+        "alternative='less' (the paper profile's reading) 0.064 [0.053, 0.075] on 'simple "
+        "noise n=300', where the two-sided test gives 0.057; either direction, as A and B "
+        "can be given in either order"),
     ("proportion_z", "alternative"): (
-        lambda r: r.alternative != "two-sided",
+        lambda o: o["alternative"] != "two-sided", "two-sided only",
         "alternative='less' 0.056 [0.052, 0.061] and 'greater' 0.055 [0.050, 0.059] on "
         "'epsilon n=300 eps=0.3', where the two-sided test gives 0.053"),
     ("mcnemar_ho", "correction"): (
-        lambda r: not r.correction and not r.exact,
+        lambda o: not o["correction"] and not o.get("exact", False),
+        "correction=True, or exact=True",
         "correction=False 0.069 [0.058, 0.081] on 'twonorm noise n=500', where the "
         "corrected test gives 0.044; liberal on 4 null families where it holds"),
     ("mcnemar_kfold_naive", "correction"): (
-        lambda r: not r.correction,
+        lambda o: not o["correction"], "correction=True only",
         "correction=False 0.068 [0.057, 0.079] on 'pima mean-noise n=300', where the "
         "corrected test gives 0.008; 0.089 on 'shift-twins c=0.5'"),
     ("mcnemar_5x2bcv", "t"): (
-        lambda r: r.t > _paper_t(r.m) * (1 + 1e-12),
-        "the withdrawn t = 2.512 is liberal on 11 null families where t = 20/11 holds, "
-        "e.g. 0.069 [0.064, 0.074] on 'epsilon n=10000 eps=0.1' against 0.033; the test "
-        "needs t <= 10/v_eff, so any t above the paper's shrinks the range where it holds"),
+        lambda o: o["t"] > _paper_t(o["m"]) * (1 + 1e-12),
+        "t at most the paper's 2m/(1 + 1/2 + (m-1)) (20/11 at m = 5), given or from rho1 "
+        "and rho2",
+        "the calibrated t = 2.512 is liberal on 11 null families where t = 20/11 holds, "
+        "e.g. 0.069 [0.064, 0.074] on 'epsilon n=10000 eps=0.1' against 0.033, and t = 2 "
+        "on 'shift-twins c=0.25' 0.069 against 0.057; the test needs t <= 10/v_eff, so any "
+        "t above the paper's shrinks the range where it holds"),
 }
 
 
-def option_warnings(result) -> List[str]:
-    """The warnings of :data:`LIBERAL_OPTIONS` that apply to ``result`` (a
-    :class:`TestResult`): one per option of its test that it was run with and
-    that the validity battery found liberal where the default holds."""
-    out = []
-    for (test, option), (uses, evidence) in LIBERAL_OPTIONS.items():
-        if result.test == test and uses(result):
-            value = getattr(result, option)
+def withdrawn(test: str, **values) -> Optional[str]:
+    """The message refusing ``values`` (option values of ``test`` by name,
+    every option :data:`WITHDRAWN_OPTIONS` reads for it) when one of them is
+    withdrawn; None otherwise."""
+    for (key, option), (refuses, stays, evidence) in WITHDRAWN_OPTIONS.items():
+        if key == test and refuses(values):
+            value = values[option]
             value = f"{value:.6g}" if isinstance(value, float) else repr(value)
-            out.append(f"{option}={value}: the validity battery found the "
-                       f"{TEST_NAMES.get(test, test)} liberal with this option where its "
-                       f"default holds ({evidence}); its p-values can be too small "
-                       f"(docs/validity)")
-    return out
+            return (f"{option}={value} is withdrawn from the {TEST_NAMES.get(test, test)} "
+                    f"({test}): the validity battery found the test liberal with it where its "
+                    f"default holds ({evidence}); offered: {stays} (docs/validity/notes.md, "
+                    f"\"Options\")")
+    return None
+
+
+_ADMIT_WITHDRAWN = contextvars.ContextVar("pybcv_admit_withdrawn", default=False)
+
+
+@contextlib.contextmanager
+def admit_withdrawn():
+    """Private, for the project's own tests: inside it the test functions
+    compute withdrawn option values, so that the battery's kernels, which
+    score them as evidence, are checked against the one-result functions
+    and against R (never used by a front end)."""
+    token = _ADMIT_WITHDRAWN.set(True)
+    try:
+        yield
+    finally:
+        _ADMIT_WITHDRAWN.reset(token)
+
+
+def check_withdrawn(test: str, **values) -> None:
+    """ArgumentError (naming the option) when ``values`` use a withdrawn
+    option value of ``test`` (:func:`withdrawn`)."""
+    if _ADMIT_WITHDRAWN.get():
+        return
+    msg = withdrawn(test, **values)
+    if msg is not None:
+        raise ArgumentError(msg.split("=", 1)[0], msg)
 
 
 # ---- strict input checks: each error names the argument and the expected form

@@ -30,7 +30,7 @@ import numpy as np
 from scipy import special as _sp
 
 from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, bcv_variance_factor,
-                      check_alternative, check_choice, check_flag, check_real, check_tables, chi2_sf,
+                      check_alternative, check_choice, check_withdrawn, check_flag, check_real, check_tables, chi2_sf,
                       no_interval, p_z, scalar)
 
 CHI2_1 = "chi2(1)"
@@ -238,7 +238,9 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     the paper's eq. 2).
 
     ``M = (|n01 - n10| - 1)^2 / (n01 + n10)`` ~ chi2(1) (Edwards' continuity
-    correction; ``correction=False`` drops the -1).  With ``exact=True`` the
+    correction, always applied: ``correction=False``, which drops the -1, is
+    withdrawn, liberal where the corrected test holds; docs/validity/notes.md,
+    "Options").  With ``exact=True`` the
     p-value is the two-sided binomial ``min(1, 2 Binom(n01+n10, 1/2).cdf(min))``
     and the statistic is ``min(n01, n10)`` (an extension, not used by the paper).
 
@@ -254,7 +256,10 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     ----------
     table : array-like, shape (2, 2) or (4,)
         ``[[n00, n01], [n10, n11]]`` or ``(n00, n01, n10, n11)``.
-    correction, exact : bool
+    correction : True
+        ``False`` is an error naming the finding (with ``exact=True`` it is
+        ignored: the binomial test has no correction).
+    exact : bool
 
     Returns
     -------
@@ -273,6 +278,7 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     """
     correction = check_flag(correction, "correction")
     exact = check_flag(exact, "exact")
+    check_withdrawn("mcnemar_ho", correction=correction, exact=exact)
     C = check_tables(table, "table", "a 2x2")
     if C.shape != (2, 2):
         raise ValueError(f"table must be one 2x2 contingency table, got shape {np.shape(table)}")
@@ -314,7 +320,10 @@ def mcnemar_kfold_naive(tables, empty_fold="zero", correction=True) -> NaiveKFol
     ----------
     tables : array-like, shape (K, 2, 2) or (K, 4)
     empty_fold : {"zero", "drop"}
-    correction : bool
+    correction : True
+        ``False`` (no continuity correction) is withdrawn: the validity
+        battery found it liberal where the corrected test holds
+        (docs/validity/notes.md, "Options"); it is an error naming the finding.
 
     Returns
     -------
@@ -334,6 +343,7 @@ def mcnemar_kfold_naive(tables, empty_fold="zero", correction=True) -> NaiveKFol
     """
     empty_fold = check_choice(empty_fold, "empty_fold", ("zero", "drop"))
     correction = check_flag(correction, "correction")
+    check_withdrawn("mcnemar_kfold_naive", correction=correction)
     C = check_tables(tables, "tables", "(K, 2, 2)")
     if C.ndim != 3 or C.shape[0] < 1:
         raise ValueError(f"tables must have shape (K, 2, 2) or (K, 4), got {np.shape(tables)}")
@@ -390,11 +400,12 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
         M_BCV = 20 (|n01_bar - n10_bar| - 11/20)^2 / (11 (n01_bar + n10_bar)).
 
     For an m x 2 BCV (m != 5) ``t_m = 2m / (1 + rho1 + 2(m-1) rho2)``
-    (derived the same way; :func:`bcv_t`).  Pass ``t`` to set it directly:
-    a t above the paper's makes the test liberal where the folds vary more
-    than it assumes (the test needs t <= 10/v_eff; t = 2.512 is liberal on 11
-    of the battery's null families where 20/11 holds; conventions.md, "The
-    calibrated t (withdrawn)"), and such a result carries a warning saying so.
+    (derived the same way; :func:`bcv_t`).  Pass ``t`` to set it directly,
+    at most the paper's: a t above it (given, or from rho1 and rho2 below
+    1/2) makes the test liberal where the folds vary more than it assumes
+    (the test needs t <= 10/v_eff; t = 2.512 is liberal on 11 of the
+    battery's null families where 20/11 holds; conventions.md,
+    "The calibrated t (withdrawn)"), so it is an error naming the finding.
 
     Estimate and interval on the effective table (module docstring):
     ``estimate = (n01_bar - n10_bar) / N_bar`` (N_bar the mean fold size; the
@@ -433,9 +444,9 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     tables : array-like, shape (m, 2, 2, 2) indexed [j, k, row, col];
         also (2m, 2, 2) or (2m, 4) rows in the fold order (j=1,k=1),
         (j=1,k=2), ..., (j=m,k=2).  k = 1 trains on S_j, k = 2 on T_j.
-    rho1, rho2 : float (bcv_t's valid range)
+    rho1, rho2 : float (bcv_t's valid range; t from them at most the paper's)
     clamp_correction : bool
-    t : positive float or None
+    t : positive float at most the paper's t, or None
     alternative : {"two-sided", "less", "greater"}
     exact : bool
 
@@ -472,6 +483,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     m = C.shape[0]
     t_given = t is not None
     t = resolve_t(m, rho1, rho2, t)
+    check_withdrawn("mcnemar_5x2bcv", t=t, m=m)
     avg = C.reshape(2 * m, 2, 2).mean(axis=0)
     b, c = avg[0, 1], avg[1, 0]
     nbar = C.reshape(2 * m, 2, 2).sum((-1, -2)).mean(-1)     # as TESTS[...].batch_interval does

@@ -36,7 +36,7 @@ from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
 from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResult, as_float_array,
                       check_choice, check_flag, check_probability, check_real, check_sizes,
-                      check_tables, no_interval, real_losses)
+                      check_tables, no_interval, real_losses, withdrawn)
 
 
 # ---- one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
@@ -298,6 +298,18 @@ class TestSpec:
         if "rho1" in options or "rho2" in options:
             _mc.bcv_t(self.n_folds // 2, options.get("rho1", 0.5), options.get("rho2", 0.5))
         return options
+
+    def refused(self, options) -> Optional[str]:
+        """Why ``options`` (checked, merged with the defaults) hold an option
+        value withdrawn from this test (``_common.WITHDRAWN_OPTIONS``: the
+        validity battery found the test liberal with it where its default
+        holds), or None.  The test functions refuse such values themselves;
+        comparisons ask first, before any fit."""
+        o = {**self.defaults, **options}
+        if "t" in o:                       # the 5x2 BCV McNemar: its t, given or from rho
+            m = self.n_folds // 2
+            o.update(m=m, t=_mc.resolve_t(m, o.get("rho1", 0.5), o.get("rho2", 0.5), o["t"]))
+        return withdrawn(self.key, **o)
 
     def _tables(self, tables, batch: bool):
         F = self.n_folds

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._common import (TTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
+from ._common import (TTestResult, as_float_array, check_alternative, check_differences, check_withdrawn, difference_bounded,
                       check_sizes, check_whole, constant, p_t, ZERO_SQ, ratio_or_limit, sample_t_interval,
                       scalar, t_interval, zero_variance_p, zero_variance_warning)
 
@@ -146,6 +146,7 @@ def _check_diffs_1d(diffs):
 
 def _plain_paired(key, diffs, alternative):
     alternative = check_alternative(alternative)
+    check_withdrawn(key, alternative=alternative)
     x = _check_diffs_1d(diffs)
     out = paired_t_kernel(x, 0.0, alternative)
     return _result(key, out, x.mean(), "the sample variance", alternative,
@@ -201,7 +202,10 @@ def kfold_t(diffs, alternative="two-sided") -> TTestResult:
     Parameters
     ----------
     diffs : array-like, shape (K,)
-    alternative : {"two-sided", "less", "greater"}
+    alternative : "two-sided"
+        The one-sided forms are withdrawn: the validity battery found them
+        liberal where the two-sided test holds (docs/validity/notes.md,
+        "Options"); "less" or "greater" is an error naming the finding.
 
     Returns
     -------
@@ -348,7 +352,10 @@ def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestRes
     ----------
     diffs : array-like, shape (J,)
     n_train, n_test : positive whole number, or one per fold
-    alternative : {"two-sided", "less", "greater"}
+    alternative : "two-sided"
+        The one-sided forms are withdrawn: the validity battery found them
+        liberal where the two-sided test holds (docs/validity/notes.md,
+        "Options"); "less" or "greater" is an error naming the finding.
 
     Returns
     -------
@@ -366,6 +373,7 @@ def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestRes
     (2.016064515, 0.06340141328)
     """
     alternative = check_alternative(alternative)
+    check_withdrawn("corrected_rho_t", alternative=alternative)
     x = _check_diffs_1d(diffs)
     return _corrected("corrected_rho_t", x, n_train, n_test, alternative)
 

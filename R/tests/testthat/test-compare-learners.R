@@ -104,16 +104,20 @@ test_that("R functions as learners; the pipeline equals Python's for the same se
 
 test_that("profile and options reach the tests", {
   need_python()
-  ## (the paper profile's one-sided CV-CI z warns: test-registry-wrappers.R checks it)
-  res <- suppressWarnings(compare_learners("majority", function(train, test) rep("setosa", nrow(test)),
-                                           iris, "Species", tests = c("cvci_z", "mcnemar_kfold_naive"),
-                                           seed = 2, profile = "paper"))
-  expect_identical(res$htests$cvci_z$alternative, "less")
+  ## the paper profile's one-sided CV-CI z is for the paper's tables, not a comparison
+  rule <- function(train, test) rep("setosa", nrow(test))
+  expect_error(compare_learners("majority", rule, iris, "Species",
+                                tests = c("cvci_z", "mcnemar_kfold_naive"), seed = 2, profile = "paper"),
+               "profile 'paper' sets cvci_z")
+  res <- compare_learners("majority", rule, iris, "Species", tests = "mcnemar_kfold_naive",
+                          seed = 2, profile = "paper")
   expect_identical(res$htests$mcnemar_kfold_naive$empty_fold, "drop")
-  res2 <- suppressWarnings(compare_learners("majority", function(train, test) rep("setosa", nrow(test)),
-                                            iris, "Species", tests = "cvci_z", seed = 2,
-                                            options = list(cvci_z = list(alternative = "greater"))))
-  expect_identical(res2$htests$cvci_z$alternative, "greater")
+  expect_error(compare_learners("majority", rule, iris, "Species", tests = "cvci_z", seed = 2,
+                                options = list(cvci_z = list(alternative = "greater"))),
+               "withdrawn")
+  one <- compare_learners("majority", rule, iris, "Species", tests = "cvci_z", seed = 2,
+                          alternative = "greater")
+  expect_identical(one$htests$cvci_z$alternative, "two.sided")
 })
 
 test_that("compare_learners uses seed 0 by default, as Python does", {

@@ -8,13 +8,14 @@ test_that("every test function equals its Python function", {
   npx <- function(x) reticulate::np_array(x, dtype = "float64")
   for (alt in c("two.sided", "less", "greater")) {
     pa <- if (alt == "two.sided") "two-sided" else alt
-    ## one-sided, four of these tests warn (the validity battery; test-registry-wrappers.R)
-    sw <- suppressWarnings
+    ## one-sided, four of these tests are withdrawn (the validity battery; test-registry-wrappers.R)
+    sw <- function(x) if (alt == "two.sided") x else expect_error(x, "is withdrawn")
+    same <- function(r, py) { force(r); if (alt == "two.sided") expect_same_result(r, py) }
     d <- rdiff(15)
     expect_same_result(rho_t_test(d, alternative = alt), st$rho_t(npx(d), alternative = pa))
-    expect_same_result(sw(kfold_t_test(d[1:10], alt)), st$rho_t(npx(d[1:10]), alternative = pa))
-    expect_same_result(sw(corrected_rho_t_test(d, 135, 15, alt)),
-                       st$corrected_rho_t(npx(d), 135L, 15L, alternative = pa))
+    same(sw(kfold_t_test(d[1:10], alt)), st$rho_t(npx(d[1:10]), alternative = pa))
+    same(sw(corrected_rho_t_test(d, 135, 15, alt)),
+         st$corrected_rho_t(npx(d), 135L, 15L, alternative = "two-sided"))
     P <- matrix(rdiff(10), 5, 2)
     expect_same_result(t_5x2cv_test(P, alt), st$t_5x2cv(npx(P), alternative = pa))
     expect_same_result(combined_t_5x2cv_test(P, alt), st$combined_t_5x2cv(npx(P), alternative = pa))
@@ -28,12 +29,12 @@ test_that("every test function equals its Python function", {
                        st$pseudo_bootstrap(0.03, npx(reps), alternative = pa))
     expect_same_result(corrected_pseudo_bootstrap_test(0.03, reps, 270, 30, 15, alt),
                        st$corrected_pseudo_bootstrap(0.03, npx(reps), 270L, 30L, 15L, alternative = pa))
-    expect_same_result(sw(proportion_z_test(0.21, 0.13, 101, alt)),
-                       st$proportion_z(0.21, 0.13, 101L, alternative = pa))
+    same(sw(proportion_z_test(0.21, 0.13, 101, alt)),
+         st$proportion_z(0.21, 0.13, 101L, alternative = "two-sided"))
     H <- matrix(rdiff(20), 10, 2)
     expect_same_result(conservative_z_test(0.01, H, alt), st$conservative_z(0.01, npx(H), alternative = pa))
     h <- sample(c(-1, 0, 0, 0, 1), 200, replace = TRUE)
-    expect_same_result(sw(cvci_z_test(h, alt)), st$cvci_z(npx(h), alternative = pa))
+    same(sw(cvci_z_test(h, alt)), st$cvci_z(npx(h), alternative = "two-sided"))
   }
   P <- matrix(rdiff(10), 5, 2)
   expect_same_result(combined_f_5x2cv_test(P), st$combined_f_5x2cv(npx(P)))
@@ -45,7 +46,7 @@ test_that("McNemar family equals Python, including options", {
   npx <- function(x) reticulate::np_array(x, dtype = "float64")
   for (rep in 1:5) {
     tab <- fold_tables(rpois(10, 8), rpois(10, 5), size = 75)
-    for (rho in list(c(0.5, 0.5), c(0.3, 0.4))) {
+    for (rho in list(c(0.5, 0.5), c(0.6, 0.7))) {       # t at most the paper's
       for (clamp in c(FALSE, TRUE)) {
         r <- suppressWarnings(bcv_mcnemar_test(tab, rho[1], rho[2], clamp_correction = clamp))
         py <- st$mcnemar_5x2bcv(npx(tab), rho1 = rho[1], rho2 = rho[2], clamp_correction = clamp)
@@ -57,13 +58,19 @@ test_that("McNemar family equals Python, including options", {
         expect_identical(r$n_e, py$n_e)
       }
     }
-    for (ef in c("zero", "drop")) for (cc in c(TRUE, FALSE))
-      expect_same_result(suppressWarnings(mcnemar_kfold_naive_test(tab, empty_fold = ef, correction = cc)),
-                         st$mcnemar_kfold_naive(npx(tab), empty_fold = ef, correction = cc))
+    for (ef in c("zero", "drop"))
+      expect_same_result(suppressWarnings(mcnemar_kfold_naive_test(tab, empty_fold = ef)),
+                         st$mcnemar_kfold_naive(npx(tab), empty_fold = ef))
+    expect_error(mcnemar_kfold_naive_test(tab, correction = FALSE), "correction=False is withdrawn")
     t1 <- tab[1, ]
-    for (cc in c(TRUE, FALSE)) for (ex in c(FALSE, TRUE))
+    for (cc in c(TRUE, FALSE)) for (ex in c(FALSE, TRUE)) {
+      if (!cc && !ex) {
+        expect_error(mcnemar_ho_test(t1, correction = cc, exact = ex), "correction=False is withdrawn")
+        next
+      }
       expect_same_result(suppressWarnings(mcnemar_ho_test(t1, correction = cc, exact = ex)),
                          st$mcnemar_ho(npx(t1), correction = cc, exact = ex))
+    }
   }
   # an m x 2 BCV (m = 3): 6 rows
   tab <- fold_tables(c(5, 7, 6, 4, 8, 5), c(2, 3, 1, 4, 2, 3))

@@ -43,12 +43,15 @@ test_that("the BCV McNemar test takes t and alternative; t= is not read as truth
   expect_error(mcnemar_5x2bcv_test(tab, alternative = "bigger"), "alternative")
 })
 
-test_that("an option the validity battery found liberal where the default holds warns", {
+test_that("an option the validity battery found liberal where the default holds is refused", {
   need_python()
   d <- c(1, 0, 2, -1, 1, 1, 3, 0, 1, 2) / 30
-  expect_warning(kfold_t_test(d, alternative = "greater"), "validity battery")
+  expect_error(kfold_t_test(d, alternative = "greater"),
+               "alternative='greater' is withdrawn .*validity battery")
   expect_no_warning(kfold_t_test(d))
   tab <- fold_tables(E3_N01, E3_N10, size = 150)
-  expect_warning(mcnemar_5x2bcv_test(tab, t = 2), "t=2: the validity battery")
+  expect_error(mcnemar_5x2bcv_test(tab, t = 2), "t=2 is withdrawn")
+  expect_error(mcnemar_ho_test(matrix(c(10, 12, 5, 20), 2), correction = FALSE),
+               "correction=False is withdrawn")
   expect_no_warning(mcnemar_5x2bcv_test(tab, t = 1.5))
 })
