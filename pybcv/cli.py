@@ -158,7 +158,8 @@ def _options(a, tests):
     try:
         test_options(tests, a.profile, opts, a.alternative)
     except (ValueError, TypeError) as e:
-        raise UsageError(f"--option/--alternative: {e}") from None
+        flag = "--profile" if getattr(e, "argument", None) == "profile" else "--option/--alternative"
+        raise UsageError(f"{flag}: {e}") from None
     return opts
 
 

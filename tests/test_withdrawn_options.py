@@ -163,3 +163,14 @@ def test_the_paper_profile_is_for_the_paper_s_tables_not_a_comparison():
     assert e.value.argument == "profile"
     assert options_of(["mcnemar_kfold_naive"], profile="paper") == {
         "mcnemar_kfold_naive": {"empty_fold": "drop"}}
+
+
+@pytest.mark.parametrize("args,flag", [
+    (["--profile", "paper", "--tests", "cvci_z"], "--profile"),
+    (["--option", "mcnemar_5x2bcv.t=2", "--tests", "mcnemar_5x2bcv"], "--option/--alternative"),
+    (["--option", "mcnemar_ho.correction=false", "--tests", "mcnemar_ho"], "--option/--alternative")])
+def test_the_cli_refuses_them_as_usage_errors(args, flag):
+    r = subprocess.run([sys.executable, "-m", "pybcv", "compare", "--backend", "python", "--quiet",
+                        "--a", "majority", *args], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"pybcv: error: {flag}: " in r.stderr and "withdrawn" in r.stderr
