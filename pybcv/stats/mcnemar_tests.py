@@ -30,8 +30,8 @@ import numpy as np
 from scipy import special as _sp
 
 from ._common import (BCVMcNemarResult, McNemarResult, NaiveKFoldMcNemarResult, bcv_variance_factor,
-                      check_alternative, check_choice, check_withdrawn, check_flag, check_real, check_tables, chi2_sf,
-                      no_interval, p_z, scalar)
+                      check_alternative, check_choice, check_flag, check_real, check_tables,
+                      check_withdrawn, chi2_sf, no_interval, p_z, scalar)
 
 CHI2_1 = "chi2(1)"
 N01 = "N(0, 1)"

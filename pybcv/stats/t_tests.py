@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._common import (TTestResult, as_float_array, check_alternative, check_differences, check_withdrawn, difference_bounded,
-                      check_sizes, check_whole, constant, p_t, ZERO_SQ, ratio_or_limit, sample_t_interval,
-                      scalar, t_interval, zero_variance_p, zero_variance_warning)
+from ._common import (TTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
+                      check_sizes, check_whole, check_withdrawn, constant, p_t, ZERO_SQ, ratio_or_limit,
+                      sample_t_interval, scalar, t_interval, zero_variance_p, zero_variance_warning)
 
 
 class TKernel(NamedTuple):

@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._common import (ZTestResult, as_float_array, check_alternative, check_differences, check_withdrawn, difference_bounded,
-                      check_real, check_whole, constant, p_z, ZERO_SQ, ratio_or_limit, scalar, z_interval,
-                      zero_variance_p, zero_variance_warning)
+from ._common import (ZTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
+                      check_real, check_whole, check_withdrawn, constant, p_z, ZERO_SQ, ratio_or_limit,
+                      scalar, z_interval, zero_variance_p, zero_variance_warning)
 
 N01 = "N(0, 1)"
 
