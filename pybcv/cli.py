@@ -1012,7 +1012,8 @@ SHARED = {
         "own, two-sided); the one-sided 5x2 BCV McNemar test holds alpha where the "
         "two-sided one does in the validity battery (docs/validity); the one-sided "
         "10-fold t, corrected RHO t, CV-CI z and proportion z were liberal where their "
-        "two-sided tests hold, so they are withdrawn and those tests run two-sided, with a note"))),
+        "two-sided tests hold, and the one-sided corrected 10x10 CV t more liberal than its "
+        "two-sided test, so they are withdrawn and those tests run two-sided, with a note"))),
     "option": (("--option",), dict(type=_test_option, action="append", metavar="TEST.OPTION=VALUE",
                                    help="a test's option, e.g. mcnemar_5x2bcv.t=1.5 (repeatable)")),
     "design": (("--design",), dict(default="bcv5x2", type=_design,

@@ -486,7 +486,8 @@ def compare(X, y=None, learner_a=None, learner_b=None, tests=COMPARE_DEFAULTS["t
     that has one (the one-sided 5x2 BCV McNemar test holds alpha in the
     validity battery where the two-sided one does; the one-sided 10-fold t,
     corrected RHO t, CV-CI z and proportion z were liberal where their
-    two-sided tests hold, so they are withdrawn and those tests run
+    two-sided tests hold, the one-sided corrected 10x10 CV t more liberal
+    than its two-sided test, so they are withdrawn and those tests run
     two-sided, with a warning: docs/validity); ``options`` sets any test's
     options, e.g. ``{"mcnemar_5x2bcv": {"t": 1.5}}`` (:func:`test_options`;
     a withdrawn option value is an error naming it).

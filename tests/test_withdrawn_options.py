@@ -57,14 +57,17 @@ def _option_of(test: str, variant: str) -> str:
 
 
 def _adds_liberality():
-    """(test, variant) flagged liberal on a null family whose default is not
-    flagged there: the options that make a test liberal by themselves."""
+    """(test, variant) flagged liberal on a null family where the default is
+    not flagged, or where the default is flagged too but the variant's
+    interval lies entirely above the default's: the options that make a test
+    liberal, or more liberal, by themselves."""
     a = V.assessed()
     a = a[a.kind == "null"]
-    default = a[a.variant == "default"].set_index(["family", "test"]).liberal
+    default = a[a.variant == "default"].set_index(["family", "test"])
     out = set()
     for _, r in a[(a.variant != "default") & (a.liberal == True)].iterrows():  # noqa: E712
-        if not default.get((r.family, r.test), False):
+        d = default.loc[(r.family, r.test)]
+        if not d.liberal or r.type1_lo > d.type1_hi:
             out.add((r.test, r.variant))
     return out
 

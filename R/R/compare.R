@@ -411,8 +411,9 @@ results_frame <- function(htests, alpha) {
 #'   `--alternative`; the one-sided 5x2 BCV McNemar test holds alpha where the
 #'   two-sided one does in the validity battery (docs/validity); the one-sided
 #'   10-fold t, corrected RHO t, CV-CI z and proportion z were liberal where
-#'   their two-sided tests hold, so they are withdrawn and those tests run
-#'   two-sided, with a note in `warnings`.
+#'   their two-sided tests hold, and the one-sided corrected 10x10 CV t more
+#'   liberal than its two-sided test, so they are withdrawn and those tests
+#'   run two-sided, with a note in `warnings`.
 #' @param conf.level The level of the confidence intervals (`conf.int`).
 #' @param stratify `TRUE`: a stratified 5x2 BCV, the blocks formed within
 #'   the classes (the block-regularized designs only), as Python's

@@ -390,7 +390,10 @@ def corrected_10x10cv_t(diffs, n_train, n_test, alternative="two-sided") -> TTes
     ----------
     diffs : array-like, shape (r, K)
     n_train, n_test : positive whole number, or one per fold (r K values)
-    alternative : {"two-sided", "less", "greater"}
+    alternative : "two-sided"
+        The one-sided forms are withdrawn: the validity battery found them
+        more liberal than the two-sided test (docs/validity/notes.md,
+        "Options"); "less" or "greater" is an error naming the finding.
 
     Returns
     -------
@@ -407,6 +410,7 @@ def corrected_10x10cv_t(diffs, n_train, n_test, alternative="two-sided") -> TTes
     (0.8654308747, 0.3888946955, 99)
     """
     alternative = check_alternative(alternative)
+    check_withdrawn("corrected_10x10cv_t", alternative=alternative)
     X = check_differences(diffs, "diffs", (None, None), "(r, K)")
     if X.size < 2:
         raise ValueError("diffs must hold at least 2 differences")
