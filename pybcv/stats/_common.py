@@ -336,8 +336,8 @@ def withdrawn(test: str, **values) -> Optional[str]:
             value = values[option]
             value = f"{value:.6g}" if isinstance(value, float) else repr(value)
             return (f"{option}={value} is withdrawn from the {TEST_NAMES.get(test, test)} "
-                    f"({test}): the validity battery found the test liberal with it where its "
-                    f"default holds ({evidence}); offered: {stays} (docs/validity/notes.md, "
+                    f"({test}): the validity battery found the test liberal with it "
+                    f"({evidence}); offered: {stays} (docs/validity/notes.md, "
                     f"\"Options\")")
     return None
 

@@ -303,7 +303,7 @@ class TestSpec:
         """Why ``options`` (checked, merged with the defaults) hold an option
         value withdrawn from this test (``_common.WITHDRAWN_OPTIONS``: the
         validity battery found the test liberal with it where its default
-        holds), or None.  The test functions refuse such values themselves;
+        holds, or more liberal where that is liberal too), or None.  The test functions refuse such values themselves;
         comparisons ask first, before any fit."""
         o = {**self.defaults, **options}
         if "t" in o:                       # the 5x2 BCV McNemar: its t, given or from rho
