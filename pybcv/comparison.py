@@ -322,8 +322,8 @@ def alternative_notes(keys, alternative) -> List[str]:
         out.append(f"alternative {alternative!r} does not apply to {', '.join(gone)}: "
                    f"{'its one-sided form is' if len(gone) == 1 else 'their one-sided forms are'}"
                    f" withdrawn (the validity battery found {'it' if len(gone) == 1 else 'them'}"
-                   f" liberal where the two-sided test holds; docs/validity/notes.md, "
-                   f"\"Options\"); {'it runs' if len(gone) == 1 else 'they run'} two-sided")
+                   f" liberal; docs/validity/notes.md, \"Options\"); "
+                   f"{'it runs' if len(gone) == 1 else 'they run'} two-sided")
     return out
 
 

@@ -218,6 +218,12 @@ def wrapper(spec, choices) -> str:
         if p.name in choices:
             txt = ("One of " + ", ".join(f'"{c}"' for c in r_choices(choices[p.name])) +
                    " (the first is the default; see the description).")
+            gone = [c for c in r_choices(choices[p.name])
+                    if spec.refused({p.name: c.replace(".", "-")})]
+            if gone:
+                txt = (f'"{r_choices(choices[p.name])[0]}": ' + " and ".join(f'"{c}"' for c in gone)
+                       + ' are withdrawn, an error naming what the validity battery found '
+                       '(docs/validity/notes.md, "Options").')
         doc_params.append((p.name, txt or f"Python's option {p.name}."))
 
     doc = [spec.name, ""] + [l for p in paras for l in (rd(p), "")]

@@ -262,7 +262,8 @@ def test_batch_equals_single(key):
     T = np.stack([tables_from_losses(la[r], lb[r], sp) for r in range(R)])
     from pybcv.validity import variants          # every option value the battery scores
     for opts in [o for _, o in variants(key)]:
-        stat, p = TESTS[key].batch(T, n_train, n_test, **opts)
+        with admit_withdrawn():                 # the battery scores withdrawn values too
+            stat, p = TESTS[key].batch(T, n_train, n_test, **opts)
         for r in range(R):
             with admit_withdrawn():             # the battery scores withdrawn values too
                 res = TESTS[key].from_tables(T[r], n_train, n_test, **opts)

@@ -47,8 +47,8 @@ rho_t_test <- registry_wrapper("rho_t", alist(diffs = , alternative = c("two.sid
 #' Python returns statistic, pvalue, df = K - 1, estimate = x_bar.
 #'
 #' @param diffs array-like, shape (K,)
-#' @param alternative One of "two.sided", "less", "greater" (the first is the default;
-#' see the description).
+#' @param alternative "two.sided": "less" and "greater" are withdrawn, an error naming
+#' what the validity battery found (docs/validity/notes.md, "Options").
 #' @inherit registry_tests return params
 #' @noMd
 #' @export
@@ -107,8 +107,8 @@ t_5x2cv_test <- registry_wrapper("t_5x2cv", alist(diffs = , alternative = c("two
 #' @param diffs array-like, shape (J,)
 #' @param n_train positive whole number, or one per fold
 #' @param n_test positive whole number, or one per fold
-#' @param alternative One of "two.sided", "less", "greater" (the first is the default;
-#' see the description).
+#' @param alternative "two.sided": "less" and "greater" are withdrawn, an error naming
+#' what the validity battery found (docs/validity/notes.md, "Options").
 #' @inherit registry_tests return params
 #' @noMd
 #' @export
@@ -212,8 +212,8 @@ corrected_pseudo_bootstrap_test <- registry_wrapper("corrected_pseudo_bootstrap"
 #' @param diffs array-like, shape (r, K)
 #' @param n_train positive whole number, or one per fold (r K values)
 #' @param n_test positive whole number, or one per fold (r K values)
-#' @param alternative One of "two.sided", "less", "greater" (the first is the default;
-#' see the description).
+#' @param alternative "two.sided": "less" and "greater" are withdrawn, an error naming
+#' what the validity battery found (docs/validity/notes.md, "Options").
 #' @inherit registry_tests return params
 #' @noMd
 #' @export
@@ -380,8 +380,8 @@ calibrated_f_5x2bcv_test <- registry_wrapper("calibrated_f_5x2bcv", alist(diffs 
 #' @param err_a float in [0, 1]: Error rates of A and B on the n2 validation records.
 #' @param err_b float in [0, 1]: Error rates of A and B on the n2 validation records.
 #' @param n_test positive whole number
-#' @param alternative One of "two.sided", "less", "greater" (the first is the default;
-#' see the description).
+#' @param alternative "two.sided": "less" and "greater" are withdrawn, an error naming
+#' what the validity battery found (docs/validity/notes.md, "Options").
 #' @inherit registry_tests return params
 #' @noMd
 #' @export
@@ -448,8 +448,8 @@ conservative_z_test <- registry_wrapper("conservative_z",
 #' Python returns statistic, pvalue, estimate R, sigma2_out, n.
 #'
 #' @param loss_diff array-like, shape (n,): Per-record loss differences in [-1, 1].
-#' @param alternative One of "two.sided", "less", "greater" (the first is the default;
-#' see the description).
+#' @param alternative "two.sided": "less" and "greater" are withdrawn, an error naming
+#' what the validity battery found (docs/validity/notes.md, "Options").
 #' @inherit registry_tests return params
 #' @noMd
 #' @export

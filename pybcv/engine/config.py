@@ -38,6 +38,7 @@ from ..partitions import DESIGNS, design_splitter
 from ..comparison import loss_tests
 from ..losses import NAMES as LOSS_NAMES, Loss, resolve_loss
 from ..stats import TESTS, designs_for, profile_options
+from ..stats._common import admit_withdrawn
 from ..pipeline import spec_dict
 
 @dataclass
@@ -321,6 +322,7 @@ def score(cfg: RunConfig, tables: Dict[str, Any], level: float = 0.95, options=N
                                                                   f"{cfg.unit_of(k)}@{pair}")
             ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg.n)
             run = TESTS[k].batch_with_intervals if cfg.zero_one else TESTS[k].batch_losses
-            stat, p, lo, hi = run(tables[unit], ntr, nte, level=level, **options.get(k, {}))
+            with admit_withdrawn():     # a profile's options: the paper's one-sided CV-CI z
+                stat, p, lo, hi = run(tables[unit], ntr, nte, level=level, **options.get(k, {}))
             res[key], ci[key] = (stat, p), (lo, hi)
     return res, ci

@@ -483,7 +483,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     m = C.shape[0]
     t_given = t is not None
     t = resolve_t(m, rho1, rho2, t)
-    check_withdrawn("mcnemar_5x2bcv", t=t, m=m)
+    check_withdrawn("mcnemar_5x2bcv", t=t, m=m, **({} if t_given else {"rho1": rho1, "rho2": rho2}))
     avg = C.reshape(2 * m, 2, 2).mean(axis=0)
     b, c = avg[0, 1], avg[1, 0]
     nbar = C.reshape(2 * m, 2, 2).sum((-1, -2)).mean(-1)     # as TESTS[...].batch_interval does

@@ -36,7 +36,7 @@ from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
 from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResult, as_float_array,
                       check_choice, check_flag, check_probability, check_real, check_sizes,
-                      check_tables, no_interval, real_losses, withdrawn)
+                      check_tables, check_withdrawn, no_interval, real_losses, withdrawn)
 
 
 # ---- one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
@@ -305,11 +305,18 @@ class TestSpec:
         validity battery found the test liberal with it where its default
         holds, or more liberal where that is liberal too), or None.  The test functions refuse such values themselves;
         comparisons ask first, before any fit."""
+        return withdrawn(self.key, **self._values(options))
+
+    def _values(self, options) -> Dict:
+        """The option values by name, the defaults filled in (the 5x2 BCV
+        McNemar's: its m and its t, given or from rho1 and rho2)."""
         o = {**self.defaults, **options}
-        if "t" in o:                       # the 5x2 BCV McNemar: its t, given or from rho
+        if "t" in o:
             m = self.n_folds // 2
+            if o["t"] is not None:          # a t given: the rhos are not read
+                o.pop("rho1", None), o.pop("rho2", None)
             o.update(m=m, t=_mc.resolve_t(m, o.get("rho1", 0.5), o.get("rho2", 0.5), o["t"]))
-        return withdrawn(self.key, **o)
+        return o
 
     def _tables(self, tables, batch: bool):
         F = self.n_folds
@@ -347,6 +354,8 @@ class TestSpec:
     # ---- entry points -------------------------------------------------------
     def _prepare(self, tables, n_train, n_test, options, batch):
         options = self._options(options)
+        if batch:               # the one-result paths refuse them in the test functions
+            check_withdrawn(self.key, **self._values(options))
         C = self._tables(tables, batch=batch)
         ntr, nte = self._sizes(C, n_train, n_test)
         return self.inputs(C, ntr, nte), options
@@ -390,6 +399,8 @@ class TestSpec:
         if self.needs_zero_one:
             raise ValueError(zero_one_message([self.key], "this loss"))
         options = self._options(options)
+        if batch:
+            check_withdrawn(self.key, **self._values(options))
         F = self.n_folds
         shape = f"(R, {F}, 4)" if batch else f"({F}, 4)"
         S = as_float_array(sums, "loss sums", shape)
