@@ -20,7 +20,10 @@ All three go through the same two steps: the table adapter (tables and sizes
 kernel in its family module (e.g. ``t_tests.paired_t_kernel``), which the
 public function calls too; so each test's arithmetic lives once, and
 ``from_tables`` equals ``batch`` bit for bit.  Options and inputs are checked
-before any arithmetic (conventions.md, "Inputs").
+before any arithmetic (conventions.md, "Inputs"); an option value withdrawn
+by the validity battery (``_common.WITHDRAWN_OPTIONS``) is an error on every
+path, except inside ``_common.admit_withdrawn()``, where the battery scores
+it as evidence and the engine re-scores the paper profile's simulations.
 """
 from __future__ import annotations
 
