@@ -22,6 +22,7 @@ from conftest import requires_r
 from pybcv.engine import archive
 from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS, profile_options
+from pybcv.stats._common import admit_withdrawn
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPL = os.path.join(ROOT, "docs", "replication")
@@ -227,7 +228,8 @@ def rescore(run: dict, profile: str):
     for k in run["results"]:
         unit = TESTS[k].design if cfg.get("share_designs", True) else k
         ntr, nte = DESIGNS[TESTS[k].design].sizes(cfg["n"])
-        out[k] = TESTS[k].batch(run["tables"][unit], ntr, nte, **opts.get(k, {}))
+        with admit_withdrawn():         # the paper profile's one-sided CV-CI z, as the engine
+            out[k] = TESTS[k].batch(run["tables"][unit], ntr, nte, **opts.get(k, {}))
     return out
 
 
