@@ -13,6 +13,7 @@ import os
 
 import pytest
 
+from pybcv.stats._common import admit_withdrawn
 from r_bridge.session import r_available, missing_r_packages  # noqa: F401
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -102,3 +103,12 @@ def terminal_sigint():
     the test run itself was started."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def withdrawn_admitted():
+    """Inside the test the withdrawn option values are computed
+    (pybcv.stats._common.WITHDRAWN_OPTIONS): checks that cover every option
+    value the battery's kernels score use it."""
+    with admit_withdrawn():
+        yield

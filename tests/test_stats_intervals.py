@@ -15,14 +15,9 @@ from pybcv import stats as S
 from pybcv.outcomes import tables_from_losses
 from pybcv.partitions import DESIGNS
 from pybcv.stats import TESTS
-from pybcv.stats._common import admit_withdrawn
 
-@pytest.fixture(autouse=True)
-def _withdrawn_values_computed():
-    """These checks cover every option value the battery's kernels score,
-    the withdrawn ones too (pybcv.stats._common.WITHDRAWN_OPTIONS)."""
-    with admit_withdrawn():
-        yield
+pytestmark = pytest.mark.usefixtures("withdrawn_admitted")   # every option value, the withdrawn too
+
 
 levels = hs.floats(0.05, 0.995)
 counts = hs.integers(0, 40)

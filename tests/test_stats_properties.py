@@ -9,14 +9,9 @@ from conftest import requires_r
 from pybcv import stats as S
 from pybcv.partitions import DESIGNS, bcv_mx2, conservative_z, holdout, kfold
 from pybcv.stats import TESTS
-from pybcv.stats._common import admit_withdrawn
 
-@pytest.fixture(autouse=True)
-def _withdrawn_values_computed():
-    """These checks cover every option value the battery's kernels score,
-    the withdrawn ones too (pybcv.stats._common.WITHDRAWN_OPTIONS)."""
-    with admit_withdrawn():
-        yield
+pytestmark = pytest.mark.usefixtures("withdrawn_admitted")   # every option value, the withdrawn too
+
 
 counts = hs.integers(0, 60)
 

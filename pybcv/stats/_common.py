@@ -274,6 +274,13 @@ def _paper_t(m: int) -> float:
     return 2.0 * m / bcv_variance_factor(m, 0.5, 0.5)
 
 
+def _one_sided(evidence: str, either: bool = True):
+    """A WITHDRAWN_OPTIONS entry for a test's one-sided forms."""
+    return (lambda o: o["alternative"] != "two-sided", "two-sided only",
+            f"the validity battery found the one-sided test {evidence}"
+            + ("; either direction, as A and B can be given in either order" if either else ""))
+
+
 #: Option values withdrawn because the validity battery (docs/validity) found
 #: the test liberal with them on a null family where it holds alpha with its
 #: default options, or more liberal than with its defaults where those are
@@ -285,44 +292,26 @@ def _paper_t(m: int) -> float:
 #: the withdrawal.  results.csv.gz holds the evidence;
 #: tests/test_withdrawn_options.py keeps this table and it in step.
 WITHDRAWN_OPTIONS: Dict[Tuple[str, str], Tuple[Callable[[Dict[str, Any]], bool], str, str]] = {
-    ("kfold_t", "alternative"): (
-        lambda o: o["alternative"] != "two-sided", "two-sided only",
-        "the validity battery found the one-sided test liberal where the two-sided test "
-        "holds: 'greater' 0.063 [0.053, 0.075] on 'magic noise n=500', two-sided 0.051; "
-        "either direction, as A and B can be given in either order"),
-    ("corrected_rho_t", "alternative"): (
-        lambda o: o["alternative"] != "two-sided", "two-sided only",
-        "the validity battery found the one-sided test liberal where the two-sided test "
-        "holds: 'less' 0.074 [0.063, 0.086] on 'simple n=300 delta=0', two-sided 0.050 "
-        "(0.072 and 0.071 at n = 1000 and 3000); either direction, as A and B can be "
-        "given in either order"),
-    ("corrected_10x10cv_t", "alternative"): (
-        lambda o: o["alternative"] != "two-sided", "two-sided only",
-        "the validity battery found the one-sided test more liberal than the two-sided "
-        "test, itself liberal there: 'less' 0.099 [0.086, 0.113] on 'simple n=300 delta=0 "
-        "all tests', two-sided 0.068 [0.057, 0.080]; either direction, as A and B can be "
-        "given in either order"),
-    ("cvci_z", "alternative"): (
-        lambda o: o["alternative"] != "two-sided", "two-sided only",
-        "the validity battery found the one-sided test liberal where the two-sided test "
-        "holds: 'less' (the paper profile's reading) 0.064 [0.053, 0.075] on 'simple noise "
-        "n=300', two-sided 0.057; either direction, as A and B can be given in either order"),
-    ("proportion_z", "alternative"): (
-        lambda o: o["alternative"] != "two-sided", "two-sided only",
-        "the validity battery found the one-sided test liberal where the two-sided test "
-        "holds: 'less' 0.056 [0.052, 0.061] and 'greater' 0.055 [0.050, 0.059] on "
-        "'epsilon n=300 eps=0.3', two-sided 0.053"),
+    ("kfold_t", "alternative"): _one_sided(
+        "liberal where the two-sided test holds: 'greater' 0.063 [0.053, 0.075] on 'magic "
+        "noise n=500', two-sided 0.051"),
     ("mcnemar_ho", "correction"): (
         lambda o: not o["correction"] and not o.get("exact", False),
         "correction=True, or exact=True",
         "the validity battery found the uncorrected test liberal where the corrected one "
         "holds: 0.069 [0.058, 0.081] on 'twonorm noise n=500', corrected 0.044; liberal on "
         "4 null families where the corrected test holds"),
+    ("corrected_rho_t", "alternative"): _one_sided(
+        "liberal where the two-sided test holds: 'less' 0.074 [0.063, 0.086] on 'simple "
+        "n=300 delta=0', two-sided 0.050 (0.072 and 0.071 at n = 1000 and 3000)"),
     ("mcnemar_kfold_naive", "correction"): (
         lambda o: not o["correction"], "correction=True only",
         "the validity battery found the uncorrected test liberal where the corrected one "
         "holds: 0.068 [0.057, 0.079] on 'pima mean-noise n=300', corrected 0.008; 0.089 on "
         "'shift-twins c=0.5'"),
+    ("corrected_10x10cv_t", "alternative"): _one_sided(
+        "more liberal than the two-sided test, itself liberal there: 'less' 0.099 [0.086, "
+        "0.113] on 'simple n=300 delta=0 all tests', two-sided 0.068 [0.057, 0.080]"),
     ("mcnemar_5x2bcv", "t"): (
         lambda o: o["t"] > _paper_t(o["m"]) * (1 + 1e-12),
         "t at most the paper's 2m/(1 + 1/2 + (m-1)) (20/11 at m = 5), given or from rho1 "
@@ -332,6 +321,13 @@ WITHDRAWN_OPTIONS: Dict[Tuple[str, str], Tuple[Callable[[Dict[str, Any]], bool],
         "on 11 null families where t = 20/11 holds (e.g. 0.069 [0.064, 0.074] on 'epsilon "
         "n=10000 eps=0.1', against 0.033) and t = 2 more liberal than 20/11 where that is "
         "liberal too (0.069 against 0.057 on 'shift-twins c=0.25')"),
+    ("cvci_z", "alternative"): _one_sided(
+        "liberal where the two-sided test holds: 'less' (the paper profile's reading) 0.064 "
+        "[0.053, 0.075] on 'simple noise n=300', two-sided 0.057"),
+    ("proportion_z", "alternative"): _one_sided(
+        "liberal where the two-sided test holds: 'less' 0.056 [0.052, 0.061] and 'greater' "
+        "0.055 [0.050, 0.059] on 'epsilon n=300 eps=0.3', two-sided 0.053",
+        either=False),
 }
 
 

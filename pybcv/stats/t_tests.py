@@ -202,10 +202,7 @@ def kfold_t(diffs, alternative="two-sided") -> TTestResult:
     Parameters
     ----------
     diffs : array-like, shape (K,)
-    alternative : "two-sided"
-        The one-sided forms are withdrawn: the validity battery found them
-        liberal where the two-sided test holds (docs/validity/notes.md,
-        "Options"); "less" or "greater" is an error naming the finding.
+    alternative : "two-sided" (one-sided: withdrawn, docs/validity/notes.md "Options")
 
     Returns
     -------
@@ -352,10 +349,7 @@ def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestRes
     ----------
     diffs : array-like, shape (J,)
     n_train, n_test : positive whole number, or one per fold
-    alternative : "two-sided"
-        The one-sided forms are withdrawn: the validity battery found them
-        liberal where the two-sided test holds (docs/validity/notes.md,
-        "Options"); "less" or "greater" is an error naming the finding.
+    alternative : "two-sided" (one-sided: withdrawn, docs/validity/notes.md "Options")
 
     Returns
     -------
@@ -390,10 +384,7 @@ def corrected_10x10cv_t(diffs, n_train, n_test, alternative="two-sided") -> TTes
     ----------
     diffs : array-like, shape (r, K)
     n_train, n_test : positive whole number, or one per fold (r K values)
-    alternative : "two-sided"
-        The one-sided forms are withdrawn: the validity battery found them
-        more liberal than the two-sided test (docs/validity/notes.md,
-        "Options"); "less" or "greater" is an error naming the finding.
+    alternative : "two-sided" (one-sided: withdrawn, docs/validity/notes.md "Options")
 
     Returns
     -------

@@ -102,10 +102,7 @@ def proportion_z(err_a, err_b, n_test, alternative="two-sided") -> ZTestResult:
     err_a, err_b : float in [0, 1]
         Error rates of A and B on the n2 validation records.
     n_test : positive whole number
-    alternative : "two-sided"
-        The one-sided forms are withdrawn: the validity battery found them
-        liberal where the two-sided test holds (docs/validity/notes.md,
-        "Options"); "less" or "greater" is an error naming the finding.
+    alternative : "two-sided" (one-sided: withdrawn, docs/validity/notes.md "Options")
 
     Returns
     -------
@@ -211,10 +208,7 @@ def cvci_z(loss_diff, alternative="two-sided") -> ZTestResult:
     ----------
     loss_diff : array-like, shape (n,)
         Per-record loss differences in [-1, 1].
-    alternative : "two-sided"
-        The one-sided forms are withdrawn: the validity battery found them
-        liberal where the two-sided test holds (docs/validity/notes.md,
-        "Options"); "less" or "greater" is an error naming the finding.
+    alternative : "two-sided" (one-sided: withdrawn, docs/validity/notes.md "Options")
 
     Returns
     -------
