@@ -351,6 +351,12 @@ FAMILIES: List[Family] = [
            note="shift-twins c=0.5 n=300 with every test of the registry (the 240- and "
                 "315-fold designs too; the same seed: its repetitions are those of "
                 "shift-twins c=0.5 n=300)"),
+    # ---- built 2026-11-25 (eighth session) after the options' withdrawal rule was fixed:
+    # the options that stay, checked out of sample
+    *[Family(f"epsilon n={n} eps={e}", "null", "epsilon", n, 10000, {"eps": e}, tests=MID,
+             note="added after the withdrawal of the liberal options: an out-of-sample "
+                  "check of the options that stay")
+      for n, e in ((2000, 0.05), (150, 0.25))],
 ]
 
 FAMILY = {f.name: f for f in FAMILIES}
