@@ -8,6 +8,7 @@ into R vectors, matrices and lists.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 import zlib
@@ -39,15 +40,23 @@ def _fail(e):
     return {"ok": False, "type": type(e).__name__, "message": str(e)}
 
 
+def _entry(fn):
+    """An entry point for R: its return value as ``{"ok": True, "value": ...}``,
+    any exception as :func:`_fail`'s dict."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return {"ok": True, "value": fn(*args, **kwargs)}
+        except Exception as e:
+            return _fail(e)
+    return call
+
+
 def _plain(x):
     if isinstance(x, np.ndarray):
         return x
-    if isinstance(x, (np.floating,)):
-        return float(x)
-    if isinstance(x, (np.integer,)):
-        return int(x)
-    if isinstance(x, (np.bool_,)):
-        return bool(x)
+    if isinstance(x, (np.floating, np.integer, np.bool_)):
+        return x.item()
     if isinstance(x, dict):
         return {str(k): _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
@@ -99,27 +108,24 @@ def result_dict(res, key=None, level=0.95):
             "conf_int": _interval(res, d, float(level)), "conf_level": float(level)}
 
 
+@_entry
 def run_test(key, args, kwargs, level=0.95):
     """Call test ``key``'s public function ``TESTS[key].function(*args, **kwargs)``."""
-    try:
-        from pybcv.stats import registry
-        res = registry.get_test(key).function(*args, **dict(kwargs or {}))
-        return {"ok": True, "value": result_dict(res, key, level)}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.stats import registry
+    res = registry.get_test(key).function(*args, **dict(kwargs or {}))
+    return result_dict(res, key, level)
 
 
+@_entry
 def run_from_tables(key, tables, n_train=None, n_test=None, options=None, level=0.95):
     """``TESTS[key].from_tables(tables, n_train, n_test, **options)``."""
-    try:
-        from pybcv.stats import registry
-        spec = registry.get_test(key)
-        res = spec.from_tables(tables, n_train, n_test, **dict(options or {}))
-        return {"ok": True, "value": result_dict(res, key, level)}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.stats import registry
+    spec = registry.get_test(key)
+    res = spec.from_tables(tables, n_train, n_test, **dict(options or {}))
+    return result_dict(res, key, level)
 
 
+@_entry
 def run_battery(keys, tables, n_train, n_test, options, level=0.95, zero_one=True, loss=None):
     """Every test of ``keys`` from its design's fold tables in ONE call:
     ``tables[design]`` is a (F, 4) array (n00, n01, n10, n11 per fold; with
@@ -128,25 +134,22 @@ def run_battery(keys, tables, n_train, n_test, options, level=0.95, zero_one=Tru
     whether the battery's liberal-test warning applies),
     ``n_train[design]``/``n_test[design]`` the fold sizes, ``options[key]``
     the test's options.  Returns {key: result dict} (as R's ``compare_learners`` does)."""
-    try:
-        from pybcv.stats import TESTS
-        out = {}
-        for k in keys:
-            spec = TESTS[k]
-            d = spec.design
-            tab = np.asarray(tables[d], dtype=float)
-            tab = tab.reshape(-1, 2, 2) if zero_one else tab.reshape(-1, 4)
-            ntr, nte = n_train.get(d), n_test.get(d)
-            sizes = (None if ntr is None else np.asarray(ntr, dtype=float),
-                     None if nte is None else np.asarray(nte, dtype=float))
-            opts = dict((options or {}).get(k) or {})
-            res = (spec.from_tables(tab, *sizes, **opts) if zero_one else
-                   spec.from_loss_sums(tab, *sizes, loss=loss, **opts))
-            out[k] = result_dict(res, k, level)
-            out[k]["design"] = d
-        return {"ok": True, "value": out}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.stats import TESTS
+    out = {}
+    for k in keys:
+        spec = TESTS[k]
+        d = spec.design
+        tab = np.asarray(tables[d], dtype=float)
+        tab = tab.reshape(-1, 2, 2) if zero_one else tab.reshape(-1, 4)
+        ntr, nte = n_train.get(d), n_test.get(d)
+        sizes = (None if ntr is None else np.asarray(ntr, dtype=float),
+                 None if nte is None else np.asarray(nte, dtype=float))
+        opts = dict((options or {}).get(k) or {})
+        res = (spec.from_tables(tab, *sizes, **opts) if zero_one else
+               spec.from_loss_sums(tab, *sizes, loss=loss, **opts))
+        out[k] = result_dict(res, k, level)
+        out[k]["design"] = d
+    return out
 
 
 def _labels(y):
@@ -176,128 +179,112 @@ def data_checks(y, target, shown, classifiers, remedy, compared_as=""):
         return _fail(ValueError(str(e)))
 
 
+@_entry
 def loss_selection(tests, loss, y, stratify=False, function_name=None):
     """R's ``compare_learners(loss = )``: the resolved loss's name and the
     tests it keeps (``pybcv.comparison.loss_tests``: the tests that need 0/1
     outcomes dropped from a selection with a note, refused when named).
     ``function_name``: the loss is an R function (real-valued losses that R
     computes), so named."""
-    try:
-        from pybcv.comparison import loss_tests
-        from pybcv.losses import Loss, resolve_loss
-        if function_name is not None:
-            lossobj = Loss(str(function_name), False)
-        else:
-            lossobj = resolve_loss(loss, _labels(y))
-        if stratify and lossobj.name in ("squared", "absolute"):
-            raise ValueError(f"stratify = TRUE forms the blocks within the classes of the target, "
-                             f"but under loss {lossobj.name!r} the target is numeric with no "
-                             f"classes; leave stratify FALSE")
-        keys, notes = loss_tests(tests, lossobj)
-        return {"ok": True, "value": {"loss": lossobj.name, "zero_one": bool(lossobj.zero_one),
-                                      "proba": bool(lossobj.proba),
-                                      "keys": list(keys), "notes": list(notes)}}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.comparison import loss_tests
+    from pybcv.losses import Loss, resolve_loss
+    if function_name is not None:
+        lossobj = Loss(str(function_name), False)
+    else:
+        lossobj = resolve_loss(loss, _labels(y))
+    if stratify and lossobj.name in ("squared", "absolute"):
+        raise ValueError(f"stratify = TRUE forms the blocks within the classes of the target, "
+                         f"but under loss {lossobj.name!r} the target is numeric with no "
+                         f"classes; leave stratify FALSE")
+    keys, notes = loss_tests(tests, lossobj)
+    return {"loss": lossobj.name, "zero_one": bool(lossobj.zero_one),
+            "proba": bool(lossobj.proba), "keys": list(keys), "notes": list(notes)}
 
 
+@_entry
 def fold_loss_sums(loss_a, loss_b, n_test):
     """(F, 4) loss sums (``pybcv.outcomes.loss_sums``) of per-record losses
     whose folds are consecutive runs of ``n_test`` records (R's function loss)."""
-    try:
-        from pybcv.outcomes import loss_sums
-        ends = np.cumsum(np.atleast_1d(np.asarray(n_test, dtype=np.int64)))
-        folds = [np.arange(e - m, e) for e, m in zip(ends, np.atleast_1d(n_test))]
-        return {"ok": True, "value": loss_sums(np.atleast_1d(loss_a), np.atleast_1d(loss_b), folds)}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.outcomes import loss_sums
+    ends = np.cumsum(np.atleast_1d(np.asarray(n_test, dtype=np.int64)))
+    folds = [np.arange(e - m, e) for e, m in zip(ends, np.atleast_1d(n_test))]
+    return loss_sums(np.atleast_1d(loss_a), np.atleast_1d(loss_b), folds)
 
 
+@_entry
 def design_loss_sums(y, pred_a, pred_b, test_sets, loss, names=("A", "B")):
     """Per-fold loss sums ``{design: (F, 4)}`` of two learners' predictions
     (``pybcv.pipeline.loss_sums_from_design_predictions``, as Python's
     ``compare(loss = )``): ``pred_a[design][f]`` predicts the records of the
     0-based ``test_sets[design][f]``."""
-    try:
-        from pybcv.losses import resolve_loss
-        from pybcv.pipeline import loss_sums_from_design_predictions
-        y = _labels(y)
-        lossobj = resolve_loss(loss, y)
-        splits = {d: [(None, np.atleast_1d(np.asarray(t, dtype=np.int64))) for t in ts]
-                  for d, ts in dict(test_sets).items()}
-        pa = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_a).items()}
-        pb = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_b).items()}
-        out = loss_sums_from_design_predictions(y, pa, pb, splits, lossobj, list(names))
-        return {"ok": True, "value": {d: np.asarray(v, dtype=float) for d, v in out.items()}}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.losses import resolve_loss
+    from pybcv.pipeline import loss_sums_from_design_predictions
+    y = _labels(y)
+    lossobj = resolve_loss(loss, y)
+    splits = {d: [(None, np.atleast_1d(np.asarray(t, dtype=np.int64))) for t in ts]
+              for d, ts in dict(test_sets).items()}
+    pa = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_a).items()}
+    pb = {d: [np.atleast_1d(_labels(p)) for p in ps] for d, ps in dict(pred_b).items()}
+    out = loss_sums_from_design_predictions(y, pa, pb, splits, lossobj, list(names))
+    return {d: np.asarray(v, dtype=float) for d, v in out.items()}
 
 
+@_entry
 def run_own_predictions_loss(y, pred_a, pred_b, test_sets, design, tests, profile, options,
                              alternative, loss, level=0.95):
     """R's ``pybcv_test_predictions(loss = ...)``: Python's
     ``compare_predictions`` under a real-valued loss (docs/guide/losses.md)
     on 0-based ``test_sets``.  Returns {"results": {key: result dict},
     "notes": [...], "loss_sums": (F, 4), "means": [A, B]}."""
-    try:
-        from pybcv.comparison import compare_predictions
-        cmp = compare_predictions(np.asarray(y, dtype=float),
-                                  [np.asarray(p, dtype=float) for p in pred_a],
-                                  [np.asarray(p, dtype=float) for p in pred_b],
-                                  test_sets=[np.asarray(t, dtype=np.int64) for t in test_sets],
-                                  design=design, tests=tests, profile=profile,
-                                  options=options or None, alternative=alternative, loss=loss)
-        res = {k: dict(result_dict(r, k, level), design=design) for k, r in cmp.results.items()}
-        return {"ok": True, "value": {"results": res, "notes": list(cmp.warnings),
-                                      "loss_sums": np.asarray(cmp.tables[design], dtype=float),
-                                      "means": [cmp.error_a, cmp.error_b]}}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.comparison import compare_predictions
+    cmp = compare_predictions(np.asarray(y, dtype=float),
+                              [np.asarray(p, dtype=float) for p in pred_a],
+                              [np.asarray(p, dtype=float) for p in pred_b],
+                              test_sets=[np.asarray(t, dtype=np.int64) for t in test_sets],
+                              design=design, tests=tests, profile=profile,
+                              options=options or None, alternative=alternative, loss=loss)
+    res = {k: dict(result_dict(r, k, level), design=design) for k, r in cmp.results.items()}
+    return {"results": res, "notes": list(cmp.warnings),
+            "loss_sums": np.asarray(cmp.tables[design], dtype=float),
+            "means": [cmp.error_a, cmp.error_b]}
 
 
+@_entry
 def registry_table():
-    try:
-        import inspect
-        from pybcv.stats import registry
-        rows = []
-        for s in registry.TESTS.values():
-            params = inspect.signature(s.function).parameters.values()
-            rows.append({"key": s.key, "name": s.name, "family": s.family, "design": s.design,
-                         "n_folds": -1 if s.n_folds is None else int(s.n_folds),
-                         "options": ",".join(s.options), "in_table5": bool(s.in_table5),
-                         "arguments": {p.name: (None if p.default is p.empty else _plain(p.default))
-                                       for p in params}})
-        return {"ok": True, "value": rows}
-    except Exception as e:
-        return _fail(e)
+    import inspect
+    from pybcv.stats import registry
+    rows = []
+    for s in registry.TESTS.values():
+        params = inspect.signature(s.function).parameters.values()
+        rows.append({"key": s.key, "name": s.name, "family": s.family, "design": s.design,
+                     "n_folds": -1 if s.n_folds is None else int(s.n_folds),
+                     "options": ",".join(s.options), "in_table5": bool(s.in_table5),
+                     "arguments": {p.name: (None if p.default is p.empty else _plain(p.default))
+                                   for p in params}})
+    return rows
 
 
+@_entry
 def resolve(keys, profile="default", options=None, alternative=None):
     """(test keys, designs in first-use order, options per key): the options
     of ``pybcv.comparison.test_options`` (the profile's, ``alternative`` for
     every test that has one, then ``options``; checked against the registry)."""
-    try:
-        from pybcv.comparison import test_options
-        from pybcv.stats import registry
-        ks = registry.resolve_tests(keys)
-        opts = test_options(ks, profile, {str(k): dict(v) for k, v in dict(options or {}).items()},
-                            alternative)
-        return {"ok": True, "value": {"keys": ks, "designs": registry.designs_for(ks),
-                                      "options": {k: _plain(opts.get(k, {})) for k in ks}}}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.comparison import test_options
+    from pybcv.stats import registry
+    ks = registry.resolve_tests(keys)
+    opts = test_options(ks, profile, {str(k): dict(v) for k, v in dict(options or {}).items()},
+                        alternative)
+    return {"keys": ks, "designs": registry.designs_for(ks),
+            "options": {k: _plain(opts.get(k, {})) for k in ks}}
 
 
+@_entry
 def adjust(pvalues, k):
     """Holm's and Shaffer's adjusted p-values of the k(k-1)/2 pairs of one
     test (``pybcv.comparison.holm`` / ``shaffer``, what ``compare --learners`` uses)."""
-    try:
-        from pybcv.comparison import ADJUSTMENTS, holm, shaffer
-        p = np.atleast_1d(np.asarray(pvalues, dtype=float))
-        return {"ok": True, "value": {"holm": holm(p), "shaffer": shaffer(p, int(k)),
-                                      "methods": list(ADJUSTMENTS)}}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.comparison import ADJUSTMENTS, holm, shaffer
+    p = np.atleast_1d(np.asarray(pvalues, dtype=float))
+    return {"holm": holm(p), "shaffer": shaffer(p, int(k)), "methods": list(ADJUSTMENTS)}
 
 
 def _splits_value(splits):
@@ -305,16 +292,14 @@ def _splits_value(splits):
             "test": [np.asarray(te, dtype=np.int64) + 1 for _, te in splits]}
 
 
+@_entry
 def bcv_splits(n, m=5, seed=None, extra_rule="balanced", shuffle=True):
     """``BlockRegularizedMx2CV(m, extra_rule, shuffle, random_state=seed).splits(n)``
     with 1-based indices: for a named design (m = 3, 5 with the balanced
     rule) the folds of compare / compare_learners with this seed."""
-    try:
-        from pybcv import partitions
-        cv = partitions.BlockRegularizedMx2CV(m, extra_rule, bool(shuffle), random_state=seed)
-        return {"ok": True, "value": _splits_value(cv.splits(n))}
-    except Exception as e:
-        return _fail(e)
+    from pybcv import partitions
+    cv = partitions.BlockRegularizedMx2CV(m, extra_rule, bool(shuffle), random_state=seed)
+    return _splits_value(cv.splits(n))
 
 
 def design_seed(seed, design):
@@ -327,29 +312,27 @@ def design_seed(seed, design):
     try:
         from pybcv import seeds
     except Exception:
-        crc = zlib.crc32(design.encode("utf-8")) & 0x7FFFFFFF
-        return np.random.Generator(np.random.PCG64(
-            np.random.SeedSequence(int(seed), spawn_key=(0, 1, crc))))
+        return design_seed_fallback(seed, design)
     return seeds.rng(seeds.design_seq(int(seed), 0, design))
 
 
 def design_seed_fallback(seed, design):
     crc = zlib.crc32(design.encode("utf-8")) & 0x7FFFFFFF
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(int(seed), spawn_key=(0, 1, crc))))
+    return np.random.Generator(np.random.PCG64(
+        np.random.SeedSequence(int(seed), spawn_key=(0, 1, crc))))
 
 
+@_entry
 def design_splits(design, n, seed):
     """1-based splits of a named design (``pybcv.partitions.DESIGNS``)."""
-    try:
-        from pybcv import partitions
-        if design not in partitions.DESIGNS:
-            raise ValueError(f"unknown design {design!r}")
-        splits = partitions.DESIGNS[design].splits(int(n), design_seed(seed, design))
-        return {"ok": True, "value": _splits_value(splits)}
-    except Exception as e:
-        return _fail(e)
+    from pybcv import partitions
+    if design not in partitions.DESIGNS:
+        raise ValueError(f"unknown design {design!r}")
+    splits = partitions.DESIGNS[design].splits(int(n), design_seed(seed, design))
+    return _splits_value(splits)
 
 
+@_entry
 def designs_batch(designs, n, seed, y=None, groups=None, stratify=False, labels=None):
     """The splits of several designs (stream ``(seed, rep 0, design)`` each),
     in run_batch's layout: per design the 1-based indices of every fold,
@@ -360,96 +343,77 @@ def designs_batch(designs, n, seed, y=None, groups=None, stratify=False, labels=
     ``notes``: the stratified or grouped designs' notes on the data
     (``pybcv.comparison.design_notes``: rare classes, named by ``labels``, the
     class of each record; halves far from n/2), which R warns as Python does."""
-    try:
-        from pybcv import partitions
-        from pybcv.comparison import design_notes
-        out, drawn = {}, {}
-        if groups is not None:
-            groups = np.asarray(groups)
-        for d in designs:
-            if d not in partitions.DESIGNS:
-                raise ValueError(f"unknown design {d!r}")
-            sp = partitions.design_splitter(d, bool(stratify), groups is not None)
-            drawn[d] = splits = sp.splits(int(n), design_seed(seed, d),
-                                          y=np.asarray(y) if stratify else None, groups=groups)
-            parts = [np.asarray(a, dtype=np.int64) for tr, te in splits for a in (tr, te)]
-            out[d] = {"idx": (np.concatenate(parts) + 1).astype(np.int32),
-                      "ntr": np.array([len(tr) for tr, _ in splits], dtype=np.int32),
-                      "nte": np.array([len(te) for _, te in splits], dtype=np.int32)}
-        notes = design_notes(drawn, np.asarray(y if labels is None else labels), bool(stratify),
-                             groups)
-        return {"ok": True, "value": {"designs": out, "notes": notes}}
-    except Exception as e:
-        return _fail(e)
+    from pybcv import partitions
+    from pybcv.comparison import design_notes
+    out, drawn = {}, {}
+    if groups is not None:
+        groups = np.asarray(groups)
+    for d in designs:
+        if d not in partitions.DESIGNS:
+            raise ValueError(f"unknown design {d!r}")
+        sp = partitions.design_splitter(d, bool(stratify), groups is not None)
+        drawn[d] = splits = sp.splits(int(n), design_seed(seed, d),
+                                      y=np.asarray(y) if stratify else None, groups=groups)
+        parts = [np.asarray(a, dtype=np.int64) for tr, te in splits for a in (tr, te)]
+        out[d] = {"idx": (np.concatenate(parts) + 1).astype(np.int32),
+                  "ntr": np.array([len(tr) for tr, _ in splits], dtype=np.int32),
+                  "nte": np.array([len(te) for _, te in splits], dtype=np.int32)}
+    notes = design_notes(drawn, np.asarray(y if labels is None else labels), bool(stratify),
+                         groups)
+    return {"designs": out, "notes": notes}
 
 
-def _parse_spec(spec):
-    """A learner spec string -> {"name": ..., **params} (``pybcv.learners.parse_spec``)."""
-    from pybcv.learners import parse_spec
-    return dict(parse_spec(spec))
-
-
+@_entry
 def r_learner(spec):
     """What ``batch.R``'s run_batch needs to run the learner of ``spec``
     ("name" or "name:param=value,..."), exactly as the Python side sends it:
     the batch.R learner name, its parameters (defaults from the registry,
     validated by ``make_learner``) and the R packages it needs."""
-    try:
-        from pybcv.learners import LEARNERS, make_learner
-        d = _parse_spec(spec)
-        name = d.pop("name")
-        no_r = ValueError(f"learner {name!r} has no R implementation "
-                          f"({LEARNERS[name].r_implementation if name in LEARNERS else '?'}); "
-                          f"compare it from Python (pybcv.compare) or pass an R function(train, test)")
-        if name in LEARNERS and LEARNERS[name].r_implementation.startswith("none"):
-            raise no_r
-        est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
-        if not hasattr(est, "_r_params"):
-            raise no_r
-        params = {}
-        for k, v in est._r_params().items():
-            if v is None:
-                continue
-            if isinstance(v, (list, tuple)):
-                v = [str(e) for e in v]
-            params[str(k)] = v
-        return {"ok": True, "value": {"name": name, "learner": est._r_learner_name(),
-                                      "params": params,
-                                      "packages": list(LEARNERS[name].r_packages)}}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.learners import LEARNERS, make_learner, parse_spec
+    d = dict(parse_spec(spec))
+    name = d.pop("name")
+    no_r = ValueError(f"learner {name!r} has no R implementation "
+                      f"({LEARNERS[name].r_implementation if name in LEARNERS else '?'}); "
+                      f"compare it from Python (pybcv.compare) or pass an R function(train, test)")
+    if name in LEARNERS and LEARNERS[name].r_implementation.startswith("none"):
+        raise no_r
+    est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
+    if not hasattr(est, "_r_params"):
+        raise no_r
+    params = {}
+    for k, v in est._r_params().items():
+        if v is None:
+            continue
+        if isinstance(v, (list, tuple)):
+            v = [str(e) for e in v]
+        params[str(k)] = v
+    return {"name": name, "learner": est._r_learner_name(), "params": params,
+            "packages": list(LEARNERS[name].r_packages)}
 
 
+@_entry
 def learner_names():
-    try:
-        from pybcv.learners import LEARNERS
-        return {"ok": True, "value": list(LEARNERS)}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.learners import LEARNERS
+    return list(LEARNERS)
 
 
+@_entry
 def check_folds(test_sets, n, design):
     """Warnings from ``pybcv.partitions.check_design`` (a ValueError when the
     folds cannot be that design)."""
-    try:
-        from pybcv.partitions import check_design
-        if isinstance(test_sets, dict):  # a named R list
-            test_sets = list(test_sets.values())
-        sets = [np.asarray(t, dtype=np.int64) - 1 for t in test_sets]
-        return {"ok": True, "value": [str(w) for w in check_design(sets, int(n), design)]}
-    except Exception as e:
-        return _fail(e)
+    from pybcv.partitions import check_design
+    if isinstance(test_sets, dict):  # a named R list
+        test_sets = list(test_sets.values())
+    sets = [np.asarray(t, dtype=np.int64) - 1 for t in test_sets]
+    return [str(w) for w in check_design(sets, int(n), design)]
 
 
+@_entry
 def experiments():
     """``pybcv.experiments.EXPERIMENTS`` as plain dicts."""
-    try:
-        import dataclasses
-        from pybcv.experiments import EXPERIMENTS
-        out = {str(name): _plain(dataclasses.asdict(rec)) for name, rec in EXPERIMENTS.items()}
-        return {"ok": True, "value": out}
-    except Exception as e:
-        return _fail(e)
+    import dataclasses
+    from pybcv.experiments import EXPERIMENTS
+    return {str(name): _plain(dataclasses.asdict(rec)) for name, rec in EXPERIMENTS.items()}
 
 
 def has_engine():
