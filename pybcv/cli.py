@@ -132,21 +132,16 @@ def _test_option(s: str):
     test, dot, name = key.partition(".")
     if not (sep and dot and test.strip() and name.strip()):
         raise argparse.ArgumentTypeError(f"give test.option=value (e.g. mcnemar_5x2bcv.t=1.5), got {s!r}")
-    v = value.strip()
-    low = v.lower()
-    if low in ("true", "false"):
-        val = low == "true"
-    elif low in ("none", "null"):
-        val = None
-    else:
+    test, name, v = test.strip(), name.strip(), value.strip()
+    words = {"true": True, "false": False, "none": None, "null": None}
+    if v.lower() in words:
+        return test, name, words[v.lower()]
+    for number in (int, float):
         try:
-            val = int(v)
+            return test, name, number(v)
         except ValueError:
-            try:
-                val = float(v)
-            except ValueError:
-                val = v
-    return test.strip(), name.strip(), val
+            pass
+    return test, name, v
 
 
 def _options(a, tests):
@@ -495,7 +490,6 @@ def cmd_folds(a) -> int:
     for note in design_notes({design: splits}, data.y if data else None, a.stratify,
                              data.groups if a.groups else None):
         print(f"note: {note}", file=sys.stderr)
-    n_folds = len(splits)
     if a.train:
         lines = ["fold,row,set"] + [f"{f},{int(r)},{side}" for f, (tr, te) in enumerate(splits)
                                     for side, rows in (("train", tr), ("test", te)) for r in rows]
@@ -505,21 +499,16 @@ def cmd_folds(a) -> int:
     if a.out:
         with open(a.out, "w") as fh:
             fh.write(text)
-        print(f"wrote {a.out}: {n_folds} folds of design {design} (n = {a.n}, seed {a.seed}); "
-              f"rows are 0-based (the first record is row 0); {_training_rows(design, a.train)}",
-              file=sys.stderr)
+        training = ("set says which rows train and which test each fold" if a.train else
+                    "the training rows are NOT the other rows: the first 15 folds train on the "
+                    "other rows, the half-sample folds on part of a half; write them with --train"
+                    if design == "conservative_z" else
+                    "each fold's training rows are all the other rows")
+        print(f"wrote {a.out}: {len(splits)} folds of design {design} (n = {a.n}, seed {a.seed}); "
+              f"rows are 0-based (the first record is row 0); {training}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
-
-
-def _training_rows(design: str, written: bool) -> str:
-    if written:
-        return "set says which rows train and which test each fold"
-    if design == "conservative_z":
-        return ("the training rows are NOT the other rows: the first 15 folds train on the other "
-                "rows, the half-sample folds on part of a half; write them with --train")
-    return "each fold's training rows are all the other rows"
 
 
 PREDICTION_COLUMNS = ("fold", "row", "y", "pred_a", "pred_b")
@@ -914,14 +903,12 @@ def cmd_archive_convert(a) -> int:
     for d in stores:
         t0 = time.perf_counter()
         path = archive.from_sqlite(d)
-        b = sum(os.path.getsize(os.path.join(d, f)) for f in store_files
-                if os.path.exists(os.path.join(d, f)))
-        n = os.path.getsize(path)
+        present = [os.path.join(d, f) for f in store_files if os.path.exists(os.path.join(d, f))]
+        b, n = sum(map(os.path.getsize, present)), os.path.getsize(path)
         before, after = before + b, after + n
         if a.delete_sqlite:
-            for name in store_files:
-                if os.path.exists(os.path.join(d, name)):
-                    os.remove(os.path.join(d, name))
+            for f in present:
+                os.remove(f)
         print(f"{d}: {b / 1e6:.2f} MB -> {n / 1e6:.3f} MB, identical, {time.perf_counter() - t0:.1f} s"
               + (" (store deleted)" if a.delete_sqlite else ""))
     print(f"{len(stores)} run(s): {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
@@ -1299,18 +1286,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         except (OSError, ValueError):
             pass
         return EXIT_BROKEN_PIPE
-    except PermissionError as e:
-        if developer:
-            raise
-        return _fail(str(e))
-    except MemoryError as e:
-        if developer:
-            raise
-        return _fail(f"out of memory ({e or 'MemoryError'}): the data (--n, --csv) or the "
-                     f"designs need more memory than this machine has; use fewer records")
     except Exception as e:
         if developer:
             raise
+        if isinstance(e, PermissionError):
+            return _fail(str(e))
+        if isinstance(e, MemoryError):
+            return _fail(f"out of memory ({e or 'MemoryError'}): the data (--n, --csv) or the "
+                         f"designs need more memory than this machine has; use fewer records")
         if isinstance(e, _known_errors()):
             # a learner that fails on the data (R, Java, predictions that are not
             # labels), a damaged results file, R missing: the message says it all
