@@ -223,8 +223,11 @@ def _writable_dir(path: str, option: str = "--out") -> str:
     return path
 
 
-def _output_file(path: str, option: str = "--out") -> str:
-    """A file to write: its folder must exist (never created silently) and be writable."""
+def _output_file(path: Optional[str], option: str = "--out") -> Optional[str]:
+    """A file to write (none when not given): its folder must exist (never
+    created silently) and be writable."""
+    if not path:
+        return path
     if os.path.isdir(path):
         raise UsageError(f"{option}: {path!r} is a folder; give a file name inside it")
     folder = os.path.dirname(os.path.abspath(path))
@@ -415,12 +418,10 @@ def cmd_compare(a) -> int:
             if e.argument == "stratify":
                 raise UsageError("--stratify: " + msg.replace("stratify=True", "it", 1)
                                  .replace("leave stratify False", "drop --stratify")) from None
-            if e.argument == "y":
-                raise UsageError(f"--target {a.target}: {e}") from None
-            if e.argument == "options":
-                raise UsageError(f"--option: {msg.removeprefix('options: ')}") from None
-            if e.argument == "tests":
-                raise UsageError(f"--tests {a.tests}: {e}") from None
+            named = {"y": f"--target {a.target}: {e}", "tests": f"--tests {a.tests}: {e}",
+                     "options": f"--option: {msg.removeprefix('options: ')}"}
+            if e.argument in named:
+                raise UsageError(named[e.argument]) from None
             if e.argument in ("learners", "loss"):
                 msg = msg.replace("the target y", f"--target {a.target}" if a.csv else "y")
                 if not a.learners and (a.a is None) != (a.b is None):
@@ -479,8 +480,7 @@ def cmd_folds(a) -> int:
     elif a.n is None:
         raise UsageError("give --n (the number of records) or --csv")
     _check_n(a.n, [design])
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     try:              # exactly the (train, test) pairs compare(seed=...) fits
         splits = design_splitter(design, a.stratify, bool(a.groups)).splits(
             a.n, design_generator(a.seed, design), y=data.y if a.stratify else None,
@@ -687,8 +687,7 @@ def cmd_simulate(a) -> int:
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
         _print_command_json("simulate", ds, {
-            "alpha": ALPHA,
-            "param": experiment.varied, "out": written,
+            "alpha": ALPHA, "param": experiment.varied, "out": written,
             "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
@@ -767,8 +766,7 @@ def cmd_report(a) -> int:
     for d in a.dirs:
         if not os.path.isdir(d):
             raise UsageError(f"not a folder: {d}")
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     try:
         text = build_report(a.dirs, profile=a.profile, out=a.out, title=a.title)
     except (FileNotFoundError, ValueError) as e:
@@ -836,8 +834,7 @@ def cmd_truth(a) -> int:
                          f"got {a.dataset!r}")
     a.sets = 100 if a.sets is None else a.sets
     grid = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS[ds].truth_grid)
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     res = tune(ds, grid, n_sets=a.sets, n_train=a.train_n, seed=a.seed, backend=a.backend,
                progress=not a.quiet, backend_b=a.backend_b)
     _save_json(a.out, res)
@@ -865,8 +862,7 @@ def _truth_mnist(a) -> int:
     rates = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS["mnist"].power_grid)
     if any(not 0 <= g < 1 for g in rates):
         raise UsageError(f"--grid: dropout rates must lie in [0, 1), got {a.grid!r}")
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     epochs = EXPERIMENTS["mnist"].learner_a.get("epochs", mnist.DEFAULT_EPOCHS)
     n = a.train_n if a.train_n is not None else EXPERIMENTS["mnist"].n // 2
     res = mnist.true_errors(n, epochs, rates, sets, a.seed, eval_size=a.eval_size,
@@ -1260,9 +1256,8 @@ def _end_on_stuck_interrupt():
 def main(argv: Optional[List[str]] = None) -> int:
     if argv is None:
         _end_on_stuck_interrupt()
-    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(argv)      # None: sys.argv[1:]
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     developer = bool(os.environ.get("PYBCV_TRACEBACK"))
