@@ -268,14 +268,6 @@ def _check_n(n: int, designs: List[str], option: str = "--n"):
         raise UsageError(f"{option}: the design(s) {', '.join(designs)} need at least {need} records, got {n}")
 
 
-def _check_scheduler(address: Optional[str]):
-    """A dask scheduler's address, reached before any work (check_scheduler)."""
-    try:
-        check_scheduler(address, "--scheduler")
-    except (ValueError, OSError) as e:
-        raise UsageError(str(e)) from None
-
-
 def _cli_words(msg: str) -> str:
     """A message of pybcv.datasets in the command line's words (options, not
     keyword arguments)."""
@@ -667,9 +659,9 @@ def cmd_simulate(a) -> int:
         for v in values:
             if v is not None:
                 base.at(v)                   # every point checked before any work
-    except ValueError as e:
+        check_scheduler(a.scheduler, "--scheduler")     # reached before any work
+    except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
-    _check_scheduler(a.scheduler)
     _writable_dir(a.out)
 
     def announce(v, folder):
@@ -729,7 +721,7 @@ def cmd_rq1_run(a) -> int:
     """Run or resume the experiment record ``rq1`` on each data set (one
     engine run each, ``--out/runs/<dataset>``), then write the report."""
     names = [D.check_name(d, "--datasets") for d in a.datasets.split(",") if d]
-    _check_scheduler(a.scheduler)
+    check_scheduler(a.scheduler, "--scheduler")     # its errors: exit 2 (_file_errors)
     files = a.data or D.uci_dir()
     for d in names:
         if not os.path.exists(os.path.join(files, d + ".csv.gz")):
@@ -1084,7 +1076,6 @@ def build_parser() -> argparse.ArgumentParser:
             decimal="decimal mark of numbers in --csv (default .; as in pybcv compare)",
             stratify="the folds of pybcv compare --stratify (blocks within the classes)",
             groups="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
-    f.set_defaults(quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
     _shared(f, "seed design", cd)
@@ -1195,9 +1186,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "data sets (the engine's experiment record rq1; report: pybcv.rq1).")
     qsub = q.add_subparsers(dest="rq1_cmd", required=True, parser_class=_Parser)
     x = qsub.add_parser("run", help="run or resume the experiment, then write the report")
-    x.add_argument("--data", default=None,
-                   help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
-                   "$PYBCV_DATA/uci)")
+    x.add_argument("--data", help="folder with <dataset>.csv.gz files (default: the offline UCI "
+                   "folder, $PYBCV_DATA/uci)")
     x.add_argument("--out", required=True, help="output folder (one engine run per data set "
                    "in runs/<dataset>; resumable, also from their run.npz archives)")
     x.add_argument("--reps", type=_positive, default=1000,
@@ -1209,16 +1199,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="records drawn from each data set per repetition (default %(default)s)")
     _shared(x, "backend jobs scheduler", {"backend": "r"})
     x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
-    x.add_argument("--stop-after", type=_positive, default=None,
+    x.add_argument("--stop-after", type=_positive,
                    help="run at most this many repetitions of each data set in this call")
-    x.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
-                   "(default: --out)")
+    x.add_argument("--report", help="folder for rho.csv and the scatter (default: --out)")
     x.add_argument("--progress", action="store_true", help="show a progress bar")
     x.set_defaults(fn=cmd_rq1_run)
     x = qsub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
                         "runs under --out/runs (stores or run.npz archives)")
     x.add_argument("--out", required=True, help="the folder given to pybcv rq1 run --out")
-    x.add_argument("--report", default=None, help="folder for the report files (default: --out)")
+    x.add_argument("--report", help="folder for the report files (default: --out)")
     x.set_defaults(fn=cmd_rq1_report)
     return p
 
