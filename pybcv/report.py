@@ -134,7 +134,6 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
             return None
         best = min(truth["targets"], key=lambda t: abs(t[pname] - x))
         return best["lambda"] if abs(best[pname] - x) <= 1e-3 * max(1.0, abs(x)) else None
-    tests = cfg.tests
     xs = [v for v, _ in runs]
     reps = [len(r.reps) for _, r in runs]
     lines = [f"### {cfg.dataset}: power curve along {pname} ({_text(d)})", "",
@@ -156,7 +155,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
                   f"{pname} at H0 (lambda = 0) = {truth['param_h0']:.4f}; "
                   f"mu_target = mu_A - lambda (mu_A - mu_B({pname} = 1))", ""]
     lines += [head, "|---|" + "---:|" * len(xs)]
-    curves = {k: [r.rejection_rate(ALPHA)[k] for _, r in runs] for k in tests}
+    curves = {k: [r.rejection_rate(ALPHA)[k] for _, r in runs] for k in cfg.tests}
     lines += [f"| {TESTS[k].name} | " + " | ".join(f"{y:.3f}" for y in ys) + " |"
               for k, ys in curves.items()]
     if out_dir:
@@ -165,7 +164,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(7, 4.5))
         xplot = lams if use_lam else xs
-        for i, k in enumerate(tests):
+        for i, k in enumerate(cfg.tests):
             style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(
                 lw=1, color=plt.cm.tab20(i % 20), ls=("-", "--")[i % 2])
             ax.plot(xplot, curves[k], marker="o", ms=3, label=TESTS[k].name, **style)
