@@ -132,21 +132,16 @@ def _test_option(s: str):
     test, dot, name = key.partition(".")
     if not (sep and dot and test.strip() and name.strip()):
         raise argparse.ArgumentTypeError(f"give test.option=value (e.g. mcnemar_5x2bcv.t=1.5), got {s!r}")
-    v = value.strip()
-    low = v.lower()
-    if low in ("true", "false"):
-        val = low == "true"
-    elif low in ("none", "null"):
-        val = None
-    else:
+    test, name, v = test.strip(), name.strip(), value.strip()
+    words = {"true": True, "false": False, "none": None, "null": None}
+    if v.lower() in words:
+        return test, name, words[v.lower()]
+    for number in (int, float):
         try:
-            val = int(v)
+            return test, name, number(v)
         except ValueError:
-            try:
-                val = float(v)
-            except ValueError:
-                val = v
-    return test.strip(), name.strip(), val
+            pass
+    return test, name, v
 
 
 def _options(a, tests):
@@ -228,8 +223,11 @@ def _writable_dir(path: str, option: str = "--out") -> str:
     return path
 
 
-def _output_file(path: str, option: str = "--out") -> str:
-    """A file to write: its folder must exist (never created silently) and be writable."""
+def _output_file(path: Optional[str], option: str = "--out") -> Optional[str]:
+    """A file to write (none when not given): its folder must exist (never
+    created silently) and be writable."""
+    if not path:
+        return path
     if os.path.isdir(path):
         raise UsageError(f"{option}: {path!r} is a folder; give a file name inside it")
     folder = os.path.dirname(os.path.abspath(path))
@@ -268,14 +266,6 @@ def _check_n(n: int, designs: List[str], option: str = "--n"):
     need = max(DESIGNS[d].min_n for d in designs)
     if n < need:
         raise UsageError(f"{option}: the design(s) {', '.join(designs)} need at least {need} records, got {n}")
-
-
-def _check_scheduler(address: Optional[str]):
-    """A dask scheduler's address, reached before any work (check_scheduler)."""
-    try:
-        check_scheduler(address, "--scheduler")
-    except (ValueError, OSError) as e:
-        raise UsageError(str(e)) from None
 
 
 def _cli_words(msg: str) -> str:
@@ -420,12 +410,10 @@ def cmd_compare(a) -> int:
             if e.argument == "stratify":
                 raise UsageError("--stratify: " + msg.replace("stratify=True", "it", 1)
                                  .replace("leave stratify False", "drop --stratify")) from None
-            if e.argument == "y":
-                raise UsageError(f"--target {a.target}: {e}") from None
-            if e.argument == "options":
-                raise UsageError(f"--option: {msg.removeprefix('options: ')}") from None
-            if e.argument == "tests":
-                raise UsageError(f"--tests {a.tests}: {e}") from None
+            named = {"y": f"--target {a.target}: {e}", "tests": f"--tests {a.tests}: {e}",
+                     "options": f"--option: {msg.removeprefix('options: ')}"}
+            if e.argument in named:
+                raise UsageError(named[e.argument]) from None
             if e.argument in ("learners", "loss"):
                 msg = msg.replace("the target y", f"--target {a.target}" if a.csv else "y")
                 if not a.learners and (a.a is None) != (a.b is None):
@@ -484,8 +472,7 @@ def cmd_folds(a) -> int:
     elif a.n is None:
         raise UsageError("give --n (the number of records) or --csv")
     _check_n(a.n, [design])
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     try:              # exactly the (train, test) pairs compare(seed=...) fits
         splits = design_splitter(design, a.stratify, bool(a.groups)).splits(
             a.n, design_generator(a.seed, design), y=data.y if a.stratify else None,
@@ -495,7 +482,6 @@ def cmd_folds(a) -> int:
     for note in design_notes({design: splits}, data.y if data else None, a.stratify,
                              data.groups if a.groups else None):
         print(f"note: {note}", file=sys.stderr)
-    n_folds = len(splits)
     if a.train:
         lines = ["fold,row,set"] + [f"{f},{int(r)},{side}" for f, (tr, te) in enumerate(splits)
                                     for side, rows in (("train", tr), ("test", te)) for r in rows]
@@ -505,21 +491,16 @@ def cmd_folds(a) -> int:
     if a.out:
         with open(a.out, "w") as fh:
             fh.write(text)
-        print(f"wrote {a.out}: {n_folds} folds of design {design} (n = {a.n}, seed {a.seed}); "
-              f"rows are 0-based (the first record is row 0); {_training_rows(design, a.train)}",
-              file=sys.stderr)
+        training = ("set says which rows train and which test each fold" if a.train else
+                    "the training rows are NOT the other rows: the first 15 folds train on the "
+                    "other rows, the half-sample folds on part of a half; write them with --train"
+                    if design == "conservative_z" else
+                    "each fold's training rows are all the other rows")
+        print(f"wrote {a.out}: {len(splits)} folds of design {design} (n = {a.n}, seed {a.seed}); "
+              f"rows are 0-based (the first record is row 0); {training}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
-
-
-def _training_rows(design: str, written: bool) -> str:
-    if written:
-        return "set says which rows train and which test each fold"
-    if design == "conservative_z":
-        return ("the training rows are NOT the other rows: the first 15 folds train on the other "
-                "rows, the half-sample folds on part of a half; write them with --train")
-    return "each fold's training rows are all the other rows"
 
 
 PREDICTION_COLUMNS = ("fold", "row", "y", "pred_a", "pred_b")
@@ -678,9 +659,9 @@ def cmd_simulate(a) -> int:
         for v in values:
             if v is not None:
                 base.at(v)                   # every point checked before any work
-    except ValueError as e:
+        check_scheduler(a.scheduler, "--scheduler")     # reached before any work
+    except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
-    _check_scheduler(a.scheduler)
     _writable_dir(a.out)
 
     def announce(v, folder):
@@ -698,8 +679,7 @@ def cmd_simulate(a) -> int:
     written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
     if a.json:
         _print_command_json("simulate", ds, {
-            "alpha": ALPHA,
-            "param": experiment.varied, "out": written,
+            "alpha": ALPHA, "param": experiment.varied, "out": written,
             "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
@@ -741,7 +721,7 @@ def cmd_rq1_run(a) -> int:
     """Run or resume the experiment record ``rq1`` on each data set (one
     engine run each, ``--out/runs/<dataset>``), then write the report."""
     names = [D.check_name(d, "--datasets") for d in a.datasets.split(",") if d]
-    _check_scheduler(a.scheduler)
+    check_scheduler(a.scheduler, "--scheduler")     # its errors: exit 2 (_file_errors)
     files = a.data or D.uci_dir()
     for d in names:
         if not os.path.exists(os.path.join(files, d + ".csv.gz")):
@@ -778,8 +758,7 @@ def cmd_report(a) -> int:
     for d in a.dirs:
         if not os.path.isdir(d):
             raise UsageError(f"not a folder: {d}")
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     try:
         text = build_report(a.dirs, profile=a.profile, out=a.out, title=a.title)
     except (FileNotFoundError, ValueError) as e:
@@ -847,8 +826,7 @@ def cmd_truth(a) -> int:
                          f"got {a.dataset!r}")
     a.sets = 100 if a.sets is None else a.sets
     grid = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS[ds].truth_grid)
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     res = tune(ds, grid, n_sets=a.sets, n_train=a.train_n, seed=a.seed, backend=a.backend,
                progress=not a.quiet, backend_b=a.backend_b)
     _save_json(a.out, res)
@@ -876,8 +854,7 @@ def _truth_mnist(a) -> int:
     rates = _floats(a.grid, "--grid") if a.grid else list(EXPERIMENTS["mnist"].power_grid)
     if any(not 0 <= g < 1 for g in rates):
         raise UsageError(f"--grid: dropout rates must lie in [0, 1), got {a.grid!r}")
-    if a.out:
-        _output_file(a.out)
+    _output_file(a.out)
     epochs = EXPERIMENTS["mnist"].learner_a.get("epochs", mnist.DEFAULT_EPOCHS)
     n = a.train_n if a.train_n is not None else EXPERIMENTS["mnist"].n // 2
     res = mnist.true_errors(n, epochs, rates, sets, a.seed, eval_size=a.eval_size,
@@ -914,14 +891,12 @@ def cmd_archive_convert(a) -> int:
     for d in stores:
         t0 = time.perf_counter()
         path = archive.from_sqlite(d)
-        b = sum(os.path.getsize(os.path.join(d, f)) for f in store_files
-                if os.path.exists(os.path.join(d, f)))
-        n = os.path.getsize(path)
+        present = [os.path.join(d, f) for f in store_files if os.path.exists(os.path.join(d, f))]
+        b, n = sum(map(os.path.getsize, present)), os.path.getsize(path)
         before, after = before + b, after + n
         if a.delete_sqlite:
-            for name in store_files:
-                if os.path.exists(os.path.join(d, name)):
-                    os.remove(os.path.join(d, name))
+            for f in present:
+                os.remove(f)
         print(f"{d}: {b / 1e6:.2f} MB -> {n / 1e6:.3f} MB, identical, {time.perf_counter() - t0:.1f} s"
               + (" (store deleted)" if a.delete_sqlite else ""))
     print(f"{len(stores)} run(s): {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
@@ -1101,7 +1076,6 @@ def build_parser() -> argparse.ArgumentParser:
             decimal="decimal mark of numbers in --csv (default .; as in pybcv compare)",
             stratify="the folds of pybcv compare --stratify (blocks within the classes)",
             groups="the folds of pybcv compare --groups COLUMN (blocks of whole groups)")
-    f.set_defaults(quiet=False, json=False)
     f.add_argument("--train", action="store_true",
                    help="also write each fold's training rows (fold,row,set; set = train or test)")
     _shared(f, "seed design", cd)
@@ -1212,9 +1186,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "data sets (the engine's experiment record rq1; report: pybcv.rq1).")
     qsub = q.add_subparsers(dest="rq1_cmd", required=True, parser_class=_Parser)
     x = qsub.add_parser("run", help="run or resume the experiment, then write the report")
-    x.add_argument("--data", default=None,
-                   help="folder with <dataset>.csv.gz files (default: the offline UCI folder, "
-                   "$PYBCV_DATA/uci)")
+    x.add_argument("--data", help="folder with <dataset>.csv.gz files (default: the offline UCI "
+                   "folder, $PYBCV_DATA/uci)")
     x.add_argument("--out", required=True, help="output folder (one engine run per data set "
                    "in runs/<dataset>; resumable, also from their run.npz archives)")
     x.add_argument("--reps", type=_positive, default=1000,
@@ -1226,16 +1199,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="records drawn from each data set per repetition (default %(default)s)")
     _shared(x, "backend jobs scheduler", {"backend": "r"})
     x.add_argument("--chunk", type=_positive, default=5, help="repetitions per work unit")
-    x.add_argument("--stop-after", type=_positive, default=None,
+    x.add_argument("--stop-after", type=_positive,
                    help="run at most this many repetitions of each data set in this call")
-    x.add_argument("--report", default=None, help="folder for rho.csv and the scatter "
-                   "(default: --out)")
+    x.add_argument("--report", help="folder for rho.csv and the scatter (default: --out)")
     x.add_argument("--progress", action="store_true", help="show a progress bar")
     x.set_defaults(fn=cmd_rq1_run)
     x = qsub.add_parser("report", help="rho.csv, rho_scatter.png, observations.json from the "
                         "runs under --out/runs (stores or run.npz archives)")
     x.add_argument("--out", required=True, help="the folder given to pybcv rq1 run --out")
-    x.add_argument("--report", default=None, help="folder for the report files (default: --out)")
+    x.add_argument("--report", help="folder for the report files (default: --out)")
     x.set_defaults(fn=cmd_rq1_report)
     return p
 
@@ -1273,9 +1245,8 @@ def _end_on_stuck_interrupt():
 def main(argv: Optional[List[str]] = None) -> int:
     if argv is None:
         _end_on_stuck_interrupt()
-    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(argv)      # None: sys.argv[1:]
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     developer = bool(os.environ.get("PYBCV_TRACEBACK"))
@@ -1299,18 +1270,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         except (OSError, ValueError):
             pass
         return EXIT_BROKEN_PIPE
-    except PermissionError as e:
-        if developer:
-            raise
-        return _fail(str(e))
-    except MemoryError as e:
-        if developer:
-            raise
-        return _fail(f"out of memory ({e or 'MemoryError'}): the data (--n, --csv) or the "
-                     f"designs need more memory than this machine has; use fewer records")
     except Exception as e:
         if developer:
             raise
+        if isinstance(e, PermissionError):
+            return _fail(str(e))
+        if isinstance(e, MemoryError):
+            return _fail(f"out of memory ({e or 'MemoryError'}): the data (--n, --csv) or the "
+                         f"designs need more memory than this machine has; use fewer records")
         if isinstance(e, _known_errors()):
             # a learner that fails on the data (R, Java, predictions that are not
             # labels), a damaged results file, R missing: the message says it all

@@ -207,10 +207,8 @@ def pair_keys(learners) -> List[Tuple[int, int, str]]:
 #: its learners: the EXP6 experiment's pair at H0 (fnn-weighted needs exactly
 #: the two EXP6 predictors, so these learners are for the demonstration only).
 DEMO_DATASET = "exp6"
-DEMO_LEARNERS = {
-    "learner_a": EXPERIMENTS[DEMO_DATASET].learner_a,
-    "learner_b": EXPERIMENTS[DEMO_DATASET].learner_b,
-}
+DEMO_LEARNERS = {side: getattr(EXPERIMENTS[DEMO_DATASET], side)
+                 for side in ("learner_a", "learner_b")}
 
 #: Where a learner runs: "auto" (R where it is available, else Python), "r"
 #: or "python" -- the choices of every ``backend`` argument.

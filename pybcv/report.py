@@ -107,16 +107,14 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
     flags = {}
     for k in cfg.tests:
         r = rates[k]
-        se = math.sqrt(r * (1 - r) / R) if R else float("nan")
+        se = math.sqrt(r * (1 - r) / R)
+        paper_cells = "- | - | - | "
         if k in ref:
-            pv = ref[k]
-            pse = paper.paper_se(pv, col)
-            z = two_sample_z(r, R, pv, paper.PAPER_REPS[col])
-            mark = "**>3SE**" if abs(z) > 3 else ""
+            pv, z = ref[k], two_sample_z(r, R, ref[k], paper.PAPER_REPS[col])
             flags[k] = (r, pv, z)
-            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | {pv:.3f} | {pse:.3f} | {z:+.1f} | {mark} |" + cov_cell(k))
-        else:
-            lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | - | - | - | |" + cov_cell(k))
+            paper_cells = (f"{pv:.3f} | {paper.paper_se(pv, col):.3f} | {z:+.1f} | "
+                           f"{'**>3SE**' if abs(z) > 3 else ''} ")
+        lines.append(f"| {TESTS[k].name} | {r:.3f} | {se:.3f} | {paper_cells}|" + cov_cell(k))
     n_out = sum(abs(z) > 3 for _, _, z in flags.values())
     lines += ["", f"{len(flags) - n_out} of {len(flags)} tests lie within 3 standard errors (pooled) "
               f"of the paper." if flags else "", ""]
@@ -124,13 +122,9 @@ def type1_section(d: str, profile: Optional[str] = None) -> (str, dict):
 
 
 def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str:
-    runs = []
-    for sub in sorted(glob.glob(os.path.join(d, "param=*"))):
-        if not is_stored_run(sub):
-            continue
-        v = float(os.path.basename(sub).split("=", 1)[1])
-        runs.append((v, load_result(sub, profile=profile)))
-    runs.sort(key=lambda x: x[0])
+    subs = [sub for sub in sorted(glob.glob(os.path.join(d, "param=*"))) if is_stored_run(sub)]
+    runs = sorted(((float(os.path.basename(p).split("=", 1)[1]), load_result(p, profile=profile))
+                   for p in subs), key=lambda x: x[0])
     cfg = runs[0][1].config
     pname = EXPERIMENTS[cfg.dataset].varied
     tpath = os.path.join(d, "truth.json")
@@ -140,7 +134,6 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
             return None
         best = min(truth["targets"], key=lambda t: abs(t[pname] - x))
         return best["lambda"] if abs(best[pname] - x) <= 1e-3 * max(1.0, abs(x)) else None
-    tests = cfg.tests
     xs = [v for v, _ in runs]
     reps = [len(r.reps) for _, r in runs]
     lines = [f"### {cfg.dataset}: power curve along {pname} ({_text(d)})", "",
@@ -162,7 +155,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
                   f"{pname} at H0 (lambda = 0) = {truth['param_h0']:.4f}; "
                   f"mu_target = mu_A - lambda (mu_A - mu_B({pname} = 1))", ""]
     lines += [head, "|---|" + "---:|" * len(xs)]
-    curves = {k: [r.rejection_rate(ALPHA)[k] for _, r in runs] for k in tests}
+    curves = {k: [r.rejection_rate(ALPHA)[k] for _, r in runs] for k in cfg.tests}
     lines += [f"| {TESTS[k].name} | " + " | ".join(f"{y:.3f}" for y in ys) + " |"
               for k, ys in curves.items()]
     if out_dir:
@@ -171,7 +164,7 @@ def power_section(d: str, profile: Optional[str], out_dir: Optional[str]) -> str
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(7, 4.5))
         xplot = lams if use_lam else xs
-        for i, k in enumerate(tests):
+        for i, k in enumerate(cfg.tests):
             style = dict(lw=2.5, color="black") if k == "mcnemar_5x2bcv" else dict(
                 lw=1, color=plt.cm.tab20(i % 20), ls=("-", "--")[i % 2])
             ax.plot(xplot, curves[k], marker="o", ms=3, label=TESTS[k].name, **style)
@@ -213,15 +206,13 @@ def build_report(dirs: List[str], profile: Optional[str] = None, out: Optional[s
         parts += ["### Table 5 side by side (ours / paper)", "",
                   "| test | " + " | ".join(f"{c} ({s['reps']} reps)" for c, s in zip(cols, summary)) + " |",
                   "|---|" + "---|" * len(cols)]
-        for k in paper.TABLE5:
-            cells = []
-            for s in summary:
-                if k in s["flags"]:
-                    r, pv, z = s["flags"][k]
-                    cells.append(f"{r:.3f} / {pv:.3f}" + (" **>3SE**" if abs(z) > 3 else ""))
-                else:
-                    cells.append("-")
-            parts.append(f"| {TESTS[k].name} | " + " | ".join(cells) + " |")
+        def cell(s, k):
+            if k not in s["flags"]:
+                return "-"
+            r, pv, z = s["flags"][k]
+            return f"{r:.3f} / {pv:.3f}" + (" **>3SE**" if abs(z) > 3 else "")
+        parts += [f"| {TESTS[k].name} | " + " | ".join(cell(s, k) for s in summary) + " |"
+                  for k in paper.TABLE5]
         parts.append("")
     text = "\n".join(parts).rstrip("\n") + "\n"
     if out:
