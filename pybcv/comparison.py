@@ -33,8 +33,9 @@ from ._validate import check_labels, missing_positions
 from .datasets import Dataset, check_record_count, from_arrays
 from .errors import ArgumentError, DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
-from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
-                       learner_label, loss_sums_from_design_predictions, predict_learners,
+from .fold_tables import tables_batch
+from .pipeline import (as_learner, design_generator, draw_splits, learner_label,
+                       loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums
 from .seeds import check_seed
@@ -138,29 +139,16 @@ class Comparison:
             return float(s[1] / s[0]), float(s[2] / s[0])
         return float((s[0, 0] + s[0, 1]) / s.sum()), float((s[0, 0] + s[1, 0]) / s.sum())
 
-    @property
-    def error_a(self) -> float:
-        return self._errors()[0]
-
-    @property
-    def error_b(self) -> float:
-        return self._errors()[1]
+    error_a = property(lambda self: self._errors()[0])
+    error_b = property(lambda self: self._errors()[1])
 
     def _bcv(self, field: str):
         res = self.results.get(PAPER_TEST)
         return None if res is None else getattr(res, field)
 
-    @property
-    def averaged_table(self) -> Optional[np.ndarray]:
-        return self._bcv("averaged_table")
-
-    @property
-    def bcv_t(self) -> Optional[float]:
-        return self._bcv("t")
-
-    @property
-    def effective_table(self) -> Optional[np.ndarray]:
-        return self._bcv("effective_table")
+    averaged_table = property(lambda self: self._bcv("averaged_table"))
+    bcv_t = property(lambda self: self._bcv("t"))
+    effective_table = property(lambda self: self._bcv("effective_table"))
 
     # -- views
     def to_frame(self, alpha: Optional[float] = None, level: float = 0.95):
@@ -269,8 +257,7 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
     po = profile_options(profile)
     out = {k: dict(po.get(k, {})) for k in keys}
     for k, o in out.items():
-        why = TESTS[k].refused(o)
-        if why:
+        if why := TESTS[k].refused(o):
             raise ArgumentError("profile", f"profile {profile!r} sets {k} {o} for the paper's "
                                 f"tables, not for a comparison: {why}; the profile re-scores "
                                 f"simulations (pybcv simulate / report --profile {profile})")
@@ -281,21 +268,19 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
         if not isinstance(options, dict):
             raise TypeError(f"options must be a dict {{test: {{option: value}}}}, got {options!r}")
         for k, o in options.items():
-            if k not in out and loss is not None and k in TESTS and TESTS[k].needs_zero_one \
-                    and not loss.zero_one:
-                raise ArgumentError("options",
-                                    f"options: test {k!r} does not run under loss {loss.name!r} (it "
-                                    f"needs 0/1 outcomes); tests that run: {', '.join(keys)}")
             if k not in out:
-                raise ArgumentError("options",
-                                    f"options: test {k!r} was not selected (tests: {', '.join(keys)})")
+                dropped = loss is not None and k in TESTS and TESTS[k].needs_zero_one \
+                    and not loss.zero_one
+                raise ArgumentError("options", f"options: test {k!r} " + (
+                    f"does not run under loss {loss.name!r} (it needs 0/1 outcomes); tests that "
+                    f"run: {', '.join(keys)}" if dropped else
+                    f"was not selected (tests: {', '.join(keys)})"))
             if not isinstance(o, dict):
                 raise TypeError(f"options[{k!r}] must be a dict of option values, got {o!r}")
             out[k].update(o)
     for k, o in out.items():
         TESTS[k]._options(o)             # names and values checked before any fit
-        why = TESTS[k].refused(o)
-        if why:
+        if why := TESTS[k].refused(o):
             raise ArgumentError("options", f"options[{k!r}]: {why}")
     return out
 
@@ -340,10 +325,9 @@ def _score_tables(tables, n, keys, options, splits=None, loss="zero_one") -> Dic
             nte = np.array([len(te) for _, te in splits[d]])
         else:
             ntr, nte = DESIGNS[d].sizes(n)
-        if loss == "zero_one":
-            out[k] = TESTS[k].from_tables(tables[d], ntr, nte, **options.get(k, {}))
-        else:
-            out[k] = TESTS[k].from_loss_sums(tables[d], ntr, nte, loss=loss, **options.get(k, {}))
+        o = options.get(k, {})
+        out[k] = (TESTS[k].from_tables(tables[d], ntr, nte, **o) if loss == "zero_one"
+                  else TESTS[k].from_loss_sums(tables[d], ntr, nte, loss=loss, **o))
     return out
 
 
@@ -404,8 +388,7 @@ def _learner_loss(learners, made, loss, y, stratify=False) -> Loss:
         raise ArgumentError("learners", f"learners: {', '.join(reg)} {a_reg} and {', '.join(cls)} "
                                         f"{a_cls}; compare regressors with regressors")
     check_record_count(len(y), "y")      # as load_csv and R refuse them, before any fit
-    if reg and _not_finite(y) is not None:
-        bad = _not_finite(y)
+    if reg and (bad := _not_finite(y)) is not None:
         raise ArgumentError("learners",
                             f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
                             f"the target y holds {y[bad]!r} (row {bad}): a class label; compare "
@@ -657,11 +640,10 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     keys, notes = loss_tests(tests, lossobj)
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
-    designs = {d: d for d in designs_for(keys)}
-    if lossobj.zero_one:
-        T = learner_free_tables((2 * la + lb)[None], designs,
-                                {d: [design_generator(seed, d)] for d in designs})
-        tables = {d: t[0] for d, t in T.items()}
+    designs = designs_for(keys)
+    if lossobj.zero_one:         # a fold's table needs only its test rows (pybcv.fold_tables)
+        tables = {d: tables_batch(d, (2 * la + lb)[None], [design_generator(seed, d)])[0]
+                  for d in designs}
     else:
         tables = {d: loss_sums(la, lb, [te for _, te in DESIGNS[d].splits(la.size,
                                                                           design_generator(seed, d))])
