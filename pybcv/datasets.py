@@ -134,9 +134,7 @@ def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Datas
     ``shift``: added to every record's loss probability of A (the validity
     battery's coverage families): the true difference mu_A - mu_B is then
     ``shift`` exactly for even n (the two halves cancel)."""
-    n = _check_n(n)
-    eps = float(eps)
-    shift = float(shift)
+    n, eps, shift = _check_n(n), float(eps), float(shift)
     if not 0.0 <= 1.5 * eps <= 1.0:
         raise ValueError(f"eps must lie in [0, 2/3], got {eps}")
     if not (0.0 <= eps / 2 + shift and 1.5 * eps + shift <= 1.0):
@@ -734,17 +732,12 @@ def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: s
                             f"columns {seen[h] + 1} and {j + 1}; every column needs its own name")
         seen[h] = j
     if target not in seen:
-        hint = ""
-        if len(names) == 1:
-            other = [c for c in ",;\t| " if c != sep and c in header[0]]
-            if other:
-                hint = (f" (the header is one column: is the separator {other[0]!r} "
-                        f"rather than {sep!r}? give sep={other[0]!r})")
         same = [h for h in names if h.lower() == str(target).lower()]
-        if same:
-            hint = f" (did you mean {same[0]!r}? column names are case-sensitive)"
-        elif not hint:
-            hint = "; name the target column with target='<column>'"
+        other = [c for c in ",;\t| " if c != sep and c in header[0]] if len(names) == 1 else []
+        hint = (f" (did you mean {same[0]!r}? column names are case-sensitive)" if same else
+                f" (the header is one column: is the separator {other[0]!r} rather than "
+                f"{sep!r}? give sep={other[0]!r})" if other else
+                "; name the target column with target='<column>'")
         raise DataError(f"{path}: no target column {target!r}; columns are: "
                         f"{', '.join(names)}{hint}")
     if groups is not None:
