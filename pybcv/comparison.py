@@ -208,8 +208,7 @@ class Comparison:
                          f"{r.pvalue:>9.4g}  {ci:>22}  {'reject H0' if r.rejects(alpha) else 'keep H0'}")
         if PAPER_TEST in self.results:
             lines.append("* the paper's recommended test")
-        for msg in self.warnings:
-            lines.append(f"warning: {msg}")
+        lines += [f"warning: {msg}" for msg in self.warnings]
         for r in self.results.values():
             lines += [f"warning ({r.method}): {msg}" for msg in r.warnings]
         return "\n".join(lines)
@@ -667,11 +666,9 @@ def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
         if bad.size:
             raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; losses must be finite")
         return a
-    if a.dtype == bool:
-        return a.astype(np.int64)
-    if a.dtype.kind not in "iuf":
+    if a.dtype.kind not in "biuf":
         raise ValueError(f"{name} must hold numbers (0 = right, 1 = wrong), got dtype {a.dtype}")
-    bad = np.flatnonzero(~np.isin(a, (0, 1)))
+    bad = np.flatnonzero(~np.isin(a, (0, 1)))          # booleans are 0/1
     if bad.size:
         raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; these tests need 0/1 "
                          f"losses (1 = misclassified), not probabilities or other losses "
@@ -742,15 +739,13 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
             warns = list(check_design(test_sets, n, design_splitter(design, grouped=True)))
         except ValueError:
             raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
-    named = isinstance(loss, str)
-    if named and loss in ("squared", "absolute"):
-        bad = _not_finite(y)
-        if bad is not None:
-            raise ValueError(f"y: row {bad} is {y[bad]!r}; under loss {loss!r} the target must "
-                             f"be finite numbers")
-    lossobj = resolve_loss(loss, y, regressor=named and loss in ("squared", "absolute"))
+    regression = isinstance(loss, str) and loss in ("squared", "absolute")
+    if regression and (bad := _not_finite(y)) is not None:
+        raise ValueError(f"y: row {bad} is {y[bad]!r}; under loss {loss!r} the target must "
+                         f"be finite numbers")
+    lossobj = resolve_loss(loss, y, regressor=regression)
     # labels of y (0/1 loss, cost matrix), numbers (squared, absolute), anything (a callable)
-    labels = None if named and loss in ("squared", "absolute") else set(y.tolist())
+    labels = None if regression else set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
             if lossobj.proba:
@@ -983,11 +978,10 @@ class LearnerComparison:
                      f"differ (lower {lower})")
         for p in self.pairs:
             mark = "*" if p["test"] == PAPER_TEST else " "
-            differ = p["reject"]
             lower = p["a"] if p["estimate"] < 0 else p["b"]
             lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<{wt}}{p['pvalue']:>10.4g}"
                          f"{p['pvalue_holm']:>10.4g}{p['pvalue_shaffer']:>10.4g}  "
-                         + (f"yes ({lower})" if differ else "no"))
+                         + (f"yes ({lower})" if p["reject"] else "no"))
         return "\n".join(lines + self._test_warnings())
 
     def _test_warnings(self) -> List[str]:
