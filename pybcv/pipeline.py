@@ -219,12 +219,14 @@ def design_generator(seed: int, design: str):
     return seeds.rng(seeds.design_seq(seed, 0, design))
 
 
-def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None, proba=False):
-    """One learner's predictions of some designs (a task of a process);
-    ``seed``: the random_state of a scikit-learn estimator that has none."""
+def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None, proba=False,
+                  one_batch=False):
+    """One learner's predictions of some designs (a task of a process, or
+    with ``one_batch`` all of them); ``seed``: the random_state of a
+    scikit-learn estimator that has none."""
     with fit_timeout(timeout):
         lrn = CountingLearner(seeded(as_learner(learner, backend), seed), proba)
-        pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
+        pred = predict_designs(lrn, X, y, design_splits, one_batch)
         return pred, lrn.backend_, lrn.fit_warnings(design_splits)
 
 
@@ -241,13 +243,9 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
         if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
             raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
         if n_jobs == 1 and not progress:
-            preds, backends, warned = [], [], []
-            for lrn in learners:
-                c = CountingLearner(seeded(as_learner(lrn, backend), seed), proba)
-                preds.append(predict_designs(c, X, y, splits))
-                backends.append(c.backend_)
-                warned.append(c.fit_warnings(splits))
-            return preds, backends, warned
+            out = [_predict_task(lrn, backend, X, y, splits, seed, timeout, proba, one_batch=True)
+                   for lrn in learners]
+            return [o[0] for o in out], [o[1] for o in out], [o[2] for o in out]
         for lrn in learners:                      # bad specs fail before any fit
             as_learner(lrn, backend)
         tasks = [(i, d) for i in range(len(learners)) for d in splits]
