@@ -155,8 +155,7 @@ def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Datas
 # ------------------------------------------------------------------ EXP6
 def exp6_rules(x1, x2) -> np.ndarray:
     """Boolean (6, N) matrix: which of the paper's rules Y1..Y6 each point meets."""
-    x1 = np.asarray(x1, float)
-    x2 = np.asarray(x2, float)
+    x1, x2 = np.asarray(x1, float), np.asarray(x2, float)
     a = x2 - (x1 * x1 - 4.0 * x1 + 6.0) >= 0                   # x2 >= f1(x1)
     b = x2 - (4.0 * np.sin(x1 / 2.0) + 8.0) >= 0               # x2 >= f2(x1)
     c = x2 - (-(x1 * x1 - 108.0 * x1 + 236.0) / 25.0) >= 0     # x2 >= f3(x1)

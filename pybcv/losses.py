@@ -58,8 +58,7 @@ class Loss:
     info: Dict = field(default_factory=dict)
 
     def __call__(self, y_true, y_pred) -> np.ndarray:
-        y_true = np.asarray(y_true)
-        y_pred = np.asarray(y_pred)
+        y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
         try:
             out = self.per_record(y_true, y_pred)
         except ValueError:
