@@ -226,7 +226,8 @@ def has_proba(learner) -> bool:
     can predict class probabilities (``predict_proba_splits``): a
     scikit-learn classifier with ``predict_proba``."""
     est = getattr(learner, "estimator", None)
-    return hasattr(learner, "predict_proba_splits") and (est is None or hasattr(est, "predict_proba"))
+    return hasattr(learner, "predict_proba_splits") and (est is None
+                                                         or hasattr(est, "predict_proba"))
 
 
 def no_proba_message(label: str, learner) -> str:
