@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+from functools import lru_cache
 
 import numpy as np
 
@@ -16,9 +17,6 @@ def keep_init_args(obj, args: dict) -> None:
             setattr(obj, k, v)
 
 
-_PARAM_NAMES: dict = {}    # class -> names of its __init__ parameters
-
-
 class Params:
     """scikit-learn's estimator protocol (clone, repr) without scikit-learn:
     ``get_params`` / ``set_params`` over the ``__init__`` parameters, which
@@ -26,12 +24,10 @@ class Params:
     scikit-learn is absent)."""
 
     @classmethod
+    @lru_cache(maxsize=None)
     def _param_names(cls):
-        names = _PARAM_NAMES.get(cls)
-        if names is None:
-            names = _PARAM_NAMES[cls] = tuple(p for p in inspect.signature(cls.__init__).parameters
-                                              if p != "self")
-        return names
+        """The names of ``__init__``'s parameters (once per class)."""
+        return tuple(p for p in inspect.signature(cls.__init__).parameters if p != "self")
 
     def get_params(self, deep=True) -> dict:
         out = {k: getattr(self, k) for k in self._param_names()}

@@ -33,8 +33,9 @@ from ._validate import check_labels, missing_positions
 from .datasets import Dataset, check_record_count, from_arrays
 from .errors import ArgumentError, DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
-from .pipeline import (as_learner, design_generator, draw_splits, learner_free_tables,
-                       learner_label, loss_sums_from_design_predictions, predict_learners,
+from .fold_tables import tables_batch
+from .pipeline import (as_learner, design_generator, draw_splits, learner_label,
+                       loss_sums_from_design_predictions, predict_learners,
                        tables_from_design_predictions)
 from .outcomes import loss_sums
 from .seeds import check_seed
@@ -138,29 +139,16 @@ class Comparison:
             return float(s[1] / s[0]), float(s[2] / s[0])
         return float((s[0, 0] + s[0, 1]) / s.sum()), float((s[0, 0] + s[1, 0]) / s.sum())
 
-    @property
-    def error_a(self) -> float:
-        return self._errors()[0]
-
-    @property
-    def error_b(self) -> float:
-        return self._errors()[1]
+    error_a = property(lambda self: self._errors()[0])
+    error_b = property(lambda self: self._errors()[1])
 
     def _bcv(self, field: str):
         res = self.results.get(PAPER_TEST)
         return None if res is None else getattr(res, field)
 
-    @property
-    def averaged_table(self) -> Optional[np.ndarray]:
-        return self._bcv("averaged_table")
-
-    @property
-    def bcv_t(self) -> Optional[float]:
-        return self._bcv("t")
-
-    @property
-    def effective_table(self) -> Optional[np.ndarray]:
-        return self._bcv("effective_table")
+    averaged_table = property(lambda self: self._bcv("averaged_table"))
+    bcv_t = property(lambda self: self._bcv("t"))
+    effective_table = property(lambda self: self._bcv("effective_table"))
 
     # -- views
     def to_frame(self, alpha: Optional[float] = None, level: float = 0.95):
@@ -220,8 +208,7 @@ class Comparison:
                          f"{r.pvalue:>9.4g}  {ci:>22}  {'reject H0' if r.rejects(alpha) else 'keep H0'}")
         if PAPER_TEST in self.results:
             lines.append("* the paper's recommended test")
-        for msg in self.warnings:
-            lines.append(f"warning: {msg}")
+        lines += [f"warning: {msg}" for msg in self.warnings]
         for r in self.results.values():
             lines += [f"warning ({r.method}): {msg}" for msg in r.warnings]
         return "\n".join(lines)
@@ -269,8 +256,7 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
     po = profile_options(profile)
     out = {k: dict(po.get(k, {})) for k in keys}
     for k, o in out.items():
-        why = TESTS[k].refused(o)
-        if why:
+        if why := TESTS[k].refused(o):
             raise ArgumentError("profile", f"profile {profile!r} sets {k} {o} for the paper's "
                                 f"tables, not for a comparison: {why}; the profile re-scores "
                                 f"simulations (pybcv simulate / report --profile {profile})")
@@ -281,21 +267,19 @@ def test_options(keys, profile: str = "default", options=None, alternative=None,
         if not isinstance(options, dict):
             raise TypeError(f"options must be a dict {{test: {{option: value}}}}, got {options!r}")
         for k, o in options.items():
-            if k not in out and loss is not None and k in TESTS and TESTS[k].needs_zero_one \
-                    and not loss.zero_one:
-                raise ArgumentError("options",
-                                    f"options: test {k!r} does not run under loss {loss.name!r} (it "
-                                    f"needs 0/1 outcomes); tests that run: {', '.join(keys)}")
             if k not in out:
-                raise ArgumentError("options",
-                                    f"options: test {k!r} was not selected (tests: {', '.join(keys)})")
+                dropped = loss is not None and k in TESTS and TESTS[k].needs_zero_one \
+                    and not loss.zero_one
+                raise ArgumentError("options", f"options: test {k!r} " + (
+                    f"does not run under loss {loss.name!r} (it needs 0/1 outcomes); tests that "
+                    f"run: {', '.join(keys)}" if dropped else
+                    f"was not selected (tests: {', '.join(keys)})"))
             if not isinstance(o, dict):
                 raise TypeError(f"options[{k!r}] must be a dict of option values, got {o!r}")
             out[k].update(o)
     for k, o in out.items():
         TESTS[k]._options(o)             # names and values checked before any fit
-        why = TESTS[k].refused(o)
-        if why:
+        if why := TESTS[k].refused(o):
             raise ArgumentError("options", f"options[{k!r}]: {why}")
     return out
 
@@ -340,10 +324,9 @@ def _score_tables(tables, n, keys, options, splits=None, loss="zero_one") -> Dic
             nte = np.array([len(te) for _, te in splits[d]])
         else:
             ntr, nte = DESIGNS[d].sizes(n)
-        if loss == "zero_one":
-            out[k] = TESTS[k].from_tables(tables[d], ntr, nte, **options.get(k, {}))
-        else:
-            out[k] = TESTS[k].from_loss_sums(tables[d], ntr, nte, loss=loss, **options.get(k, {}))
+        o = options.get(k, {})
+        out[k] = (TESTS[k].from_tables(tables[d], ntr, nte, **o) if loss == "zero_one"
+                  else TESTS[k].from_loss_sums(tables[d], ntr, nte, loss=loss, **o))
     return out
 
 
@@ -404,8 +387,7 @@ def _learner_loss(learners, made, loss, y, stratify=False) -> Loss:
         raise ArgumentError("learners", f"learners: {', '.join(reg)} {a_reg} and {', '.join(cls)} "
                                         f"{a_cls}; compare regressors with regressors")
     check_record_count(len(y), "y")      # as load_csv and R refuse them, before any fit
-    if reg and _not_finite(y) is not None:
-        bad = _not_finite(y)
+    if reg and (bad := _not_finite(y)) is not None:
         raise ArgumentError("learners",
                             f"learners: {', '.join(reg)} are regressors (they predict numbers), but "
                             f"the target y holds {y[bad]!r} (row {bad}): a class label; compare "
@@ -657,11 +639,10 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
     keys, notes = loss_tests(tests, lossobj)
     opts = test_options(keys, profile, options, alternative, lossobj)
     notes += alternative_notes(keys, alternative)
-    designs = {d: d for d in designs_for(keys)}
-    if lossobj.zero_one:
-        T = learner_free_tables((2 * la + lb)[None], designs,
-                                {d: [design_generator(seed, d)] for d in designs})
-        tables = {d: t[0] for d, t in T.items()}
+    designs = designs_for(keys)
+    if lossobj.zero_one:         # a fold's table needs only its test rows (pybcv.fold_tables)
+        tables = {d: tables_batch(d, (2 * la + lb)[None], [design_generator(seed, d)])[0]
+                  for d in designs}
     else:
         tables = {d: loss_sums(la, lb, [te for _, te in DESIGNS[d].splits(la.size,
                                                                           design_generator(seed, d))])
@@ -685,11 +666,9 @@ def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
         if bad.size:
             raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; losses must be finite")
         return a
-    if a.dtype == bool:
-        return a.astype(np.int64)
-    if a.dtype.kind not in "iuf":
+    if a.dtype.kind not in "biuf":
         raise ValueError(f"{name} must hold numbers (0 = right, 1 = wrong), got dtype {a.dtype}")
-    bad = np.flatnonzero(~np.isin(a, (0, 1)))
+    bad = np.flatnonzero(~np.isin(a, (0, 1)))          # booleans are 0/1
     if bad.size:
         raise ValueError(f"{name}: record {bad[0]} has loss {a[bad[0]]!r}; these tests need 0/1 "
                          f"losses (1 = misclassified), not probabilities or other losses "
@@ -760,15 +739,13 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
             warns = list(check_design(test_sets, n, design_splitter(design, grouped=True)))
         except ValueError:
             raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
-    named = isinstance(loss, str)
-    if named and loss in ("squared", "absolute"):
-        bad = _not_finite(y)
-        if bad is not None:
-            raise ValueError(f"y: row {bad} is {y[bad]!r}; under loss {loss!r} the target must "
-                             f"be finite numbers")
-    lossobj = resolve_loss(loss, y, regressor=named and loss in ("squared", "absolute"))
+    regression = isinstance(loss, str) and loss in ("squared", "absolute")
+    if regression and (bad := _not_finite(y)) is not None:
+        raise ValueError(f"y: row {bad} is {y[bad]!r}; under loss {loss!r} the target must "
+                         f"be finite numbers")
+    lossobj = resolve_loss(loss, y, regressor=regression)
     # labels of y (0/1 loss, cost matrix), numbers (squared, absolute), anything (a callable)
-    labels = None if named and loss in ("squared", "absolute") else set(y.tolist())
+    labels = None if regression else set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
             if lossobj.proba:
@@ -1001,11 +978,10 @@ class LearnerComparison:
                      f"differ (lower {lower})")
         for p in self.pairs:
             mark = "*" if p["test"] == PAPER_TEST else " "
-            differ = p["reject"]
             lower = p["a"] if p["estimate"] < 0 else p["b"]
             lines.append(f"{mark} {p['a'] + ' vs ' + p['b']:<{w}}{p['test']:<{wt}}{p['pvalue']:>10.4g}"
                          f"{p['pvalue_holm']:>10.4g}{p['pvalue_shaffer']:>10.4g}  "
-                         + (f"yes ({lower})" if differ else "no"))
+                         + (f"yes ({lower})" if p["reject"] else "no"))
         return "\n".join(lines + self._test_warnings())
 
     def _test_warnings(self) -> List[str]:

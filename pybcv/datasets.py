@@ -134,9 +134,7 @@ def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Datas
     ``shift``: added to every record's loss probability of A (the validity
     battery's coverage families): the true difference mu_A - mu_B is then
     ``shift`` exactly for even n (the two halves cancel)."""
-    n = _check_n(n)
-    eps = float(eps)
-    shift = float(shift)
+    n, eps, shift = _check_n(n), float(eps), float(shift)
     if not 0.0 <= 1.5 * eps <= 1.0:
         raise ValueError(f"eps must lie in [0, 2/3], got {eps}")
     if not (0.0 <= eps / 2 + shift and 1.5 * eps + shift <= 1.0):
@@ -155,28 +153,12 @@ def epsilon(seed=0, n: int = 300, eps: float = 0.1, shift: float = 0.0) -> Datas
 
 
 # ------------------------------------------------------------------ EXP6
-def _f1(x):
-    return x * x - 4.0 * x + 6.0
-
-
-def _f2(x):
-    return 4.0 * np.sin(x / 2.0) + 8.0
-
-
-def _f3(x):
-    return -(x * x - 108.0 * x + 236.0) / 25.0
-
-
-EXP6_CLASSES = np.array([1, 2, 3, 4, 5, 6])
-
-
 def exp6_rules(x1, x2) -> np.ndarray:
     """Boolean (6, N) matrix: which of the paper's rules Y1..Y6 each point meets."""
-    x1 = np.asarray(x1, float)
-    x2 = np.asarray(x2, float)
-    a = x2 - _f1(x1) >= 0
-    b = x2 - _f2(x1) >= 0
-    c = x2 - _f3(x1) >= 0
+    x1, x2 = np.asarray(x1, float), np.asarray(x2, float)
+    a = x2 - (x1 * x1 - 4.0 * x1 + 6.0) >= 0                   # x2 >= f1(x1)
+    b = x2 - (4.0 * np.sin(x1 / 2.0) + 8.0) >= 0               # x2 >= f2(x1)
+    c = x2 - (-(x1 * x1 - 108.0 * x1 + 236.0) / 25.0) >= 0     # x2 >= f3(x1)
     return np.stack([a & b, ~a & b & c, a & ~b, ~a & ~b & c, b & ~c, ~b & ~c])
 
 
@@ -185,7 +167,7 @@ def exp6_label(x1, x2) -> np.ndarray:
     M = exp6_rules(x1, x2)
     if not M.any(0).all():
         raise ValueError("a point matches none of the EXP6 rules")
-    return EXP6_CLASSES[np.argmax(M, axis=0)]
+    return np.argmax(M, axis=0).astype(np.int64) + 1
 
 
 @lru_cache(maxsize=1)
@@ -262,7 +244,6 @@ def letter(seed=0, n: int = 300) -> Dataset:
     return _resample("letter", letter_population(), seed, n)
 
 
-# ------------------------------------------------------------------ registry
 # ------------------------------------------------------------------ MNIST
 # The 60,000 images of the Keras training split (PYBCV_MNIST_NPZ, default the
 # project's mnist.npz: x_train (60000, 28, 28) uint8, y_train); a data set of
@@ -327,8 +308,7 @@ def uci_population(name: str):
     d = load_csv(path)
     if not isinstance(d.X, np.ndarray):
         raise DataError(f"{path}: the validity battery needs numeric predictors only")
-    X, y = np.asarray(d.X, float), np.asarray(d.y).astype(str)
-    return _read_only(X, y)
+    return _read_only(np.asarray(d.X, float), np.asarray(d.y).astype(str))
 
 
 def _resampled(name, population, doc):
@@ -373,9 +353,7 @@ def twin_residuals(seed=0, n: int = 300, noise: float = 1.0, df: float = 0.0,
     mu_A - mu_B = bias^2 (u, v have mean 0), a known true difference."""
     n = _check_n(n)
     noise, df = _number(noise, "noise"), _number(df, "df", "0 (normal) or a number > 0", 0.0)
-    bias = float(bias)
-    if not np.isfinite(bias):
-        raise ValueError(f"bias must be a finite number, got {bias!r}")
+    bias = _number(bias, "bias", "a finite number", -np.inf)
     g = as_rng(seed)
     y = g.standard_normal(n)
     s = y + g.standard_normal(n)
@@ -459,12 +437,10 @@ def uci_target_population(name: str):
     """(X, y) of :data:`UCI_TARGETS` ``name``: y the target column (float)."""
     file, column = UCI_TARGETS[name]
     X, _ = uci_population(file)
-    with _open_text(os.path.join(data_dir(), "uci", f"{file}.csv.gz")) as fh:
+    with _open_text(os.path.join(uci_dir(), f"{file}.csv.gz")) as fh:
         header = [c.strip() for c in fh.readline().strip().split(",")]
     j = header.index(column)
-    y = X[:, j].copy()
-    X = np.delete(X, j, axis=1)
-    return _read_only(X, y)
+    return _read_only(np.delete(X, j, axis=1), X[:, j].copy())
 
 
 #: What a UCI file's name may look like: it becomes a file and folder name
@@ -755,17 +731,12 @@ def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: s
                             f"columns {seen[h] + 1} and {j + 1}; every column needs its own name")
         seen[h] = j
     if target not in seen:
-        hint = ""
-        if len(names) == 1:
-            other = [c for c in ",;\t| " if c != sep and c in header[0]]
-            if other:
-                hint = (f" (the header is one column: is the separator {other[0]!r} "
-                        f"rather than {sep!r}? give sep={other[0]!r})")
         same = [h for h in names if h.lower() == str(target).lower()]
-        if same:
-            hint = f" (did you mean {same[0]!r}? column names are case-sensitive)"
-        elif not hint:
-            hint = "; name the target column with target='<column>'"
+        other = [c for c in ",;\t| " if c != sep and c in header[0]] if len(names) == 1 else []
+        hint = (f" (did you mean {same[0]!r}? column names are case-sensitive)" if same else
+                f" (the header is one column: is the separator {other[0]!r} rather than "
+                f"{sep!r}? give sep={other[0]!r})" if other else
+                "; name the target column with target='<column>'")
         raise DataError(f"{path}: no target column {target!r}; columns are: "
                         f"{', '.join(names)}{hint}")
     if groups is not None:

@@ -58,8 +58,7 @@ class Loss:
     info: Dict = field(default_factory=dict)
 
     def __call__(self, y_true, y_pred) -> np.ndarray:
-        y_true = np.asarray(y_true)
-        y_pred = np.asarray(y_pred)
+        y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
         try:
             out = self.per_record(y_true, y_pred)
         except ValueError:
@@ -192,20 +191,17 @@ def resolve_loss(loss, y, regressor: bool = False) -> Loss:
         name = getattr(loss, "__name__", type(loss).__name__)
         return Loss(name, False, loss)
     if isinstance(loss, str):
+        if loss in ("log", "log_loss", "zero_one") and regressor:
+            what = ("'zero_one' compares class labels" if loss == "zero_one"
+                    else "'log' needs predicted class probabilities")
+            raise ArgumentError("loss", f"loss {what}, but a learner is a regressor (it predicts "
+                                        f"numbers): use loss='squared' or 'absolute'")
         if loss in ("log", "log_loss"):
-            if regressor:
-                raise ArgumentError("loss", "loss 'log' needs predicted class probabilities, but a learner "
-                                 "is a regressor (it predicts numbers): use loss='squared' or "
-                                 "'absolute'")
             return _log(y)
         if loss not in NAMES:
             raise ArgumentError("loss", f"unknown loss {loss!r}; known: {', '.join(NAMES)}, a cost matrix "
                              f"(classifiers) or a callable (y_true, y_pred) -> per-record losses")
         if loss == "zero_one":
-            if regressor:
-                raise ArgumentError("loss", "loss 'zero_one' compares class labels, but a learner is a "
-                                 "regressor (it predicts numbers): use loss='squared' or "
-                                 "'absolute'")
             return Loss("zero_one", True)
         _numeric(y, loss)
         if loss == "squared":
@@ -230,9 +226,8 @@ def has_proba(learner) -> bool:
     can predict class probabilities (``predict_proba_splits``): a
     scikit-learn classifier with ``predict_proba``."""
     est = getattr(learner, "estimator", None)
-    if est is not None and hasattr(learner, "predict_proba_splits"):
-        return hasattr(est, "predict_proba")
-    return hasattr(learner, "predict_proba_splits")
+    return hasattr(learner, "predict_proba_splits") and (est is None
+                                                         or hasattr(est, "predict_proba"))
 
 
 def no_proba_message(label: str, learner) -> str:

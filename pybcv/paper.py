@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 
-from .experiments import LAMBDAS  # noqa: F401  (LAMBDAS: the power curves' grid)
-
 # columns of Table 5
 COLUMNS = ("epsilon", "exp6", "simple", "letter", "mnist")
 PAPER_REPS = {"epsilon": 1000, "exp6": 1000, "simple": 1000, "letter": 1000, "mnist": 100}

@@ -1,7 +1,6 @@
 """The pipeline's middle: design -> fits -> fold tables.  The one place
-where partitions and predictions (or fixed losses) become contingency tables
-(the counting itself is :mod:`pybcv.outcomes` and
-:func:`pybcv.fold_tables.tables_batch`).
+where partitions and predictions become contingency tables (the counting
+itself is :mod:`pybcv.outcomes`; fixed losses: :func:`pybcv.fold_tables.tables_batch`).
 
 Used by the simulation engine (:mod:`pybcv.engine`) and by every one-off
 comparison (:mod:`pybcv.comparison`); it imports neither:
@@ -15,9 +14,7 @@ comparison (:mod:`pybcv.comparison`); it imports neither:
   in ONE ``predict_splits`` call (one batch; for an R learner one call into R);
 * :func:`tables_from_design_predictions` -- predictions of two learners on the
   union of designs -> ``{design: (F, 2, 2) tables}`` (one ``bincount``);
-* :func:`fold_tables` -- the two steps above for learners A and B;
-* :func:`learner_free_tables` -- the same for fixed per-record losses of many
-  repetitions at once (epsilon, saved losses).
+* :func:`fold_tables` -- the two steps above for learners A and B.
 
 Table orientation (``pybcv.outcomes``): ``[[n00, n01], [n10, n11]]``, rows
 A wrong/right, columns B wrong/right.
@@ -42,7 +39,6 @@ from tqdm import tqdm
 
 from . import seeds
 from .errors import FitWarning, LearnerContext, LearnerInputError
-from .fold_tables import tables_batch
 from .interrupts import stop_pool, workers_deaf
 from .learners import as_learner as _wrap_learner
 from .learners import make_learner, parse_spec, seeded
@@ -207,16 +203,6 @@ def fold_tables(learner_a, learner_b, X, y, splits: Mapping[str, list], one_batc
     return tables_from_design_predictions(y, pa, pb, splits)
 
 
-def learner_free_tables(loss_codes: np.ndarray, designs: Mapping[str, str],
-                        generators: Mapping[str, Sequence]) -> Dict[str, np.ndarray]:
-    """``{unit: (R, F, 2, 2)}`` from fixed losses of R repetitions.
-
-    ``loss_codes``: (R, n) array of ``2 * loss_a + loss_b``; ``designs``:
-    {unit: design key}; ``generators``: {unit: R Generators, one per
-    repetition}.  A fold's table needs only its test indices."""
-    return {u: tables_batch(d, loss_codes, generators[u]) for u, d in designs.items()}
-
-
 def draw_splits(n: int, designs: Mapping[str, str], generators: Mapping[str, Any],
                 y=None, groups=None) -> Dict[str, List]:
     """``{unit: design.splits(n, generator)}``; with class labels ``y`` the
@@ -233,12 +219,14 @@ def design_generator(seed: int, design: str):
     return seeds.rng(seeds.design_seq(seed, 0, design))
 
 
-def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None, proba=False):
-    """One learner's predictions of some designs (a task of a process);
-    ``seed``: the random_state of a scikit-learn estimator that has none."""
+def _predict_task(learner, backend, X, y, design_splits, seed=None, timeout=None, proba=False,
+                  one_batch=False):
+    """One learner's predictions of some designs (a task of a process, or
+    with ``one_batch`` all of them); ``seed``: the random_state of a
+    scikit-learn estimator that has none."""
     with fit_timeout(timeout):
         lrn = CountingLearner(seeded(as_learner(learner, backend), seed), proba)
-        pred = predict_designs(lrn, X, y, design_splits, one_batch=False)
+        pred = predict_designs(lrn, X, y, design_splits, one_batch)
         return pred, lrn.backend_, lrn.fit_warnings(design_splits)
 
 
@@ -255,13 +243,9 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
         if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
             raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
         if n_jobs == 1 and not progress:
-            preds, backends, warned = [], [], []
-            for lrn in learners:
-                c = CountingLearner(seeded(as_learner(lrn, backend), seed), proba)
-                preds.append(predict_designs(c, X, y, splits))
-                backends.append(c.backend_)
-                warned.append(c.fit_warnings(splits))
-            return preds, backends, warned
+            out = [_predict_task(lrn, backend, X, y, splits, seed, timeout, proba, one_batch=True)
+                   for lrn in learners]
+            return [o[0] for o in out], [o[1] for o in out], [o[2] for o in out]
         for lrn in learners:                      # bad specs fail before any fit
             as_learner(lrn, backend)
         tasks = [(i, d) for i in range(len(learners)) for d in splits]
@@ -322,7 +306,6 @@ def loss_sums_from_design_predictions(y, pred_a: Mapping[str, list], pred_b: Map
                 except ValueError as e:
                     raise ValueError(f"learner {name!r}, fold {f + 1} of {len(splits[u])}, "
                                      f"design {u!r}: {e}") from None
-            la, lb = ls
-            rows.append(loss_sums(la, lb, [np.arange(te.size)])[0])
+            rows.append(loss_sums(*ls, [np.arange(te.size)])[0])
         out[u] = np.array(rows).reshape(-1, 4)
     return out
