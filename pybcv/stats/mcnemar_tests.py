@@ -289,16 +289,13 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     warnings = []
     if b + c == 0:
         warnings.append("no discordant records (n01 + n10 = 0): M = 0, p = 1")
-    est = float(mcnemar_estimate(b, c, N))
-    common = dict(test="mcnemar_ho", df=1, estimate=est, warnings=warnings, table=C.astype(np.int64),
-                  n01=float(b), n10=float(c), correction=correction, exact=exact)
     out = mcnemar_ho_kernel(b, c, N, correction, exact)
-    if exact:
-        return McNemarResult(statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-                             null_distribution="Binomial(n01+n10, 1/2)", **{**common, "df": None})
-    return McNemarResult(statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-                         null_distribution=CHI2_1, interval_function=mcnemar_interval,
-                         interval_args=(float(b), float(c), float(N), correction), **common)
+    return McNemarResult(test="mcnemar_ho", statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
+                         df=None if exact else 1, estimate=float(mcnemar_estimate(b, c, N)),
+                         null_distribution="Binomial(n01+n10, 1/2)" if exact else CHI2_1,
+                         warnings=warnings, interval_function=mcnemar_kernel_interval,
+                         interval_args=(out,), table=C.astype(np.int64), n01=float(b), n10=float(c),
+                         correction=correction, exact=exact)
 
 
 def mcnemar_kfold_naive(tables, empty_fold="zero", correction=True) -> NaiveKFoldMcNemarResult:
@@ -495,15 +492,13 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
         warnings.append(f"|n01_bar - n10_bar| = {abs(b - c):.4g} < 1/t: the continuity correction "
                         "over-corrects (literal formula kept; clamp_correction=True gives M = 0; "
                         "the interval then contains 0, docs/conventions.md)")
-    est = float(mcnemar_estimate(out.n01, out.n10, out.n))
-    interval = {} if exact else dict(
-        interval_function=mcnemar_interval,
-        interval_args=(scalar(out.n01), scalar(out.n10), scalar(out.n), True))
     return BCVMcNemarResult(
         test="mcnemar_5x2bcv", statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-        df=1 if alternative == "two-sided" and not exact else None, estimate=est,
+        df=1 if alternative == "two-sided" and not exact else None,
+        estimate=float(mcnemar_estimate(out.n01, out.n10, out.n)),
         null_distribution=("Binomial(n01_e+n10_e, 1/2)" if exact else
                            CHI2_1 if alternative == "two-sided" else N01),
-        alternative=alternative, warnings=warnings, **interval,
+        alternative=alternative, warnings=warnings, interval_function=mcnemar_kernel_interval,
+        interval_args=(out,),
         averaged_table=avg, t=t, rho1=None if t_given else float(rho1),
         rho2=None if t_given else float(rho2), m=m, clamp_correction=clamp_correction)
