@@ -47,27 +47,22 @@ def paired_t_kernel(x, ratio=0.0, alternative="two-sided") -> TKernel:
                    x if isinstance(ratio, float) and ratio == 0.0 else None)
 
 
-def mx2_s2(P):
-    """s_i^2 = (p_i1 - p_i2)^2 / 2 for P of shape (..., m, 2)."""
-    return (P[..., 0] - P[..., 1]) ** 2 / 2.0
+def _mx2_scale(P):
+    """(m, degenerate, sqrt(mean_i s_i^2)), s_i^2 = (p_i1 - p_i2)^2 / 2, for P of shape (..., m, 2)."""
+    s2 = (P[..., 0] - P[..., 1]) ** 2 / 2.0
+    return P.shape[-2], np.sum(s2, -1) <= ZERO_SQ, np.sqrt(s2.mean(-1))
 
 
 def t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = p_11 / sqrt(mean_i s_i^2), df m, for P of shape (..., m, 2)."""
-    m = P.shape[-2]
-    s2 = mx2_s2(P)
-    deg = np.sum(s2, -1) <= ZERO_SQ
-    scale = np.sqrt(s2.mean(-1))
+    m, deg, scale = _mx2_scale(P)
     t = ratio_or_limit(P[..., 0, 0], scale, deg)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P[..., 0, 0], scale, m)
 
 
 def combined_t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = sqrt(2m) p_bar / sqrt(mean_i s_i^2), df m."""
-    m = P.shape[-2]
-    s2 = mx2_s2(P)
-    deg = np.sum(s2, -1) <= ZERO_SQ
-    scale = np.sqrt(s2.mean(-1))
+    m, deg, scale = _mx2_scale(P)
     t = ratio_or_limit(np.sqrt(2 * m) * P.mean((-1, -2)), scale, deg)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P.mean((-1, -2)),
                    scale / np.sqrt(2 * m), m)
