@@ -77,11 +77,8 @@ def mcnemar_kfold_naive_kernel(b, c, empty_fold="zero", correction=True):
     """b, c: (..., K).  Returns M, p, df."""
     terms, s = mcnemar_terms(b, c, correction)
     M = terms.sum(-1)
-    K = terms.shape[-1]
-    if empty_fold == "zero":
-        df = np.full(M.shape, float(K))
-    else:
-        df = (s > 0).sum(-1).astype(float)
+    df = (np.full(M.shape, float(terms.shape[-1])) if empty_fold == "zero"
+          else (s > 0).sum(-1).astype(float))
     with np.errstate(invalid="ignore"):
         p = np.where(df > 0, chi2_sf(M, np.maximum(df, 1.0)), 1.0)
     return M, p, df
@@ -159,12 +156,12 @@ def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False,
     b = np.asarray(nbar01, float)
     c = np.asarray(nbar10, float)
     s = b + c
+    effective = (t * b, t * c, t * np.asarray(nbar, float), True)    # its counts, total, correction
     if exact:
         low, high = binomial_tails(t * b, t * c)
         p = {"less": low, "greater": high}.get(alternative, np.minimum(1.0, 2.0 * np.minimum(low, high)))
         stat = t * b if alternative != "two-sided" else t * np.minimum(b, c)
-        return McNemarKernel(stat, np.where(s > 0, p, 1.0), t * b, t * c,
-                             t * np.asarray(nbar, float), True, True)
+        return McNemarKernel(stat, np.where(s > 0, p, 1.0), *effective, True)
     if alternative != "two-sided":
         u = t * (b - c)
         num = u - 1.0 if alternative == "greater" else u + 1.0
@@ -172,15 +169,13 @@ def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False,
             num = np.where(np.abs(u) < 1.0, 0.0, num)
         with np.errstate(divide="ignore", invalid="ignore"):
             z = np.where(s > 0, num / np.sqrt(t * np.where(s > 0, s, 1.0)), 0.0)
-        p = np.where(s > 0, p_z(z, alternative), 1.0)
-        return McNemarKernel(z, p, t * b, t * c, t * np.asarray(nbar, float), True)
+        return McNemarKernel(z, np.where(s > 0, p_z(z, alternative), 1.0), *effective)
     d = np.abs(b - c) - 1.0 / t
     if clamp_correction:
         d = np.maximum(d, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         M = np.where(s > 0, t * d ** 2 / np.where(s > 0, s, 1.0), 0.0)
-    p = np.where(s > 0, chi2_sf(M, 1), 1.0)
-    return McNemarKernel(M, p, t * b, t * c, t * np.asarray(nbar, float), True)
+    return McNemarKernel(M, np.where(s > 0, chi2_sf(M, 1), 1.0), *effective)
 
 
 def resolve_t(m, rho1=0.5, rho2=0.5, t=None) -> float:
@@ -211,10 +206,7 @@ def mcnemar_interval(b, c, n, correction=True, *, level=0.95, alternative="two-s
     quantile of chi2(1) (the inverse of ``chi2_sf(., 1)``, which gives the
     test's p-value); one-sided (the one-sided BCV test): z the level
     quantile of N(0, 1) and one infinite end."""
-    if alternative == "two-sided":
-        z = np.sqrt(_sp.chdtri(1, 1.0 - level))
-    else:
-        z = _sp.ndtri(level)
+    z = np.sqrt(_sp.chdtri(1, 1.0 - level)) if alternative == "two-sided" else _sp.ndtri(level)
     est = mcnemar_estimate(b, c, n)
     half = (z * np.sqrt(np.asarray(b, float) + np.asarray(c, float)) + (1.0 if correction else 0.0)) \
         / np.asarray(n, float)
