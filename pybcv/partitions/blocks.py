@@ -213,5 +213,4 @@ def bcv_blocks(n, rng=None, n_blocks=8, extra_rule="balanced", shuffle=True, m=N
     n = check_n(n, B, f"block-regularized CV with {B} blocks")
     sizes = bcv_block_sizes(n, B, extra_rule, m)
     p = as_generator(rng).permutation(n) if shuffle else np.arange(n)
-    bounds = np.concatenate([[0], np.cumsum(sizes)])
-    return [p[bounds[b]:bounds[b + 1]] for b in range(B)]
+    return np.split(p, np.cumsum(sizes)[:-1])

@@ -358,12 +358,8 @@ class RepeatedKFoldCV(Splitter):
         k = int(self.k)
         sizes = np.full(k, n // k)
         sizes[: n % k] += 1
-        bounds = np.concatenate([[0], np.cumsum(sizes)])
-        out = []
-        for _ in range(self._n_runs()):
-            p = _perm(n, g)
-            out += [p[bounds[i]:bounds[i + 1]] for i in range(k)]
-        return out
+        cuts = np.cumsum(sizes)[:-1]
+        return [f for _ in range(self._n_runs()) for f in np.split(_perm(n, g), cuts)]
 
     def _check_test_sets(self, folds, n):
         k = int(self.k)
