@@ -126,8 +126,7 @@ class TestResult:
         d = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
              if f.name not in ("interval_function", "interval_args")}
         d["method"] = self.method
-        for name in self._derived:
-            d[name] = _plain(getattr(self, name))
+        d.update({name: _plain(getattr(self, name)) for name in self._derived})
         d["ci_low"], d["ci_high"] = self.confidence_interval(level)
         d["ci_level"] = float(level)
         return d
@@ -162,8 +161,7 @@ class TestResult:
             lo, hi = self.confidence_interval(1 - alpha)
             if not (math.isnan(lo) and math.isnan(hi)):
                 lines.insert(5, f"  {100 * (1 - alpha):g}% CI    = ({lo:.6g}, {hi:.6g})")
-        for w in self.warnings:
-            lines.append(f"  warning: {w}")
+        lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
 

@@ -278,12 +278,11 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     if N <= 0:
         raise ValueError("table is empty (all four counts are zero)")
     b, c = C[0, 1], C[1, 0]
-    warnings = []
-    if b + c == 0:
-        warnings.append("no discordant records (n01 + n10 = 0): M = 0, p = 1")
+    warnings = ["no discordant records (n01 + n10 = 0): M = 0, p = 1"] if b + c == 0 else []
     out = mcnemar_ho_kernel(b, c, N, correction, exact)
-    return McNemarResult(test="mcnemar_ho", statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-                         df=None if exact else 1, estimate=float(mcnemar_estimate(b, c, N)),
+    return McNemarResult(test="mcnemar_ho", statistic=scalar(out.statistic),
+                         pvalue=scalar(out.pvalue), df=None if exact else 1,
+                         estimate=float(mcnemar_estimate(b, c, N)),
                          null_distribution="Binomial(n01+n10, 1/2)" if exact else CHI2_1,
                          warnings=warnings, interval_function=mcnemar_kernel_interval,
                          interval_args=(out,), table=C.astype(np.int64), n01=float(b), n10=float(c),

@@ -48,7 +48,7 @@ def paired_t_kernel(x, ratio=0.0, alternative="two-sided") -> TKernel:
 
 
 def _mx2_scale(P):
-    """(m, degenerate, sqrt(mean_i s_i^2)), s_i^2 = (p_i1 - p_i2)^2 / 2, for P of shape (..., m, 2)."""
+    """(m, degenerate, sqrt(mean_i s_i^2)) of P (..., m, 2), s_i^2 = (p_i1 - p_i2)^2 / 2."""
     s2 = (P[..., 0] - P[..., 1]) ** 2 / 2.0
     return P.shape[-2], np.sum(s2, -1) <= ZERO_SQ, np.sqrt(s2.mean(-1))
 
