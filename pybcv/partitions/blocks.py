@@ -199,13 +199,8 @@ def bcv_tests_of_blocks(block_of: np.ndarray, m: int) -> List[np.ndarray]:
 def bcv_test_cuts(n: int, m: int, extra_rule: str = "balanced") -> Tuple[int, ...]:
     """Where ``bcv_test_positions`` is cut into the 2m test sets."""
     B = bcv_n_blocks(m)
-    sizes = bcv_block_sizes(n, B, extra_rule, m)
-    M = bcv_design_matrix(m)
-    lens = []
-    for j in range(m):
-        s = int(sizes[M[j]].sum())
-        lens += [n - s, s]
-    return tuple(np.cumsum(lens)[:-1].tolist())
+    tests = bcv_tests_of_blocks(np.repeat(np.arange(B), bcv_block_sizes(n, B, extra_rule, m)), m)
+    return tuple(np.cumsum([t.size for t in tests])[:-1].tolist())
 
 
 def bcv_blocks(n, rng=None, n_blocks=8, extra_rule="balanced", shuffle=True, m=None) -> List[np.ndarray]:
@@ -218,5 +213,4 @@ def bcv_blocks(n, rng=None, n_blocks=8, extra_rule="balanced", shuffle=True, m=N
     n = check_n(n, B, f"block-regularized CV with {B} blocks")
     sizes = bcv_block_sizes(n, B, extra_rule, m)
     p = as_generator(rng).permutation(n) if shuffle else np.arange(n)
-    bounds = np.concatenate([[0], np.cumsum(sizes)])
-    return [p[bounds[b]:bounds[b + 1]] for b in range(B)]
+    return np.split(p, np.cumsum(sizes)[:-1])

@@ -122,8 +122,7 @@ def check_splits(splits: Sequence[Split], n: int) -> List[Split]:
     arrays within [0, n), train and test disjoint."""
     out = []
     for i, (tr, te) in enumerate(splits):
-        tr = np.asarray(tr)
-        te = np.asarray(te)
+        tr, te = np.asarray(tr), np.asarray(te)
         for name, a in (("train", tr), ("test", te)):
             if a.ndim != 1 or a.size == 0 or not np.issubdtype(a.dtype, np.integer):
                 raise ValueError(f"split {i}: {name} indices must be a non-empty 1-d integer array")

@@ -195,7 +195,6 @@ class Splitter(Params):
         return self._check_test_sets(_as_folds(test_sets, n), n)
 
 
-
 # ---- hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
 class RepeatedHoldOut(Splitter):
     """J independent hold-out splits: for each a fresh permutation, whose
@@ -358,12 +357,8 @@ class RepeatedKFoldCV(Splitter):
         k = int(self.k)
         sizes = np.full(k, n // k)
         sizes[: n % k] += 1
-        bounds = np.concatenate([[0], np.cumsum(sizes)])
-        out = []
-        for _ in range(self._n_runs()):
-            p = _perm(n, g)
-            out += [p[bounds[i]:bounds[i + 1]] for i in range(k)]
-        return out
+        cuts = np.cumsum(sizes)[:-1]
+        return [f for _ in range(self._n_runs()) for f in np.split(_perm(n, g), cuts)]
 
     def _check_test_sets(self, folds, n):
         k = int(self.k)
@@ -767,11 +762,9 @@ def _check_bcv(folds, m: int, n: int, extra_rule: str) -> List[str]:
     # two training sets share B/4 blocks
     trains = [np.setdiff1d(np.arange(n), folds[2 * j], assume_unique=True) for j in range(m)]
     o_lo, o_hi = B // 4 * q, B // 4 * q + min(r, B // 4)
-    bad = []
-    for a, b in itertools.combinations(range(m), 2):
-        ov = np.intersect1d(trains[a], trains[b], assume_unique=True).size
-        if not o_lo <= ov <= o_hi:
-            bad.append((a, b, ov))
+    overlaps = [(a, b, np.intersect1d(trains[a], trains[b], assume_unique=True).size)
+                for a, b in itertools.combinations(range(m), 2)]
+    bad = [(a, b, ov) for a, b, ov in overlaps if not o_lo <= ov <= o_hi]
     if bad:
         a, b, ov = bad[0]
         more = "" if len(bad) == 1 else f" ({len(bad)} of {m * (m - 1) // 2} pairs are outside)"

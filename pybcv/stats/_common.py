@@ -84,7 +84,7 @@ class TestResult:
     null_distribution: str = ""
     alternative: str = "two-sided"
     warnings: Tuple[str, ...] = ()
-    # the family's vectorised interval function and its arguments (scalars)
+    # the family's kernel interval function and its arguments (the kernel's output)
     interval_function: Optional[Callable] = field(default=None, compare=False)
     interval_args: Tuple = field(default=(), compare=False)
 
@@ -126,8 +126,7 @@ class TestResult:
         d = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
              if f.name not in ("interval_function", "interval_args")}
         d["method"] = self.method
-        for name in self._derived:
-            d[name] = _plain(getattr(self, name))
+        d.update({name: _plain(getattr(self, name)) for name in self._derived})
         d["ci_low"], d["ci_high"] = self.confidence_interval(level)
         d["ci_level"] = float(level)
         return d
@@ -162,8 +161,7 @@ class TestResult:
             lo, hi = self.confidence_interval(1 - alpha)
             if not (math.isnan(lo) and math.isnan(hi)):
                 lines.insert(5, f"  {100 * (1 - alpha):g}% CI    = ({lo:.6g}, {hi:.6g})")
-        for w in self.warnings:
-            lines.append(f"  warning: {w}")
+        lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
 
@@ -173,7 +171,6 @@ _FIELD = dict(frozen=True, kw_only=True, repr=False, eq=False)
 @dataclass(**_FIELD)
 class _CenteredResult(TestResult):
     """A result whose interval is ``center + q * standard_error``."""
-    __test__ = False
     center: float = math.nan
     standard_error: float = math.nan
 
@@ -185,7 +182,6 @@ class TTestResult(_CenteredResult):
     ``center + t_q(df) * standard_error``); ``size_ratio`` n2/n1 of the
     corrected tests, ``factor`` the corrected pseudo bootstrap's variance
     factor (None where the test has none)."""
-    __test__ = False
     size_ratio: Optional[float] = None
     factor: Optional[float] = None
 
@@ -196,7 +192,6 @@ class ZTestResult(_CenteredResult):
     ``n`` the records behind the standard error where the test has them
     (proportion: validation records; CV-CI: all records, with
     ``sigma2_out`` = n standard_error^2; conservative z: the M half-splits)."""
-    __test__ = False
     n: Optional[int] = None
     sigma2_out: Optional[float] = None
 
@@ -205,7 +200,6 @@ class ZTestResult(_CenteredResult):
 class FTestResult(TestResult):
     """An F-test's result on m x 2 differences: ``sum_p2`` = sum p_ij^2,
     ``sum_s2`` = sum_i s_i^2 (f = sum_p2 / (2 sum_s2))."""
-    __test__ = False
     sum_p2: float = math.nan
     sum_s2: float = math.nan
 
@@ -214,7 +208,6 @@ class FTestResult(TestResult):
 class McNemarResult(TestResult):
     """A hold-out McNemar result: the table used, its discordant counts and
     the options (``correction``, ``exact``)."""
-    __test__ = False
     table: Optional[np.ndarray] = None
     n01: float = math.nan
     n10: float = math.nan
@@ -226,7 +219,6 @@ class McNemarResult(TestResult):
 class NaiveKFoldMcNemarResult(TestResult):
     """The naive K-fold McNemar result: per-fold ``terms``, ``n_empty_folds``
     and the options used (``empty_fold``, ``correction``)."""
-    __test__ = False
     terms: Optional[np.ndarray] = None
     n_empty_folds: int = 0
     empty_fold: str = "zero"
@@ -239,7 +231,6 @@ class BCVMcNemarResult(TestResult):
     ``rho1``, ``rho2`` (None when t was given), ``m`` and
     ``clamp_correction``; ``effective_table`` (t C_bar) and ``n_e`` (the
     effective validation size, its total) follow from them."""
-    __test__ = False
     averaged_table: Optional[np.ndarray] = None
     t: float = math.nan
     rho1: Optional[float] = None
@@ -393,8 +384,12 @@ def check_choice(value, name: str, choices) -> str:
     return value
 
 
-def check_alternative(alternative) -> str:
-    return check_choice(alternative, "alternative", ALTERNATIVES)
+def check_alternative(alternative, test: str = "") -> str:
+    """``alternative`` checked; refused where withdrawn from ``test`` (:func:`check_withdrawn`)."""
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    if test:
+        check_withdrawn(test, alternative=alternative)
+    return alternative
 
 
 def check_real(value, name: str) -> float:

@@ -70,9 +70,7 @@ def _result(key, P, out: FKernel) -> FTestResult:
     return FTestResult(test=key, statistic=f, pvalue=scalar(out.pvalue), df=df,
                        estimate=float(P.mean()), null_distribution=f"F{df}",
                        warnings=zero_variance_warning(bool(out.degenerate), f, "sum of s_i^2"),
-                       interval_function=f_interval,
-                       interval_args=(scalar(out.mean), scalar(out.sum_sq_dev), scalar(out.sum_s2),
-                                      out.df1, out.df2, out.k),
+                       interval_function=f_kernel_interval, interval_args=(out,),
                        sum_p2=float((P ** 2).sum()), sum_s2=scalar(out.sum_s2))
 
 

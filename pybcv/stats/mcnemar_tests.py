@@ -77,11 +77,8 @@ def mcnemar_kfold_naive_kernel(b, c, empty_fold="zero", correction=True):
     """b, c: (..., K).  Returns M, p, df."""
     terms, s = mcnemar_terms(b, c, correction)
     M = terms.sum(-1)
-    K = terms.shape[-1]
-    if empty_fold == "zero":
-        df = np.full(M.shape, float(K))
-    else:
-        df = (s > 0).sum(-1).astype(float)
+    df = (np.full(M.shape, float(terms.shape[-1])) if empty_fold == "zero"
+          else (s > 0).sum(-1).astype(float))
     with np.errstate(invalid="ignore"):
         p = np.where(df > 0, chi2_sf(M, np.maximum(df, 1.0)), 1.0)
     return M, p, df
@@ -159,12 +156,12 @@ def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False,
     b = np.asarray(nbar01, float)
     c = np.asarray(nbar10, float)
     s = b + c
+    effective = (t * b, t * c, t * np.asarray(nbar, float), True)    # its counts, total, correction
     if exact:
         low, high = binomial_tails(t * b, t * c)
         p = {"less": low, "greater": high}.get(alternative, np.minimum(1.0, 2.0 * np.minimum(low, high)))
         stat = t * b if alternative != "two-sided" else t * np.minimum(b, c)
-        return McNemarKernel(stat, np.where(s > 0, p, 1.0), t * b, t * c,
-                             t * np.asarray(nbar, float), True, True)
+        return McNemarKernel(stat, np.where(s > 0, p, 1.0), *effective, True)
     if alternative != "two-sided":
         u = t * (b - c)
         num = u - 1.0 if alternative == "greater" else u + 1.0
@@ -172,15 +169,13 @@ def mcnemar_5x2bcv_kernel(nbar01, nbar10, nbar, t, clamp_correction=False,
             num = np.where(np.abs(u) < 1.0, 0.0, num)
         with np.errstate(divide="ignore", invalid="ignore"):
             z = np.where(s > 0, num / np.sqrt(t * np.where(s > 0, s, 1.0)), 0.0)
-        p = np.where(s > 0, p_z(z, alternative), 1.0)
-        return McNemarKernel(z, p, t * b, t * c, t * np.asarray(nbar, float), True)
+        return McNemarKernel(z, np.where(s > 0, p_z(z, alternative), 1.0), *effective)
     d = np.abs(b - c) - 1.0 / t
     if clamp_correction:
         d = np.maximum(d, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         M = np.where(s > 0, t * d ** 2 / np.where(s > 0, s, 1.0), 0.0)
-    p = np.where(s > 0, chi2_sf(M, 1), 1.0)
-    return McNemarKernel(M, p, t * b, t * c, t * np.asarray(nbar, float), True)
+    return McNemarKernel(M, np.where(s > 0, chi2_sf(M, 1), 1.0), *effective)
 
 
 def resolve_t(m, rho1=0.5, rho2=0.5, t=None) -> float:
@@ -211,10 +206,7 @@ def mcnemar_interval(b, c, n, correction=True, *, level=0.95, alternative="two-s
     quantile of chi2(1) (the inverse of ``chi2_sf(., 1)``, which gives the
     test's p-value); one-sided (the one-sided BCV test): z the level
     quantile of N(0, 1) and one infinite end."""
-    if alternative == "two-sided":
-        z = np.sqrt(_sp.chdtri(1, 1.0 - level))
-    else:
-        z = _sp.ndtri(level)
+    z = np.sqrt(_sp.chdtri(1, 1.0 - level)) if alternative == "two-sided" else _sp.ndtri(level)
     est = mcnemar_estimate(b, c, n)
     half = (z * np.sqrt(np.asarray(b, float) + np.asarray(c, float)) + (1.0 if correction else 0.0)) \
         / np.asarray(n, float)
@@ -286,19 +278,15 @@ def mcnemar_ho(table, correction=True, exact=False) -> McNemarResult:
     if N <= 0:
         raise ValueError("table is empty (all four counts are zero)")
     b, c = C[0, 1], C[1, 0]
-    warnings = []
-    if b + c == 0:
-        warnings.append("no discordant records (n01 + n10 = 0): M = 0, p = 1")
-    est = float(mcnemar_estimate(b, c, N))
-    common = dict(test="mcnemar_ho", df=1, estimate=est, warnings=warnings, table=C.astype(np.int64),
-                  n01=float(b), n10=float(c), correction=correction, exact=exact)
+    warnings = ["no discordant records (n01 + n10 = 0): M = 0, p = 1"] if b + c == 0 else []
     out = mcnemar_ho_kernel(b, c, N, correction, exact)
-    if exact:
-        return McNemarResult(statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-                             null_distribution="Binomial(n01+n10, 1/2)", **{**common, "df": None})
-    return McNemarResult(statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-                         null_distribution=CHI2_1, interval_function=mcnemar_interval,
-                         interval_args=(float(b), float(c), float(N), correction), **common)
+    return McNemarResult(test="mcnemar_ho", statistic=scalar(out.statistic),
+                         pvalue=scalar(out.pvalue), df=None if exact else 1,
+                         estimate=float(mcnemar_estimate(b, c, N)),
+                         null_distribution="Binomial(n01+n10, 1/2)" if exact else CHI2_1,
+                         warnings=warnings, interval_function=mcnemar_kernel_interval,
+                         interval_args=(out,), table=C.astype(np.int64), n01=float(b), n10=float(c),
+                         correction=correction, exact=exact)
 
 
 def mcnemar_kfold_naive(tables, empty_fold="zero", correction=True) -> NaiveKFoldMcNemarResult:
@@ -495,15 +483,13 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
         warnings.append(f"|n01_bar - n10_bar| = {abs(b - c):.4g} < 1/t: the continuity correction "
                         "over-corrects (literal formula kept; clamp_correction=True gives M = 0; "
                         "the interval then contains 0, docs/conventions.md)")
-    est = float(mcnemar_estimate(out.n01, out.n10, out.n))
-    interval = {} if exact else dict(
-        interval_function=mcnemar_interval,
-        interval_args=(scalar(out.n01), scalar(out.n10), scalar(out.n), True))
     return BCVMcNemarResult(
         test="mcnemar_5x2bcv", statistic=scalar(out.statistic), pvalue=scalar(out.pvalue),
-        df=1 if alternative == "two-sided" and not exact else None, estimate=est,
+        df=1 if alternative == "two-sided" and not exact else None,
+        estimate=float(mcnemar_estimate(out.n01, out.n10, out.n)),
         null_distribution=("Binomial(n01_e+n10_e, 1/2)" if exact else
                            CHI2_1 if alternative == "two-sided" else N01),
-        alternative=alternative, warnings=warnings, **interval,
+        alternative=alternative, warnings=warnings, interval_function=mcnemar_kernel_interval,
+        interval_args=(out,),
         averaged_table=avg, t=t, rho1=None if t_given else float(rho1),
         rho2=None if t_given else float(rho2), m=m, clamp_correction=clamp_correction)

@@ -46,11 +46,6 @@ from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResu
 # function's inputs (vectorised over leading dimensions); the test's batch
 # kernel takes the same inputs and returns (the family kernel's output,
 # whose first two fields are statistic and pvalue; its interval function)
-def _design_param(design, name):
-    """A design parameter (J = "n_repeats") of the splitter in ``DESIGNS``."""
-    return getattr(DESIGNS[design], name)
-
-
 def _on_differences(adapter):
     """A table adapter from an adapter of per-fold differences ``d``: the
     tables' error-rate differences, or (``loss_inputs``) the mean loss
@@ -80,7 +75,7 @@ def _mx2(d, ntr=None, nte=None):
 def _pb_parts(d):
     """(mu_hat, replicate means, J): the first J differences' mean and the
     means of the following R blocks of J (conventions.md, "Fold order")."""
-    J = _design_param("pseudo_bootstrap", "n_repeats")
+    J = DESIGNS["pseudo_bootstrap"].n_repeats
     return d[..., :J].mean(-1), d[..., J:].reshape(d.shape[:-1] + (-1, J)).mean(-1), J
 
 
@@ -104,7 +99,7 @@ def _proportion(C, ntr, nte):
 def _half_splits(d, ntr, nte):
     """mu_hat = mean of the first J differences; half-split means: the
     following M blocks of (half 1: J, half 2: J) differences."""
-    J = _design_param("conservative_z", "n_repeats")
+    J = DESIGNS["conservative_z"].n_repeats
     return d[..., :J].mean(-1), d[..., J:].reshape(d.shape[:-1] + (-1, 2, J)).mean(-1)
 
 
@@ -170,8 +165,8 @@ def _k_mcnemar_ho(T, correction=True, exact=False):
 
 
 def _k_mcnemar_naive(C, empty_fold="zero", correction=True):
-    M, p, df = _mc.mcnemar_kfold_naive_kernel(C[..., 0, 1], C[..., 1, 0], empty_fold, correction)
-    return (M, p, df), _no_interval_of
+    return (_mc.mcnemar_kfold_naive_kernel(C[..., 0, 1], C[..., 1, 0], empty_fold, correction),
+            _no_interval_of)
 
 
 def _no_interval_of(out, level=DEFAULT_LEVEL, alternative="two-sided"):
@@ -195,11 +190,8 @@ def _k_mcnemar_bcv(C, rho1=0.5, rho2=0.5, clamp_correction=False, t=None, altern
 OPTION_CHOICES = {"alternative": ALTERNATIVES, "empty_fold": ("zero", "drop")}
 _OPTION_CHECKS = {
     **{k: (lambda v, k=k: check_choice(v, k, OPTION_CHOICES[k])) for k in OPTION_CHOICES},
-    "correction": lambda v: check_flag(v, "correction"),
-    "exact": lambda v: check_flag(v, "exact"),
-    "clamp_correction": lambda v: check_flag(v, "clamp_correction"),
-    "rho1": lambda v: check_real(v, "rho1"),
-    "rho2": lambda v: check_real(v, "rho2"),
+    **{k: (lambda v, k=k: check_flag(v, k)) for k in ("correction", "exact", "clamp_correction")},
+    **{k: (lambda v, k=k: check_real(v, k)) for k in ("rho1", "rho2")},
     "t": lambda v: v is None or _mc.resolve_t(5, t=v),
 }
 
@@ -287,7 +279,7 @@ class TestSpec:
         return _n_folds(self.design)
 
     # ---- checks -----------------------------------------------------------
-    def _options(self, options):
+    def _options(self, options, batch=False):
         bad = set(options) - set(self.defaults)
         if bad:
             own = [k for k in sorted(bad) if k in inspect.signature(self.function).parameters]
@@ -300,6 +292,8 @@ class TestSpec:
             _OPTION_CHECKS[k](v)
         if "rho1" in options or "rho2" in options:
             _mc.bcv_t(self.n_folds // 2, options.get("rho1", 0.5), options.get("rho2", 0.5))
+        if batch:               # the one-result paths refuse them in the test functions
+            check_withdrawn(self.key, **self._values(options))
         return options
 
     def refused(self, options) -> Optional[str]:
@@ -335,30 +329,22 @@ class TestSpec:
     def _sizes(self, C, n_train, n_test):
         F = self.n_folds
         out = []
-        for name, v, default in (("n_train", n_train, None), ("n_test", n_test, "tables")):
-            if v is None:
-                if default is None:
-                    out.append(None)
-                    continue
-                v = fold_sizes(C).reshape(-1, F)[0]
-            a = check_sizes(v, name)
+        for name, v in (("n_train", n_train),
+                        ("n_test", fold_sizes(C).reshape(-1, F)[0] if n_test is None else n_test)):
+            a = np.full(F, np.nan) if v is None else check_sizes(v, name)
             if a.ndim == 0:
                 a = np.full(F, float(a))
             if a.shape != (F,):
                 raise ValueError(f"{name} must be a number or one size per fold ({F} values) "
                                  f"for design {self.design!r}, got shape {a.shape}")
             out.append(a)
-        if out[0] is None:
-            if self.needs_n_train:
-                raise TypeError(f"n_train is required for test {self.key!r} (training size per fold)")
-            out[0] = np.full(F, np.nan)
+        if n_train is None and self.needs_n_train:
+            raise TypeError(f"n_train is required for test {self.key!r} (training size per fold)")
         return out
 
     # ---- entry points -------------------------------------------------------
     def _prepare(self, tables, n_train, n_test, options, batch):
-        options = self._options(options)
-        if batch:               # the one-result paths refuse them in the test functions
-            check_withdrawn(self.key, **self._values(options))
+        options = self._options(options, batch)
         C = self._tables(tables, batch=batch)
         ntr, nte = self._sizes(C, n_train, n_test)
         return self.inputs(C, ntr, nte), options
@@ -401,9 +387,7 @@ class TestSpec:
         or (R, F, 4) for a batch, of a test that runs on real-valued losses."""
         if self.needs_zero_one:
             raise ValueError(zero_one_message([self.key], "this loss"))
-        options = self._options(options)
-        if batch:
-            check_withdrawn(self.key, **self._values(options))
+        options = self._options(options, batch)
         F = self.n_folds
         shape = f"(R, {F}, 4)" if batch else f"({F}, 4)"
         S = as_float_array(sums, "loss sums", shape)
@@ -527,8 +511,7 @@ def _cvci_loss_moments(S, ntr, nte):
     return n, R, var, var <= ZERO_SQ
 
 
-def _k_cvci_moments(n, R, var, degenerate, alternative="two-sided"):
-    return _z.cvci_z_kernel(n, R, var, degenerate, alternative), _z.z_kernel_interval
+_k_cvci_moments = _passing(_z.cvci_z_kernel, _z.z_kernel_interval)
 
 
 def _loss_route(key, inputs):
@@ -623,11 +606,7 @@ def resolve_tests(keys="all"):
         return [k for k, t in TESTS.items() if t.design == keys]
     if isinstance(keys, str):
         keys = [k.strip() for k in keys.split(",") if k.strip()]
-    out = []
-    for k in keys:
-        get_test(k)
-        if k not in out:
-            out.append(k)
+    out = list(dict.fromkeys(get_test(k).key for k in keys))
     if not out:
         raise ValueError("no test selected")
     return out
@@ -644,9 +623,4 @@ def profile_options(profile: str = "default") -> Dict[str, Dict]:
 
 def designs_for(keys) -> list:
     """The union of partition designs the given tests need, in first-use order."""
-    out = []
-    for k in resolve_tests(keys):
-        d = TESTS[k].design
-        if d not in out:
-            out.append(d)
-    return out
+    return list(dict.fromkeys(TESTS[k].design for k in resolve_tests(keys)))

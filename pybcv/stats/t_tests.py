@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (TTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
-                      check_sizes, check_whole, check_withdrawn, constant, p_t, ZERO_SQ, ratio_or_limit,
+                      check_sizes, check_whole, constant, p_t, ZERO_SQ, ratio_or_limit,
                       sample_t_interval, scalar, t_interval, zero_variance_p, zero_variance_warning)
 
 
@@ -47,27 +47,22 @@ def paired_t_kernel(x, ratio=0.0, alternative="two-sided") -> TKernel:
                    x if isinstance(ratio, float) and ratio == 0.0 else None)
 
 
-def mx2_s2(P):
-    """s_i^2 = (p_i1 - p_i2)^2 / 2 for P of shape (..., m, 2)."""
-    return (P[..., 0] - P[..., 1]) ** 2 / 2.0
+def _mx2_scale(P):
+    """(m, degenerate, sqrt(mean_i s_i^2)) of P (..., m, 2), s_i^2 = (p_i1 - p_i2)^2 / 2."""
+    s2 = (P[..., 0] - P[..., 1]) ** 2 / 2.0
+    return P.shape[-2], np.sum(s2, -1) <= ZERO_SQ, np.sqrt(s2.mean(-1))
 
 
 def t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = p_11 / sqrt(mean_i s_i^2), df m, for P of shape (..., m, 2)."""
-    m = P.shape[-2]
-    s2 = mx2_s2(P)
-    deg = np.sum(s2, -1) <= ZERO_SQ
-    scale = np.sqrt(s2.mean(-1))
+    m, deg, scale = _mx2_scale(P)
     t = ratio_or_limit(P[..., 0, 0], scale, deg)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P[..., 0, 0], scale, m)
 
 
 def combined_t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = sqrt(2m) p_bar / sqrt(mean_i s_i^2), df m."""
-    m = P.shape[-2]
-    s2 = mx2_s2(P)
-    deg = np.sum(s2, -1) <= ZERO_SQ
-    scale = np.sqrt(s2.mean(-1))
+    m, deg, scale = _mx2_scale(P)
     t = ratio_or_limit(np.sqrt(2 * m) * P.mean((-1, -2)), scale, deg)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P.mean((-1, -2)),
                    scale / np.sqrt(2 * m), m)
@@ -123,17 +118,13 @@ def size_ratio(n_train, n_test, n_values=None):
 
 
 # ---- results
-def _result(key, out: TKernel, estimate, what, alternative, interval=None, interval_args=None,
-            **extra) -> TTestResult:
+def _result(key, out: TKernel, estimate, what, alternative, **extra) -> TTestResult:
     t = scalar(out.statistic)
-    df = out.df
-    return TTestResult(test=key, statistic=t, pvalue=scalar(out.pvalue), df=df,
-                       estimate=float(estimate), null_distribution=f"t({df})",
+    return TTestResult(test=key, statistic=t, pvalue=scalar(out.pvalue), df=out.df,
+                       estimate=float(estimate), null_distribution=f"t({out.df})",
                        alternative=alternative,
                        warnings=zero_variance_warning(bool(out.degenerate), t, what),
-                       interval_function=interval or t_interval,
-                       interval_args=(interval_args if interval_args is not None
-                                      else (scalar(out.center), scalar(out.scale), df)),
+                       interval_function=t_kernel_interval, interval_args=(out,),
                        center=scalar(out.center), standard_error=scalar(out.scale), **extra)
 
 
@@ -145,12 +136,10 @@ def _check_diffs_1d(diffs):
 
 
 def _plain_paired(key, diffs, alternative):
-    alternative = check_alternative(alternative)
-    check_withdrawn(key, alternative=alternative)
+    alternative = check_alternative(alternative, key)
     x = _check_diffs_1d(diffs)
     out = paired_t_kernel(x, 0.0, alternative)
-    return _result(key, out, x.mean(), "the sample variance", alternative,
-                   interval=sample_t_interval, interval_args=(x,))
+    return _result(key, out, x.mean(), "the sample variance", alternative)
 
 
 # ---- public tests
@@ -366,8 +355,7 @@ def corrected_rho_t(diffs, n_train, n_test, alternative="two-sided") -> TTestRes
     >>> round(r.statistic, 9), round(r.pvalue, 11)
     (2.016064515, 0.06340141328)
     """
-    alternative = check_alternative(alternative)
-    check_withdrawn("corrected_rho_t", alternative=alternative)
+    alternative = check_alternative(alternative, "corrected_rho_t")
     x = _check_diffs_1d(diffs)
     return _corrected("corrected_rho_t", x, n_train, n_test, alternative)
 
@@ -400,8 +388,7 @@ def corrected_10x10cv_t(diffs, n_train, n_test, alternative="two-sided") -> TTes
     >>> round(r.statistic, 10), round(r.pvalue, 10), r.df
     (0.8654308747, 0.3888946955, 99)
     """
-    alternative = check_alternative(alternative)
-    check_withdrawn("corrected_10x10cv_t", alternative=alternative)
+    alternative = check_alternative(alternative, "corrected_10x10cv_t")
     X = check_differences(diffs, "diffs", (None, None), "(r, K)")
     if X.size < 2:
         raise ValueError("diffs must hold at least 2 differences")

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (ZTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
-                      check_real, check_whole, check_withdrawn, constant, p_z, ZERO_SQ, ratio_or_limit,
+                      check_real, check_whole, constant, p_z, ZERO_SQ, ratio_or_limit,
                       scalar, z_interval, zero_variance_p, zero_variance_warning)
 
 N01 = "N(0, 1)"
@@ -78,8 +78,7 @@ def cvci_z_kernel(n, R, var, degenerate, alternative="two-sided") -> ZKernel:
 def _result(key, out, estimate, warnings, alternative, **extra):
     return ZTestResult(test=key, statistic=scalar(out.statistic), pvalue=scalar(out.pvalue), df=None,
                        estimate=float(estimate), null_distribution=N01, alternative=alternative,
-                       warnings=warnings, interval_function=z_interval,
-                       interval_args=(scalar(out.center), scalar(out.scale)),
+                       warnings=warnings, interval_function=z_kernel_interval, interval_args=(out,),
                        center=scalar(out.center), standard_error=scalar(out.scale), **extra)
 
 
@@ -117,8 +116,7 @@ def proportion_z(err_a, err_b, n_test, alternative="two-sided") -> ZTestResult:
     >>> round(r.statistic, 9), round(r.pvalue, 10)
     (1.30558242, 0.1916946021)
     """
-    alternative = check_alternative(alternative)
-    check_withdrawn("proportion_z", alternative=alternative)
+    alternative = check_alternative(alternative, "proportion_z")
     pa = check_real(err_a, "err_a")
     pb = check_real(err_b, "err_b")
     for name, v in (("err_a", pa), ("err_b", pb)):
@@ -179,8 +177,7 @@ def cvci_on_moments(n, R, var, degenerate, alternative="two-sided") -> ZTestResu
     """The CV-CI z from the moments of per-record loss differences (n, their
     mean R, sigma_out^2, degenerate): any real-valued loss
     (docs/guide/losses.md)."""
-    alternative = check_alternative(alternative)
-    check_withdrawn("cvci_z", alternative=alternative)
+    alternative = check_alternative(alternative, "cvci_z")
     out = cvci_z_kernel(n, R, var, degenerate, alternative)
     z = scalar(out.statistic)
     return _result("cvci_z", out, scalar(R), zero_variance_warning(bool(degenerate), z, "sigma_out"),
@@ -223,8 +220,7 @@ def cvci_z(loss_diff, alternative="two-sided") -> ZTestResult:
     >>> round(r.statistic, 9), round(r.pvalue, 11), round(r.estimate, 12)
     (2.254938084, 0.02413721542, 0.05)
     """
-    alternative = check_alternative(alternative)
-    check_withdrawn("cvci_z", alternative=alternative)
+    alternative = check_alternative(alternative, "cvci_z")
     h = check_differences(loss_diff, "loss_diff", (None,), "(n,) per-record loss differences")
     if h.size < 2:
         raise ValueError("loss_diff must hold at least 2 per-record differences")
@@ -244,8 +240,7 @@ def cvci_z_from_counts(n01, n10, n, alternative="two-sided") -> ZTestResult:
     >>> round(cvci_z_from_counts(30, 15, 300).statistic, 9)
     2.254938084
     """
-    alternative = check_alternative(alternative)
-    check_withdrawn("cvci_z", alternative=alternative)
+    alternative = check_alternative(alternative, "cvci_z")
     n = check_whole(n, "n", 2)
     b = check_whole(n01, "n01", 0)
     c = check_whole(n10, "n10", 0)
