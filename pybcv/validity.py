@@ -367,14 +367,11 @@ def family_dir(root: str, fam: Family) -> str:
 def variants(test: str) -> List[Tuple[str, dict]]:
     """(label, options) of every option variant of ``test`` (see module doc)."""
     spec = TESTS[test]
-    out = [("default", {})]
-    for prof, opts in PROFILES.items():
-        if prof != "default" and opts.get(test):
-            out.append((f"profile={prof}", dict(opts[test])))
-    for opt, default in spec.defaults.items():
-        for v in OTHER_VALUES.get(opt, ()):
-            if v != default:
-                out.append((f"{opt}={v}", {opt: v}))
+    out = [("default", {})] + [(f"profile={prof}", dict(opts[test]))
+                               for prof, opts in PROFILES.items()
+                               if prof != "default" and opts.get(test)]
+    out += [(f"{opt}={v}", {opt: v}) for opt, default in spec.defaults.items()
+            for v in OTHER_VALUES.get(opt, ()) if v != default]
     if {"exact", "alternative"} <= set(spec.defaults):     # the exact test one-sided too
         out += [(f"exact=True,alternative={a}", {"exact": True, "alternative": a})
                 for a in OTHER_VALUES["alternative"]]
@@ -750,11 +747,9 @@ def read_warnings(path: str = WARNINGS):
 
 def warning_for(w, test: str, variant: str, family: str, flag: str) -> Optional[str]:
     """The reason of the documented warning that covers a flag, or None."""
-    for _, r in w.iterrows():
-        if (r["test"] == test and fnmatchcase(variant, r["variant"])
-                and fnmatchcase(family, r["family"]) and r["flag"] == flag):
-            return r["reason"]
-    return None
+    return next((r["reason"] for _, r in w.iterrows()
+                 if r["test"] == test and fnmatchcase(variant, r["variant"])
+                 and fnmatchcase(family, r["family"]) and r["flag"] == flag), None)
 
 
 def read_csv(path: str):
@@ -835,17 +830,14 @@ def plot(dest: str = DOCS, name: str = "validity.png"):
             for j, f in enumerate(cols):
                 r = d[(d.test == k) & (d.family == f)]
                 if not r.empty and value in r and not r[value].isna().all():
-                    M[i, j] = r[value].iloc[0]
-                    F[i, j] = bool(r[flag].iloc[0])
+                    M[i, j], F[i, j] = r[value].iloc[0], bool(r[flag].iloc[0])
         ax.imshow(np.clip(M, cnorm.vmin, cnorm.vmax), cmap=cmap, norm=cnorm, aspect="auto")
-        for i in range(len(tests)):
-            for j in range(len(cols)):
-                if M[i, j] == M[i, j]:
-                    ax.text(j, i, f"{M[i, j]:.3f}", ha="center", va="center", fontsize=7,
-                            fontweight="bold" if F[i, j] else "normal")
-                    if F[i, j]:
-                        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
-                                                   edgecolor="black", linewidth=2))
+        for i, j in zip(*np.nonzero(M == M)):              # the scored cells, row by row
+            ax.text(j, i, f"{M[i, j]:.3f}", ha="center", va="center", fontsize=7,
+                    fontweight="bold" if F[i, j] else "normal")
+            if F[i, j]:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                                           edgecolor="black", linewidth=2))
         ax.set_xticks(range(len(cols)))
         ax.set_xticklabels(cols, rotation=60, ha="right", fontsize=8)
         ax.set_yticks(range(len(tests)))
