@@ -256,8 +256,7 @@ def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence
         raise ValueError("reps must be strictly ascending")
     R = len(reps)
     tests = list(results)
-    stat = np.empty((len(tests), R), np.float64)
-    pval = np.empty((len(tests), R), np.float64)
+    stat, pval = np.empty((2, len(tests), R), np.float64)
     for i, k in enumerate(tests):
         s, p = (np.asarray(x, dtype=np.float64) for x in results[k])
         if s.shape != (R,) or p.shape != (R,):
