@@ -69,18 +69,15 @@ def pair_tables(out: str) -> Dict[str, dict]:
     data = {}
     for name in folders:
         folder = os.path.join(root, name)
-        if not (os.path.exists(os.path.join(folder, archive.SQLITE_NAME)) or archive.is_run(folder)):
+        sqlite = os.path.exists(os.path.join(folder, archive.SQLITE_NAME))
+        if not (sqlite or archive.is_run(folder)):
             continue
         check_name(name, f"run folder {folder}")
-        if os.path.exists(os.path.join(folder, archive.SQLITE_NAME)):
-            st = Store(folder, readonly=True)
-            try:
-                config, (reps, tabs), failed = st.config(), st.tables(), st.failures()
-            finally:
-                st.close()
-        else:
-            run = archive.read_run(folder)
-            config, reps, tabs, failed = run["config"], run["reps"], run["tables"], run["failures"]
+        st = Store(folder, readonly=True) if sqlite else archive.ArchivedStore(folder)
+        try:
+            config, (reps, tabs), failed = st.config(), st.tables(), st.failures()
+        finally:
+            st.close()
         cfg = RunConfig(**(config or {}))
         if not cfg.learners or cfg.data_params.get("file") != name:
             raise ValueError(f"{folder}: not the RQ1 run of data set {name!r}")
@@ -142,10 +139,8 @@ def rho_table(out: str, datasets=None):
     mean disagreement and error rates, reps used, failed reps.  Reads the
     runs under ``out`` (:func:`pair_tables`)."""
     data = pair_tables(out)
-    if datasets is None:
-        datasets = list(data)
     rows = []
-    for d in datasets:
+    for d in data if datasets is None else datasets:
         run = data[d]
         if not len(run["reps"]):
             continue

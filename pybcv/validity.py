@@ -129,7 +129,10 @@ class Family:
         return self.config().learner_free
 
 
-_NOISY = lambda s, k: {"name": "glm", "noise": s, "noise_stream": k}  # noqa: E731
+def _twins(noise, name="glm"):
+    """Learners A and B: ``name`` seeing the predictors through independent
+    noise of ``noise`` sd (noise streams 1 and 2)."""
+    return tuple({"name": name, "noise": noise, "noise_stream": k} for k in (1, 2))
 
 
 class ShiftTwin(ClassifierMixin, BaseEstimator):
@@ -154,7 +157,8 @@ class ShiftTwin(ClassifierMixin, BaseEstimator):
         return np.where(X[:, 2 + 2 * int(self.view)] < self.rate_, 1 - y, y)
 
 
-_SHIFT = lambda k, c: {"name": "pybcv.validity.ShiftTwin", "view": k, "c": c}  # noqa: E731
+_SHIFT = lambda c: tuple({"name": "pybcv.validity.ShiftTwin", "view": k, "c": c}  # noqa: E731
+                         for k in (0, 1))
 
 
 def tests_upto(folds: int) -> Tuple[str, ...]:
@@ -198,17 +202,16 @@ FAMILIES: List[Family] = [
     # ---- learner nulls (2,000 repetitions)
     Family("simple n=300 delta=0", "null", "simple", 300, 2000, {"delta": 0.0}, tests=LIGHT,
            role="choose", note="glm vs majority on uninformative x: every classifier errs 1/2"),
-    Family("simple noise n=300", "null", "simple", 300, 2000, {"delta": 1.0},
-           _NOISY(1.0, 1), _NOISY(1.0, 2), LIGHT,
+    Family("simple noise n=300", "null", "simple", 300, 2000, {"delta": 1.0}, *_twins(1.0), LIGHT,
            note="two glm seeing x through independent noise (1 sd of x): H0 by symmetry"),
-    *[Family(f"{k} noise n={n}", "null", k, n, 2000, {}, _NOISY(0.5, 1), _NOISY(0.5, 2), LIGHT,
+    *[Family(f"{k} noise n={n}", "null", k, n, 2000, {}, *_twins(0.5), LIGHT,
              note=f"UCI {k} drawn with replacement; two glm through independent noise "
                   f"(0.5 column sd): H0 by symmetry")
       for k, n in (("magic", 500), ("pima", 500), ("twonorm", 500))],
     Family("simple n=1000 delta=0", "null", "simple", 1000, 2000, {"delta": 0.0}, tests=LIGHT,
            note="as simple n=300 delta=0"),
     Family("simple noise n=1000", "null", "simple", 1000, 2000, {"delta": 1.0},
-           _NOISY(1.0, 1), _NOISY(1.0, 2), LIGHT, note="as simple noise n=300"),
+           *_twins(1.0), LIGHT, note="as simple noise n=300"),
     Family("exp6 H0 n=300", "null", "exp6", 300, 2000, {}, None, None, "bcv5x2",
            note="J48-unpruned (Python stand-in) vs fnn-weighted omega = 0.29, the paper's H0 "
                 "omega (tuned for the R learners; the stand-in's true errors may differ)"),
@@ -253,42 +256,39 @@ FAMILIES: List[Family] = [
     Family("epsilon n=500 eps=0.2", "null", "epsilon", 500, 10000, {"eps": 0.2}, tests=MID,
            note="added after the t candidates were chosen"),
     Family("simple noise n=300 sd=0.3", "null", "simple", 300, 2000, {"delta": 1.0},
-           _NOISY(0.3, 1), _NOISY(0.3, 2), LIGHT,
+           *_twins(0.3), LIGHT,
            note="two glm through weaker noise (0.3 sd of x); added after the choice"),
-    Family("pima mean-noise n=300", "null", "pima", 300, 2000, {},
-           {"name": "mean", "noise": 1.0, "noise_stream": 1},
-           {"name": "mean", "noise": 1.0, "noise_stream": 2}, LIGHT,
+    Family("pima mean-noise n=300", "null", "pima", 300, 2000, {}, *_twins(1.0, "mean"), LIGHT,
            note="nearest-class-mean twins through independent noise (1 column sd); added "
                 "after the choice"),
     Family("simple noise n=1000 delta=0.2", "null", "simple", 1000, 2000, {"delta": 0.2},
-           _NOISY(1.0, 1), _NOISY(1.0, 2), "bcv5x2",
+           *_twins(1.0), "bcv5x2",
            note="glm twins on weak signal: large training variability (v_eff near 5.5, the "
                 "limit of the paper's t); the 5x2 BCV tests only; added after the choice"),
     Family("twonorm mean-noise n=1000", "null", "twonorm", 1000, 2000, {},
-           {"name": "mean", "noise": 1.0, "noise_stream": 1},
-           {"name": "mean", "noise": 1.0, "noise_stream": 2}, LIGHT,
+           *_twins(1.0, "mean"), LIGHT,
            note="nearest-class-mean twins, 1 column sd of noise; added after the choice"),
     # ---- the stratified 5x2 BCV (issue 21): its blocks are not a uniformly random partition
     Family("simple noise n=300 stratified", "null", "simple", 300, 2000, {"delta": 1.0},
-           _NOISY(1.0, 1), _NOISY(1.0, 2), "bcv5x2", stratify=True,
+           *_twins(1.0), "bcv5x2", stratify=True,
            note="simple noise n=300 with the 5x2 BCV stratified by the class (issue 21); "
                 "the 5x2 BCV tests only"),
     Family("pima noise n=500 stratified", "null", "pima", 500, 2000, {},
-           _NOISY(0.5, 1), _NOISY(0.5, 2), "bcv5x2", stratify=True,
+           *_twins(0.5), "bcv5x2", stratify=True,
            note="pima noise n=500 with the 5x2 BCV stratified by the class (issue 21); "
                 "the 5x2 BCV tests only"),
     Family("simple noise n=320 grouped", "null", "simple", 320, 2000, {"delta": 1.0},
-           _NOISY(1.0, 1), _NOISY(1.0, 2), "bcv5x2", group_size=4,
+           *_twins(1.0), "bcv5x2", group_size=4,
            note="simple noise with the grouped 5x2 BCV, 80 synthetic groups of 4 consecutive "
                 "(independent) records: the blocks keep the plain design's sizes (issue 21); "
                 "the 5x2 BCV tests only"),
     Family("pima noise n=320 grouped", "null", "pima", 320, 2000, {},
-           _NOISY(0.5, 1), _NOISY(0.5, 2), "bcv5x2", group_size=4,
+           *_twins(0.5), "bcv5x2", group_size=4,
            note="pima noise with the grouped 5x2 BCV, 80 synthetic groups of 4 consecutive "
                 "(independent) records (issue 21); the 5x2 BCV tests only"),
     # ---- real-valued losses (issue 21): the t, F and z tests on per-fold loss sums
     Family("simple noise n=300 cost", "null", "simple", 300, 2000, {"delta": 1.0},
-           _NOISY(1.0, 1), _NOISY(1.0, 2), on_losses(LIGHT), loss=COST2,
+           *_twins(1.0), on_losses(LIGHT), loss=COST2,
            note="simple noise n=300 under the cost matrix [[0, 1], [5, 0]] (issue 21)"),
     Family("twin-residuals squared n=300", "null", "twin-residuals", 300, 10000, {},
            tests=on_losses("all"), loss="squared",
@@ -321,33 +321,30 @@ FAMILIES: List[Family] = [
            note="learner-free: fixed probabilities sigmoid(s + u), sigmoid(s + v) of y = 1, "
                 "s = (2y - 1) + e, u, v iid normal: exchangeable given y; log loss"),
     Family("simple logistic log n=300", "null", "simple", 300, 2000, {"delta": 1.0},
-           {"name": "sklearn.linear_model.LogisticRegression", "noise": 1.0, "noise_stream": 1},
-           {"name": "sklearn.linear_model.LogisticRegression", "noise": 1.0, "noise_stream": 2},
+           *_twins(1.0, "sklearn.linear_model.LogisticRegression"),
            on_losses(LIGHT), loss="log",
            note="two logistic regressions (sklearn) seeing x through independent noise (1 sd "
                 "of x): H0 by symmetry; log loss"),
     # ---- every design with learners (the 100- to 315-fold designs too), on nulls by symmetry
     Family("simple noise n=300 all tests", "null", "simple", 300, 2000, {"delta": 1.0},
-           _NOISY(1.0, 1), _NOISY(1.0, 2),
+           *_twins(1.0),
            note="simple noise n=300 with every test of the registry (the same seed: its "
                 "repetitions are those of simple noise n=300)"),
     Family("twonorm mean-noise n=1000 all tests", "null", "twonorm", 1000, 2000, {},
-           {"name": "mean", "noise": 1.0, "noise_stream": 1},
-           {"name": "mean", "noise": 1.0, "noise_stream": 2},
+           *_twins(1.0, "mean"),
            note="twonorm mean-noise n=1000 with every test of the registry (its repetitions)"),
-    *[Family(f"{k} noise n=500 all tests", "null", k, 500, 2000, {}, _NOISY(0.5, 1),
-             _NOISY(0.5, 2), note=f"{k} noise n=500 with every test of the registry (the same "
-                                  f"seed: its repetitions are those of {k} noise n=500)")
+    *[Family(f"{k} noise n=500 all tests", "null", k, 500, 2000, {}, *_twins(0.5),
+             note=f"{k} noise n=500 with every test of the registry (the same seed: its "
+                  f"repetitions are those of {k} noise n=500)")
       for k in ("pima", "magic")],
     # ---- training variability beyond the paper's bound (v_eff > 5.5; constructed 2026-11-25)
-    *[Family(f"shift-twins c={c} n=300", "null", "shift-twins", 300, 10000, {}, _SHIFT(0, c),
-             _SHIFT(1, c), MID,   # 10,000: fitting a twin is a mean, learner-free in cost
+    *[Family(f"shift-twins c={c} n=300", "null", "shift-twins", 300, 10000, {}, *_SHIFT(c),
+             MID,   # 10,000: fitting a twin is a mean, learner-free in cost
              note=f"synthetic twins whose error rate is 0.3 + {c} x the training mean of a "
                   f"N(0, 1) column of their own (sd {c / 150 ** 0.5:.3f} at 150 training "
                   f"records): H0 by symmetry, training variability set by c")
       for c in (0.1, 0.25, 0.5)],
-    Family("shift-twins c=0.5 n=300 all tests", "null", "shift-twins", 300, 2000, {},
-           _SHIFT(0, 0.5), _SHIFT(1, 0.5),
+    Family("shift-twins c=0.5 n=300 all tests", "null", "shift-twins", 300, 2000, {}, *_SHIFT(0.5),
            note="shift-twins c=0.5 n=300 with every test of the registry (the 240- and "
                 "315-fold designs too; the same seed: its repetitions are those of "
                 "shift-twins c=0.5 n=300)"),
@@ -370,24 +367,18 @@ def family_dir(root: str, fam: Family) -> str:
 def variants(test: str) -> List[Tuple[str, dict]]:
     """(label, options) of every option variant of ``test`` (see module doc)."""
     spec = TESTS[test]
-    out = [("default", {})]
-    for prof, opts in PROFILES.items():
-        if prof != "default" and opts.get(test):
-            out.append((f"profile={prof}", dict(opts[test])))
-    for opt, default in spec.defaults.items():
-        for v in OTHER_VALUES.get(opt, ()):
-            if v != default:
-                out.append((f"{opt}={v}", {opt: v}))
+    out = [("default", {})] + [(f"profile={prof}", dict(opts[test]))
+                               for prof, opts in PROFILES.items()
+                               if prof != "default" and opts.get(test)]
+    out += [(f"{opt}={v}", {opt: v}) for opt, default in spec.defaults.items()
+            for v in OTHER_VALUES.get(opt, ()) if v != default]
     if {"exact", "alternative"} <= set(spec.defaults):     # the exact test one-sided too
         out += [(f"exact=True,alternative={a}", {"exact": True, "alternative": a})
                 for a in OTHER_VALUES["alternative"]]
-    seen, uniq = set(), []
+    uniq = {}                   # the first label of each distinct set of options
     for label, o in out:
-        key = json.dumps(o, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            uniq.append((label, o))
-    return uniq
+        uniq.setdefault(json.dumps(o, sort_keys=True), (label, o))
+    return list(uniq.values())
 
 
 # --------------------------------------------------------------------------- truth
@@ -404,21 +395,15 @@ def simple_truth(n_train: int, delta: float, sets: int = 2000, seed: int = SEED)
     errs = np.empty(sets)
     batch = 50
     for b0 in range(0, sets, batch):
-        Xs, ys, splits, off = [], [], [], 0
-        for s in range(b0, min(sets, b0 + batch)):
-            d = simple(np.random.SeedSequence(seed, spawn_key=(s, 77, n_train)), n_train, delta)
-            Xs.append(d.X[:, 0])
-            ys.append(d.y)
+        ds = [simple(np.random.SeedSequence(seed, spawn_key=(s, 77, n_train)), n_train, delta)
+              for s in range(b0, min(sets, b0 + batch))]
         # one call: training set s occupies its own rows; the grid is predicted by each
-        X = np.concatenate(Xs + [grid])
-        y = np.concatenate(ys + [np.zeros(len(grid), int)])
+        X = np.concatenate([d.X[:, 0] for d in ds] + [grid])
+        y = np.concatenate([d.y for d in ds] + [np.zeros(len(grid), int)])
         G = np.arange(len(X) - len(grid), len(X))
-        for i in range(len(Xs)):
-            splits.append((np.arange(off, off + n_train), G))
-            off += n_train
+        splits = [(np.arange(i * n_train, (i + 1) * n_train), G) for i in range(len(ds))]
         preds = glm.predict_splits(X.reshape(-1, 1), y, splits)
-        for i, p in enumerate(preds):
-            p = np.asarray(p)
+        for i, p in enumerate(map(np.asarray, preds)):
             errs[b0 + i] = float(np.sum(w0[p == 1]) + np.sum(w1[p == 0]))
     return float(errs.mean() - 0.5)
 
@@ -496,9 +481,8 @@ def run(root: str = RUNS, names: Optional[Sequence[str]] = None, deadline: Optio
     the learner ones with ``learner_free``) until done or ``deadline``
     (seconds since the epoch).  Resumable: finished work is kept."""
     for fam in FAMILIES:
-        if names and fam.name not in names:
-            continue
-        if learner_free is not None and fam.learner_free != learner_free:
+        if (names and fam.name not in names
+                or learner_free is not None and fam.learner_free != learner_free):
             continue
         if deadline is not None and time.time() > deadline:
             break
@@ -763,11 +747,9 @@ def read_warnings(path: str = WARNINGS):
 
 def warning_for(w, test: str, variant: str, family: str, flag: str) -> Optional[str]:
     """The reason of the documented warning that covers a flag, or None."""
-    for _, r in w.iterrows():
-        if (r["test"] == test and fnmatchcase(variant, r["variant"])
-                and fnmatchcase(family, r["family"]) and r["flag"] == flag):
-            return r["reason"]
-    return None
+    return next((r["reason"] for _, r in w.iterrows()
+                 if r["test"] == test and fnmatchcase(variant, r["variant"])
+                 and fnmatchcase(family, r["family"]) and r["flag"] == flag), None)
 
 
 def read_csv(path: str):
@@ -786,32 +768,26 @@ def flags(dest: str = DOCS, w=None) -> List[dict]:
     """Every flag of the battery (families and RQ1 experiments) with the
     documented reason (None where undocumented)."""
     w = read_warnings(os.path.join(dest, "warnings.csv")) if w is None else w
-    out = []
-    df = assessed(dest)
-    for _, r in df.iterrows():
-        for flag in ("liberal", "undercovers"):
-            if r.get(flag) is True:
-                out.append({"test": r["test"], "variant": r["variant"], "family": r["family"],
-                            "flag": flag, "reason": warning_for(w, r["test"], r["variant"],
-                                                                r["family"], flag)})
+
+    def flag(r, family, what):
+        return {"test": r["test"], "variant": r["variant"], "family": family, "flag": what,
+                "reason": warning_for(w, r["test"], r["variant"], family, what)}
+    out = [flag(r, r["family"], what) for _, r in assessed(dest).iterrows()
+           for what in ("liberal", "undercovers") if r.get(what) is True]
     path = os.path.join(dest, RQ1_COVERAGE)
     if os.path.exists(path):
-        q = read_csv(path)
-        for _, r in q.iterrows():
-            hi = clopper_pearson(r["covered"], r["intervals"])[1]
-            if hi < LEVEL:
-                fam = f"rq1 {r['dataset']} {r['A']}-{r['B']}"
-                out.append({"test": r["test"], "variant": r["variant"], "family": fam,
-                            "flag": "undercovers",
-                            "reason": warning_for(w, r["test"], r["variant"], fam, "undercovers")})
+        out += [flag(r, f"rq1 {r['dataset']} {r['A']}-{r['B']}", "undercovers")
+                for _, r in read_csv(path).iterrows()
+                if clopper_pearson(r["covered"], r["intervals"])[1] < LEVEL]
     return out
 
 
-def _cell(rate, lo, hi, flagged):
-    if rate != rate:
+def _cell(r, value, flag):
+    """``r[value]`` with its interval, in bold when ``r[flag]`` ("" when NaN)."""
+    if r[value] != r[value]:
         return ""
-    s = f"{rate:.3f} [{lo:.3f}, {hi:.3f}]"
-    return f"**{s}** !" if flagged else s
+    s = f"{r[value]:.3f} [{r[value + '_lo']:.3f}, {r[value + '_hi']:.3f}]"
+    return f"**{s}** !" if r[flag] else s
 
 
 def _matrix(df, value, flag, families, rows):
@@ -824,10 +800,9 @@ def _matrix(df, value, flag, families, rows):
             if r.empty or value not in r or r[value].isna().all():
                 cells.append("")
                 continue
-            r = r.iloc[0]
-            cells.append(_cell(r[value], r[value + "_lo"], r[value + "_hi"], bool(r[flag])))
+            cells.append(_cell(r.iloc[0], value, flag))
         lines.append(f"| {TESTS[test].label} | {variant} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"
 
 
 def plot(dest: str = DOCS, name: str = "validity.png"):
@@ -855,17 +830,14 @@ def plot(dest: str = DOCS, name: str = "validity.png"):
             for j, f in enumerate(cols):
                 r = d[(d.test == k) & (d.family == f)]
                 if not r.empty and value in r and not r[value].isna().all():
-                    M[i, j] = r[value].iloc[0]
-                    F[i, j] = bool(r[flag].iloc[0])
+                    M[i, j], F[i, j] = r[value].iloc[0], bool(r[flag].iloc[0])
         ax.imshow(np.clip(M, cnorm.vmin, cnorm.vmax), cmap=cmap, norm=cnorm, aspect="auto")
-        for i in range(len(tests)):
-            for j in range(len(cols)):
-                if M[i, j] == M[i, j]:
-                    ax.text(j, i, f"{M[i, j]:.3f}", ha="center", va="center", fontsize=7,
-                            fontweight="bold" if F[i, j] else "normal")
-                    if F[i, j]:
-                        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
-                                                   edgecolor="black", linewidth=2))
+        for i, j in zip(*np.nonzero(M == M)):              # the scored cells, row by row
+            ax.text(j, i, f"{M[i, j]:.3f}", ha="center", va="center", fontsize=7,
+                    fontweight="bold" if F[i, j] else "normal")
+            if F[i, j]:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                                           edgecolor="black", linewidth=2))
         ax.set_xticks(range(len(cols)))
         ax.set_xticklabels(cols, rotation=60, ha="right", fontsize=8)
         ax.set_yticks(range(len(tests)))
@@ -882,10 +854,8 @@ def plot(dest: str = DOCS, name: str = "validity.png"):
 
 def _tests_desc(fam: Family) -> str:
     cfg = fam.config()
-    ks = cfg.tests
-    pool = list(TESTS) if cfg.zero_one else list(on_losses("all"))
-    what = "all" if cfg.zero_one else "the t, F and z tests"
-    left = [TESTS[k].label for k in pool if k not in ks]
+    pool, what = (TESTS, "all") if cfg.zero_one else (on_losses("all"), "the t, F and z tests")
+    left = [TESTS[k].label for k in pool if k not in cfg.tests]
     return what + (" but " + ", ".join(left) if left else "")
 
 
@@ -928,13 +898,8 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
             continue
         worst = g.loc[g.type1.idxmax()]
         libs = g[g.liberal == True]  # noqa: E712
-        item = (k, worst, libs)
-        if len(libs):
-            liberal.append(item)
-        elif worst.type1_hi > ALPHA:
-            near.append(item)
-        else:
-            hold.append(item)
+        group = liberal if len(libs) else near if worst.type1_hi > ALPHA else hold
+        group.append((k, worst, libs))
     L.append(f"**Hold alpha on every null family** (default options; every type-I interval "
              f"at or below {ALPHA}): " + "; ".join(
                  f"{TESTS[k].label} (worst {w_.type1:.3f}, {w_.family})" for k, w_, _ in hold)
@@ -959,15 +924,14 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
     if notes_text:
         L.append(notes_text)
     # ---- families
-    L.append("## Families\n")
-    L.append("| family | kind | role | tests | repetitions | run time | v_eff | what |")
-    L.append("|---|---|---|---|---:|---:|---:|---|")
+    L += ["## Families\n",
+          "| family | kind | role | tests | repetitions | run time | v_eff | what |",
+          "|---|---|---|---|---:|---:|---:|---|"]
     for _, r in fams.iterrows():
-        f = FAMILY[r.family]
         reps = f"{int(r.reps):,}" + ("" if r.reps >= r.reps_target else
                                       f" of {int(r.reps_target):,}")
         took = f"{r.seconds / 60:.1f} min" if r.seconds >= 60 else f"{r.seconds:.0f} s"
-        L.append(f"| {r.family} | {r.kind} | {r.role} | {_tests_desc(f)} | {reps} | "
+        L.append(f"| {r.family} | {r.kind} | {r.role} | {_tests_desc(FAMILY[r.family])} | {reps} | "
                  f"{took} | {r.v_eff:.2f} | {r.note} |")
     L.append("\nv_eff = 10 N Var(mean fold difference) / mean discordance rate over the "
              "family's 5x2 BCV tables (N = n/2): the 5x2 BCV McNemar with factor t holds "
@@ -976,11 +940,9 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
              "shared with other work; learner-free families: drawing and scoring the "
              "tables).\n")
     # ---- tables
-    L.append("## Type-I error, default options\n")
-    L.append(_matrix(d, "type1", "liberal", nulls, [(k, "default") for k in tests]) + "\n")
-    L.append("## Coverage, default options\n")
-    L.append(_matrix(d, "coverage", "undercovers", present, [(k, "default") for k in tests])
-             + "\n")
+    rows = [(k, "default") for k in tests]
+    L += ["## Type-I error, default options\n", _matrix(d, "type1", "liberal", nulls, rows),
+          "## Coverage, default options\n", _matrix(d, "coverage", "undercovers", present, rows)]
     lossy = [f for f in present if FAMILY[f].loss != "zero_one"]
     if lossy:
         rows = [(k, "default") for k in tests if k in on_losses("all")]
@@ -988,15 +950,13 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
         L.append("The t, F and z tests on per-fold loss sums (`RunConfig(loss=...)`: squared, "
                  "absolute, a cost matrix), default options; every option of these tests is "
                  "in the option tables below. Type-I error:\n")
-        L.append(_matrix(d, "type1", "liberal", [f for f in lossy if f in nulls], rows) + "\n")
-        L.append("Coverage of the 95% interval (truth 0):\n")
-        L.append(_matrix(d, "coverage", "undercovers", lossy, rows) + "\n")
-    opt_rows = [(k, v) for k in tests for v, _ in variants(k) if v != "default"]
-    L.append("## Options: type-I error\n")
-    L.append(_matrix(df, "type1", "liberal", nulls, opt_rows) + "\n")
-    L.append("## Options: coverage\n")
-    L.append(_matrix(df, "coverage", "undercovers", present, opt_rows) + "\n")
-    L.append("![type-I error and coverage per test and family](validity.png)\n")
+        L += [_matrix(d, "type1", "liberal", [f for f in lossy if f in nulls], rows),
+              "Coverage of the 95% interval (truth 0):\n",
+              _matrix(d, "coverage", "undercovers", lossy, rows)]
+    rows = [(k, v) for k in tests for v, _ in variants(k) if v != "default"]
+    L += ["## Options: type-I error\n", _matrix(df, "type1", "liberal", nulls, rows),
+          "## Options: coverage\n", _matrix(df, "coverage", "undercovers", present, rows),
+          "![type-I error and coverage per test and family](validity.png)\n"]
     # ---- RQ1
     path = os.path.join(dest, RQ1_COVERAGE)
     if os.path.exists(path):
@@ -1045,16 +1005,10 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
         veff = dict(zip(fams.family, fams.v_eff))
         for f in [x for x in present if x in set(c.family)]:
             g = c[c.family == f]
-            cells = []
-            for t in T_CANDIDATES:
-                r = g[np.isclose(g.t, t)].iloc[0]
-                a = assess(r)
-                if r["kind"] == "null":
-                    cells.append(_cell(a["type1"], a["type1_lo"], a["type1_hi"], a["liberal"]))
-                else:
-                    cells.append(f"power {r['rejections'] / r['reps']:.3f}; cov "
-                                 + _cell(a["coverage"], a["coverage_lo"], a["coverage_hi"],
-                                         a["undercovers"]))
+            rs = [g[np.isclose(g.t, t)].iloc[0] for t in T_CANDIDATES]
+            cells = [_cell(assess(r), "type1", "liberal") if r["kind"] == "null" else
+                     f"power {r['rejections'] / r['reps']:.3f}; cov "
+                     + _cell(assess(r), "coverage", "undercovers") for r in rs]
             L.append(f"| {f} | {g.role.iloc[0]} | {veff.get(f, float('nan')):.2f} | "
                      + " | ".join(cells) + " |")
         L.append("")
@@ -1079,11 +1033,10 @@ def report(dest: str = DOCS, intro: Optional[str] = None) -> str:
                          f"{int(r['below_level'])} | {r['worst']:.3f} | {r['median']:.3f} |")
             L.append("")
     # ---- flags
-    L.append("## Flags and their documented warnings\n")
-    L.append("Every flag must be covered by a row of `warnings.csv` (test, option, family "
-             "pattern, reason); tests/test_validity.py fails otherwise.\n")
-    L.append("| test | option | family | flag | documented reason |")
-    L.append("|---|---|---|---|---|")
+    L += ["## Flags and their documented warnings\n",
+          "Every flag must be covered by a row of `warnings.csv` (test, option, family "
+          "pattern, reason); tests/test_validity.py fails otherwise.\n",
+          "| test | option | family | flag | documented reason |", "|---|---|---|---|---|"]
     groups: Dict[tuple, List[str]] = {}
     for f in fl:
         groups.setdefault((f["test"], f["variant"], f["flag"], f["reason"] or "UNDOCUMENTED"),

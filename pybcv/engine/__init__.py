@@ -20,6 +20,5 @@ from .store import Store
 from . import archive, truth
 
 __all__ = ["ALPHA", "RunConfig", "Repetition", "SimulationResult", "parse_spec", "spec_dict",
-           "load_result",
-           "run_chunk", "simulate", "simulate_curve", "write_summary", "ConfigMismatch", "Store",
-           "truth", "archive"]
+           "load_result", "run_chunk", "simulate", "simulate_curve", "write_summary",
+           "ConfigMismatch", "Store", "truth", "archive"]

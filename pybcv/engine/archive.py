@@ -179,31 +179,22 @@ def _write_npz(path: str, members: Dict[str, np.ndarray]):
     os.replace(tmp, path)
 
 
-def _pair_layout(config: dict, tables) -> Optional[Tuple[list, list]]:
-    """(designs, pair keys) when ``tables`` are exactly those of every pair of
-    the k learners of ``config`` on some designs, else None."""
-    learners = config.get("learners")
-    if not isinstance(learners, list) or not tables:
-        return None
-    pairs = [p for _, _, p in pair_keys(learners)]
-    designs = sorted({k.split("@")[0] for k in tables})
-    if set(tables) != {f"{d}@{p}" for d in designs for p in pairs}:
-        return None
-    return designs, pairs
-
-
 def _pack_pairs(config: dict, tables, members: dict) -> dict:
     """Add ``pairs/<design>/wrong`` and ``.../gap`` to ``members`` for each
     design whose pair tables follow from the learners' wrong counts (see the
     module docstring); returns {design: {"fold_sizes"}} of those designs."""
-    layout = _pair_layout(config, tables)
-    if layout is None:
+    learners = config.get("learners")
+    if not isinstance(learners, list) or not tables:
         return {}
-    idx = [(i, j) for i, j, _ in pair_keys(config["learners"])]
-    k = len(config["learners"])
+    pairs = [p for _, _, p in pair_keys(learners)]
+    designs = sorted({key.split("@")[0] for key in tables})
+    if set(tables) != {f"{d}@{p}" for d in designs for p in pairs}:
+        return {}                          # not exactly every pair's tables on some designs
+    idx = [(i, j) for i, j, _ in pair_keys(learners)]
+    k = len(learners)
     out = {}
-    for d in layout[0]:
-        T = np.stack([np.asarray(tables[f"{d}@{p}"], np.int64) for p in layout[1]])  # (P, R, F, 2, 2)
+    for d in designs:
+        T = np.stack([np.asarray(tables[f"{d}@{p}"], np.int64) for p in pairs])  # (P, R, F, 2, 2)
         if T.shape[1] == 0 or T.min() < 0:
             continue
         wrong = np.zeros((k,) + T.shape[1:3], np.int64)
@@ -265,8 +256,7 @@ def write_run(folder: str, config: dict, reps, results: Dict[str, Tuple[Sequence
         raise ValueError("reps must be strictly ascending")
     R = len(reps)
     tests = list(results)
-    stat = np.empty((len(tests), R), np.float64)
-    pval = np.empty((len(tests), R), np.float64)
+    stat, pval = np.empty((2, len(tests), R), np.float64)
     for i, k in enumerate(tests):
         s, p = (np.asarray(x, dtype=np.float64) for x in results[k])
         if s.shape != (R,) or p.shape != (R,):
@@ -403,8 +393,7 @@ def _meta(z, path) -> dict:
         raise ArchiveError(f"{path}: member 'meta' is not a JSON object")
     if meta.get("format") != FORMAT:
         raise ArchiveError(f"{path}: archive format {meta.get('format')!r}, this pybcv reads {FORMAT!r}")
-    kinds = {"config": dict, "tests": list, "backends": list, "tables": dict}
-    for key, kind in kinds.items():
+    for key, kind in {"config": dict, "tests": list, "backends": list, "tables": dict}.items():
         if not isinstance(meta.get(key), kind):
             raise ArchiveError(f"{path}: member 'meta': {key!r} must be a JSON "
                                f"{'object' if kind is dict else 'list'}")
@@ -546,8 +535,8 @@ def _rescore(path, meta, tables):
     its tests scored again from its tables."""
     try:
         got, _ = score(RunConfig(**meta["config"]), tables)
-        return (np.array([got[k][0] for k in meta["tests"]], np.float64).reshape(len(meta["tests"]), -1),
-                np.array([got[k][1] for k in meta["tests"]], np.float64).reshape(len(meta["tests"]), -1))
+        return tuple(np.array([got[k][j] for k in meta["tests"]], np.float64)
+                     .reshape(len(meta["tests"]), -1) for j in (0, 1))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ArchiveError(f"{path}: member 'meta': its tests cannot be scored from its "
                            f"tables ({type(e).__name__}: {e})") from None
@@ -652,8 +641,7 @@ def differences(a: dict, b: dict) -> List[str]:
     if set(a["tables"]) != set(b["tables"]):
         out.append(f"designs: {sorted(a['tables'])} vs {sorted(b['tables'])}")
     for d in set(a["tables"]) & set(b["tables"]):
-        if not (np.shape(a["tables"][d]) == np.shape(b["tables"][d])
-                and np.array_equal(a["tables"][d], b["tables"][d])):
+        if not np.array_equal(a["tables"][d], b["tables"][d]):
             out.append(f"tables of {d}")
     if len(a["rep_info"]) != len(b["rep_info"]) or any(
             x[0] != y[0] or not _same_floats(x[1], y[1]) or tuple(x[2:]) != tuple(y[2:])
@@ -695,12 +683,10 @@ def to_sqlite(folder: str, out_folder: Optional[str] = None) -> str:
     ok = False
     try:
         st.init_config(run["config"], resume=False, reps_target=int(run["reps_target"] or len(run["reps"])))
-        rows = []
-        for i, (r, sec, fa, fb, be) in enumerate(run["rep_info"]):
-            rows.append({"rep": r, "seconds": sec, "fits_a": fa, "fits_b": fb, "backend": be,
-                         "results": {k: (s[i], p[i]) for k, (s, p) in run["results"].items()},
-                         "tables": {d: T[i] for d, T in run["tables"].items()} or None})
-        st.write(rows)
+        st.write({"rep": r, "seconds": sec, "fits_a": fa, "fits_b": fb, "backend": be,
+                  "results": {k: (s[i], p[i]) for k, (s, p) in run["results"].items()},
+                  "tables": {d: T[i] for d, T in run["tables"].items()} or None}
+                 for i, (r, sec, fa, fb, be) in enumerate(run["rep_info"]))
         ok = True
     finally:
         st.close()

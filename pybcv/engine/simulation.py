@@ -256,7 +256,12 @@ def _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_aft
         write_summary(res, out)
         return res
     finished.sort(key=lambda rec: rec.rep)
-    res = _result_of(cfg, [rec for rec in finished if rec.failure is None])
+    ok = [rec for rec in finished if rec.failure is None]
+    res = _result_from_parts(
+        cfg, [rec.rep for rec in ok],
+        {k: tuple([rec.results[k][j] for rec in ok] for j in (0, 1)) for k in cfg.keys()},
+        [(rec.rep, rec.seconds, rec.fits_a, rec.fits_b, rec.backend) for rec in ok], None, None,
+        None, known_intervals={rec.rep: rec.intervals or {} for rec in ok})
     res.failures = [{"rep": rec.rep, **rec.failure} for rec in finished if rec.failure is not None]
     return res
 
@@ -364,19 +369,6 @@ def _run_dask(cfg_dict, chunks, keep, client, timeout=None):
         keep(fut.result())
 
 
-def _result_of(cfg: RunConfig, records: List[Repetition], out=None) -> SimulationResult:
-    reps = np.array([rec.rep for rec in records], dtype=np.int64)
-    stat = {k: np.array([rec.results[k][0] for rec in records], float) for k in cfg.keys()}
-    pv = {k: np.array([rec.results[k][1] for rec in records], float) for k in cfg.keys()}
-    ci = {}
-    if records and records[0].intervals:
-        ci = {k: (np.array([rec.intervals[k][0] for rec in records], float),
-                  np.array([rec.intervals[k][1] for rec in records], float))
-              for k in records[0].intervals}
-    return SimulationResult(cfg, reps, stat, pv, *_run_facts(
-        [(rec.rep, rec.seconds, rec.fits_a, rec.fits_b, rec.backend) for rec in records]), out, ci)
-
-
 def _run_facts(info):
     """(fits per repetition (A, B), seconds per repetition, backends) of the
     rows (rep, seconds, fits_a, fits_b, backend) of the repetitions."""
@@ -412,12 +404,8 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
                 raise ValueError(f"{out}: no stored configuration")
             cfg = RunConfig(**c)
         reps, res = store.results()
-        info = store.rep_info()
-
-        def tables(sel):
-            return store.tables(sel)[1]
-        result = _result_from_parts(cfg, reps, res, info, tables, out, profile,
-                                    known_intervals)
+        result = _result_from_parts(cfg, reps, res, store.rep_info(),
+                                    lambda sel: store.tables(sel)[1], out, profile, known_intervals)
         result.failures = store.failures()
         return result
     finally:
@@ -427,7 +415,7 @@ def load_result(out: str, store: Optional[Store] = None, cfg: Optional[RunConfig
 
 def _result_from_parts(cfg, reps, res, info, tables, out, profile,
                        known_intervals=None) -> SimulationResult:
-    """A SimulationResult from stored parts; ``tables(reps)`` gives the
+    """A SimulationResult from a run's parts; ``tables(reps)`` gives the
     stored {unit: (r, F, 2, 2)} tables of repetitions ``reps`` (a
     ValueError when the run stored none); a learner-free run without them
     redraws them from the seed.  Both RESCORE_CHUNK repetitions at a time

@@ -75,9 +75,7 @@ def tune(dataset: str, grid: Sequence[float], n_sets: int = 100, n_train: Option
     of H0 (equal errors) and of every power-curve target."""
     a_spec, b_name, pname, p_end = TUNING[dataset]
     grid = sorted(set(float(g) for g in grid) | {float(p_end)})
-    learners = {"A": a_spec}
-    for g in grid:
-        learners[f"B@{g:g}"] = {"name": b_name, pname: g}
+    learners = {"A": a_spec, **{f"B@{g:g}": {"name": b_name, pname: g} for g in grid}}
     bb = {k: backend_b for k in learners if k != "A"} if backend_b else None
     errs = population_errors(dataset, learners, n_sets, n_train, seed, backend, progress, bb)
     mu_a = float(errs["A"].mean())
@@ -89,10 +87,9 @@ def tune(dataset: str, grid: Sequence[float], n_sets: int = 100, n_train: Option
     for lam in lambdas:
         t = mu_a - lam * (mu_a - mu_end)
         targets.append({"lambda": lam, "mu_target": t, pname: solve(grid, curve, t)})
-    diff_se = {g: se(errs[f"B@{g:g}"] - errs["A"]) for g in grid}
     return {"dataset": dataset, "n_sets": n_sets, "n_train": n_train or EXPERIMENTS[dataset].n,
             "seed": seed, "backend": backend, "backend_b": backend_b or backend, "learner_a": a_spec, "learner_b": b_name,
             "param": pname, "mu_a": mu_a, "mu_a_se": se(errs["A"]),
             "grid": grid, "mu_b": curve, "mu_b_se": [se(errs[f"B@{g:g}"]) for g in grid],
-            "diff_se": [diff_se[g] for g in grid],
+            "diff_se": [se(errs[f"B@{g:g}"] - errs["A"]) for g in grid],
             "param_h0": solve(grid, curve, mu_a), "targets": targets}
