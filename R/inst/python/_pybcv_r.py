@@ -9,7 +9,6 @@ into R vectors, matrices and lists.
 from __future__ import annotations
 
 import functools
-import importlib
 import sys
 import zlib
 
@@ -323,16 +322,6 @@ def design_seed_fallback(seed, design):
 
 
 @_entry
-def design_splits(design, n, seed):
-    """1-based splits of a named design (``pybcv.partitions.DESIGNS``)."""
-    from pybcv import partitions
-    if design not in partitions.DESIGNS:
-        raise ValueError(f"unknown design {design!r}")
-    splits = partitions.DESIGNS[design].splits(int(n), design_seed(seed, design))
-    return _splits_value(splits)
-
-
-@_entry
 def designs_batch(designs, n, seed, y=None, groups=None, stratify=False, labels=None):
     """The splits of several designs (stream ``(seed, rep 0, design)`` each),
     in run_batch's layout: per design the 1-based indices of every fold,
@@ -415,10 +404,3 @@ def experiments():
     from pybcv.experiments import EXPERIMENTS
     return {str(name): _plain(dataclasses.asdict(rec)) for name, rec in EXPERIMENTS.items()}
 
-
-def has_engine():
-    try:
-        importlib.import_module("pybcv.engine")
-        return True
-    except Exception:
-        return False
