@@ -85,37 +85,30 @@ def _labels(y, X=None):
     return classes, codes.astype(np.intp)
 
 
-def _is_cat_series(s):
-    return (isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object
-            or pd.api.types.is_string_dtype(s.dtype))
-
-
 class _Encoder:
     """Numeric matrix from X: numeric columns as they are, categorical columns
     as 0/1 dummies (all levels, or all but the first = R's treatment contrasts).
-    ``terms`` gives, per output column, the index of its input column."""
+    ``cats``: per input column, its levels (None for a numeric column)."""
 
     def fit(self, X):
-        self.kinds, self.cats = [], []
+        self.cats = []
         if hasattr(X, "columns"):
             for name in X.columns:
                 s = X[name]
-                if _is_cat_series(s):
-                    if isinstance(s.dtype, pd.CategoricalDtype):
-                        cats = list(s.cat.categories)
-                    else:
-                        cats = sorted({v for v in s if v == v and v is not None}, key=_sort_key)
-                    self.kinds.append("fac"); self.cats.append(cats)
+                if isinstance(s.dtype, pd.CategoricalDtype):
+                    self.cats.append(list(s.cat.categories))
+                elif s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
+                    self.cats.append(sorted({v for v in s if v == v and v is not None},
+                                            key=_sort_key))
                 else:
-                    self.kinds.append("num"); self.cats.append(None)
+                    self.cats.append(None)
         else:
             A = np.asarray(X)
             A = A.reshape(-1, 1) if A.ndim == 1 else A
-            kind = "num" if A.dtype.kind in "fiub" else "fac"
-            for j in range(A.shape[1]):
-                cats = None if kind == "num" else sorted(set(A[:, j].tolist()), key=_sort_key)
-                self.kinds.append(kind); self.cats.append(cats)
-        self.numeric = all(k == "num" for k in self.kinds)
+            fac = A.dtype.kind not in "fiub"
+            self.cats = [sorted(set(A[:, j].tolist()), key=_sort_key) if fac else None
+                         for j in range(A.shape[1])]
+        self.numeric = all(c is None for c in self.cats)
         return self
 
     def transform(self, X, drop_first=False):
@@ -126,26 +119,23 @@ class _Encoder:
                 j = int(np.flatnonzero(~np.isfinite(A).all(axis=0))[0])
                 raise ValueError(nonfinite_message(A[:, j], j))
             return A
-        cols, self.terms = [], []
-        for j, (kind, cats) in enumerate(zip(self.kinds, self.cats)):
+        cols = []
+        for j, cats in enumerate(self.cats):
             v = X.iloc[:, j] if hasattr(X, "iloc") else np.asarray(X).reshape(len(X), -1)[:, j]
-            if kind == "num":
+            if cats is None:
                 a = np.asarray(v, dtype=np.float64)
                 if not np.isfinite(a).all():
                     raise ValueError(nonfinite_message(a, j))
-                cols.append(a); self.terms.append(j)
+                cols.append(a)
                 continue
             vals = np.asarray(v, dtype=object)
-            for c in cats[1:] if drop_first else cats:
-                cols.append((vals == c).astype(np.float64)); self.terms.append(j)
-        n = len(X)
-        return np.column_stack(cols) if cols else np.zeros((n, 0))
+            cols += [(vals == c).astype(np.float64) for c in (cats[1:] if drop_first else cats)]
+        return np.column_stack(cols) if cols else np.zeros((len(X), 0))
 
-    def term_index(self, drop_first=False):
-        t = []
-        for j, (kind, cats) in enumerate(zip(self.kinds, self.cats)):
-            t += [j] if kind == "num" else [j] * (len(cats) - (1 if drop_first else 0))
-        return np.asarray(t, dtype=np.intp)
+    def term_index(self):
+        """Per output column of ``transform(X)``, the index of its input column."""
+        return np.asarray([j for j, cats in enumerate(self.cats)
+                           for _ in ([j] if cats is None else cats)], dtype=np.intp)
 
 
 def _sort_key(v):
@@ -358,12 +348,8 @@ _MTHRESH = -30.0
 
 def _linkinv(eta):
     """binomial()$linkinv of R: exp(eta) / (1 + exp(eta)), eta clamped to ±30."""
-    e = np.minimum(eta, _THRESH)
-    np.maximum(e, _MTHRESH, out=e)
-    np.exp(e, out=e)
-    d = e + 1
-    e /= d
-    return e
+    e = np.exp(np.clip(eta, _MTHRESH, _THRESH))
+    return e / (e + 1)
 
 
 _LOG3 = float(np.log(3.0))
@@ -790,34 +776,31 @@ class _SklearnFallback(_PythonLearner):
         return weka_option_values(getattr(self, "options", None), self._weka_name,
                                   self.HONOURED_OPTIONS)
 
+    def _fit_model(self, opts, A, codes):
+        """The fitted estimator, or the class code of a one-class training set."""
+        present = np.unique(codes)
+        return present[0] if present.size < 2 else self._estimator(opts).fit(A, codes)
+
     def _fit_codes(self, X, codes, k):
         opts = self.check_options()
         enc = _Encoder().fit(X)
-        A = enc.transform(X)
-        present = np.unique(codes)
-        if present.size < 2:
-            return enc, None, present[0]
-        return enc, self._estimator(opts).fit(A, codes), None
+        return enc, self._fit_model(opts, enc.transform(X), codes)
 
     def _predict_codes(self, m, X):
-        enc, est, const = m
-        if est is None:
-            return np.full(len(X), const, dtype=np.intp)
+        enc, est = m
+        if not hasattr(est, "predict"):
+            return np.full(len(X), est, dtype=np.intp)
         return est.predict(enc.transform(X)).astype(np.intp)
 
     def predict_splits(self, X, y, splits):
         opts = self.check_options()
         classes, codes, splits = self._start(X, y, splits)
-        enc = _Encoder().fit(X)
-        A = enc.transform(X)
+        A = _Encoder().fit(X).transform(X)
         out = []
         for tr, te in splits:
-            present = np.unique(codes[tr])
-            if present.size < 2:
-                c = np.full(te.size, present[0])
-            else:
-                c = self._estimator(opts).fit(A[tr], codes[tr]).predict(A[te])
-            out.append(classes[c])
+            est = self._fit_model(opts, A[tr], codes[tr])
+            out.append(classes[est.predict(A[te]) if hasattr(est, "predict")
+                               else np.full(te.size, est)])
         return out
 
 
