@@ -127,9 +127,8 @@ def deferred_sigint():
 
 def _pre_r_handler(handler):
     """``handler``, unless it is rpy2's own (then Python's default)."""
-    if getattr(handler, "__module__", "").startswith("rpy2"):
-        return signal.default_int_handler
-    return handler
+    rpy2s = getattr(handler, "__module__", "").startswith("rpy2")
+    return signal.default_int_handler if rpy2s else handler
 
 
 def get_r():
@@ -199,8 +198,7 @@ def missing_r_packages(pkgs):
                 f = ro.r("function(p) vapply(p, function(q) suppressMessages(suppressWarnings("
                          "requireNamespace(q, quietly = TRUE))), TRUE)")
                 loaded = list(f(StrVector(todo)))
-            for p, ok in zip(todo, loaded):
-                _state["pkgs"][p] = bool(ok)
+            _state["pkgs"].update((p, bool(ok)) for p, ok in zip(todo, loaded))
         miss = [p for p in pkgs if not _state["pkgs"][p]]
         if {"RWeka", "rJava", "RWekajars"} & (set(pkgs) - set(miss)):
             note_java_started()       # loading RWeka's namespace starts the JVM
@@ -397,11 +395,9 @@ def apply_java_heap(ro):
     """Before rJava starts the JVM: R's ``java.parameters`` get ``-Xmx`` from
     ``PYBCV_JAVA_HEAP`` when it is set (RWeka's own default is 512 MB)."""
     heap = java_heap_setting()
-    if heap is None:
-        return
-    f = ro.r("function(h) { p <- getOption('java.parameters'); "
-             "options(java.parameters = c(paste0('-Xmx', h), p[!grepl('^-Xmx', p)])) }")
-    f(heap)
+    if heap is not None:
+        ro.r("function(h) { p <- getOption('java.parameters'); "
+             "options(java.parameters = c(paste0('-Xmx', h), p[!grepl('^-Xmx', p)])) }")(heap)
 
 
 def java_recover():

@@ -350,7 +350,6 @@ LEARNERS = {s.name: s for s in [
 ]}
 
 
-
 def make_learner(name, backend="auto", **params):
     """The paper's learner ``name`` (see :data:`LEARNERS`) with ``params``.
 
@@ -401,9 +400,7 @@ def check_learner(name, backend="auto", **params):
 def _text_columns_hint(X, error) -> str:
     """A scikit-learn estimator that met a text (categorical) predictor: the
     columns named and what to do, appended to its error."""
-    if "could not convert string to float" not in str(error):
-        return ""
-    if not hasattr(X, "dtypes"):
+    if "could not convert string to float" not in str(error) or not hasattr(X, "dtypes"):
         return ""
     cols = [str(c) for c, t in X.dtypes.items() if not (is_numeric_dtype(t) or is_bool_dtype(t))]
     if not cols:

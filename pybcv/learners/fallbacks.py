@@ -52,9 +52,7 @@ BACKEND = "python"
 # --------------------------------------------------------------------- helpers
 def take_rows(X, idx):
     """Rows ``idx`` of a numpy array or a pandas DataFrame."""
-    if hasattr(X, "iloc"):
-        return X.iloc[idx]
-    return np.asarray(X)[idx]
+    return X.iloc[idx] if hasattr(X, "iloc") else np.asarray(X)[idx]
 
 
 def _check_splits(splits, n):
@@ -830,9 +828,9 @@ class J48Fallback(_WekaFallback):
     def __init__(self, unpruned=False, options=None):
         keep_init_args(self, locals())
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.tree import DecisionTreeClassifier
-        leaf = (opts or {}).get("-M", 2)
+        leaf = opts.get("-M", 2)
         return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=leaf, random_state=0)
 
 
@@ -843,7 +841,7 @@ class TreeFallback(_SklearnFallback):
     rule (stop when a node's deviance is < 1 % of the root's) has no
     counterpart, so the fallback tree can be deeper."""
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.tree import DecisionTreeClassifier
         return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=5,
                                       min_samples_split=10, random_state=0)
@@ -858,7 +856,7 @@ class JRipFallback(_WekaFallback):
 
     _weka_name = "JRip"
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.tree import DecisionTreeClassifier
         return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2,
                                       ccp_alpha=0.01, random_state=0)
@@ -880,11 +878,10 @@ class SMOFallback(_WekaFallback):
                         "-N": (_smo_scaling, "0, 1 or 2")}
     _weka_name = "SMO"
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import MinMaxScaler, StandardScaler
         from sklearn.svm import SVC
-        opts = opts or {}
         svc = SVC(kernel="linear", C=opts.get("-C", 1.0))
         scaling = opts.get("-N", 0)
         if scaling == 2:
@@ -901,6 +898,6 @@ class LogisticFallback(_WekaFallback):
 
     _weka_name = "Logistic"
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.linear_model import LogisticRegression
         return LogisticRegression(penalty=None, max_iter=2000)
