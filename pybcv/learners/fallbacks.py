@@ -241,13 +241,7 @@ class MeanFallback(_PythonLearner):
 
     def _predict_codes(self, m, X):
         present, M = m
-        Xte = _numeric_matrix(X, "mean")
-        D = np.empty((Xte.shape[0], present.size))
-        for i in range(present.size):
-            d = np.zeros(Xte.shape[0])
-            for j in range(Xte.shape[1]):
-                d = d + (Xte[:, j] - M[i, j]) ** 2
-            D[:, i] = d
+        D = _fnn_dist(_numeric_matrix(X, "mean"), M, [range(M.shape[1])], [1.0])
         return present[np.argmin(D, axis=1)]      # a tie: the first minimum
 
     def predict_splits(self, X, y, splits):
@@ -261,7 +255,8 @@ FULL_MATRIX_MAX_N = 2000   # same limit as batch.R (a 2000 x 2000 matrix is 32 M
 
 
 def _fnn_dist(A, B, groups, w):
-    """sum_g w[g] * sum_{l in g} (a_l - b_l)^2, in batch.R's order of operations."""
+    """sum_g w[g] * sum_{l in g} (a_l - b_l)^2, in batch.R's order of operations
+    (also the mean classifier's distance: one group, weight 1, which is exact)."""
     D = np.zeros((A.shape[0], B.shape[0]))
     for g, wg in zip(groups, w):
         s = np.zeros_like(D)
