@@ -167,12 +167,12 @@ def _vec(a):
 
 
 def _columns_to_r(cols: Columns):
+    """(data, is_factor, levels): the predictors as batch.R's functions take them."""
     import rpy2.rinterface as ri
-    data = ri.ListSexpVector([_vec(a) for a in cols.data])
-    is_factor = ri.BoolSexpVector([k == "fac" for k in cols.schema.kinds])
-    levels = ri.ListSexpVector([ri.StrSexpVector(list(lv)) if lv is not None else ri.NULL
-                                for lv in cols.schema.levels])
-    return data, is_factor, levels
+    return (ri.ListSexpVector([_vec(a) for a in cols.data]),
+            ri.BoolSexpVector([k == "fac" for k in cols.schema.kinds]),
+            ri.ListSexpVector([ri.StrSexpVector(list(lv)) if lv is not None else ri.NULL
+                               for lv in cols.schema.levels]))
 
 
 def r_params(params: dict):
@@ -245,9 +245,8 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
     key = dataset_key(cols, yc)
     with session._lock:
         fns = _r_env()
-        rpar = r_params(params)
         args = (_str(r_name), _str(key), _vec(idx), _vec(np.asarray(ntr, np.int32)),
-                _vec(np.asarray(nte, np.int32)), rpar)
+                _vec(np.asarray(nte, np.int32)), r_params(params))
         def batch():
             if key not in _env["keys"]:
                 _register(fns, key, cols, yc)
@@ -342,9 +341,8 @@ def _str(s):
 
 
 def _register(fns, key, cols, yc):
-    data, is_factor, levels = _columns_to_r(cols)
     import rpy2.rinterface as ri
-    fns["register_dataset"](_str(key), data, is_factor, levels, _vec(yc.codes),
+    fns["register_dataset"](_str(key), *_columns_to_r(cols), _vec(yc.codes),
                             ri.StrSexpVector(list(yc.levels)))
     keys = _env["keys"]
     keys.pop(key, None)           # register_dataset moves the key to the newest end
@@ -378,8 +376,7 @@ def fit_model(learner, X, y, params=None, packages=()):
     import rpy2.rinterface as ri
     with session._lock:
         fns = _r_env()
-        data, is_factor, levels = _columns_to_r(cols)
-        res = _call(learner, fns["fit_model"], _str(r_name), data, is_factor, levels,
+        res = _call(learner, fns["fit_model"], _str(r_name), *_columns_to_r(cols),
                     _vec(yc.codes), ri.StrSexpVector(list(yc.levels)), r_params(params))
         _after(packages)
         if not bool(res[0][0]):
@@ -402,8 +399,7 @@ def predict_model(model: RModel, X):
     cols = to_columns(X, schema=model.schema)
     with session._lock:
         fns = _r_env()
-        data, is_factor, levels = _columns_to_r(cols)
-        res = _call(model.learner, fns["predict_model"], model.robj, data, is_factor, levels)
+        res = _call(model.learner, fns["predict_model"], model.robj, *_columns_to_r(cols))
         if not bool(res[0][0]):
             raise RLearnerError(model.learner, None, str(res[1][0]), stage="predict")
         codes = np.asarray(res[2].memoryview(), dtype=np.int64) - 1

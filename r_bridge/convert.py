@@ -36,13 +36,6 @@ class Columns:
     data: list            # float64 arrays (num) or int32 1-based codes (fac)
     n: int
 
-    def fingerprint(self, h=None):
-        h = h or hashlib.blake2b(digest_size=16)
-        h.update(repr((self.n, self.schema.kinds, self.schema.levels)).encode())
-        for a in self.data:
-            h.update(a.tobytes())
-        return h
-
 
 def _is_categorical_series(s):
     import pandas as pd
@@ -58,27 +51,24 @@ def _sorted_levels(values):
         return sorted(uniq, key=lambda v: (type(v).__name__, str(v)))
 
 
-def _codes(values, level_values):
-    pos = {v: i + 1 for i, v in enumerate(level_values)}
-    return np.fromiter((pos.get(v, R_NA_INT) for v in values), dtype=np.int32,
-                       count=len(values))
+def _level_strings(level_values):
+    """R's level strings: str() of each value, or L1, L2, ... when two distinct
+    values have equal str()."""
+    strs = tuple(str(v) for v in level_values)
+    return strs if len(set(strs)) == len(strs) else tuple(f"L{i + 1}" for i in range(len(strs)))
 
 
 def _factor(values, level_values):
-    strs = tuple(str(v) for v in level_values)
-    if len(set(strs)) != len(strs):      # distinct values with equal str()
-        strs = tuple(f"L{i + 1}" for i in range(len(strs)))
-    return _codes(values, level_values), strs
+    pos = {v: i + 1 for i, v in enumerate(level_values)}
+    codes = np.fromiter((pos.get(v, R_NA_INT) for v in values), dtype=np.int32, count=len(values))
+    return codes, _level_strings(level_values)
 
 
 def to_columns(X, schema: Schema | None = None) -> Columns:
     """Convert a numpy array, a pandas DataFrame or a sequence of rows."""
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover
-        pd = None
+    import pandas as pd
     cols = []            # list of (kind, raw values or pandas Series)
-    if pd is not None and isinstance(X, pd.DataFrame):
+    if isinstance(X, pd.DataFrame):
         for name in X.columns:
             s = X[name]
             cols.append(("fac" if _is_categorical_series(s) else "num", s))
@@ -112,7 +102,7 @@ def to_columns(X, schema: Schema | None = None) -> Columns:
             continue
         if schema is not None:
             lv_vals = list(schema.values[j])
-        elif pd is not None and isinstance(getattr(col, "dtype", None), pd.CategoricalDtype):
+        elif isinstance(getattr(col, "dtype", None), pd.CategoricalDtype):
             lv_vals = list(col.cat.categories)
         else:
             lv_vals = _sorted_levels(list(col))
@@ -131,23 +121,19 @@ class ClassCodes:
     codes: np.ndarray     # int32, 1-based
     levels: tuple         # level strings for R
 
-    def fingerprint(self, h=None):
-        h = h or hashlib.blake2b(digest_size=16)
-        h.update(repr(self.levels).encode())
-        h.update(self.codes.tobytes())
-        return h
-
 
 def class_codes(y) -> ClassCodes:
     y = check_labels(y)
     classes, inv = np.unique(y, return_inverse=True)
-    strs = tuple(str(c) for c in classes)
-    if len(set(strs)) != len(strs):
-        strs = tuple(f"L{i + 1}" for i in range(len(strs)))
-    return ClassCodes(classes, (inv.astype(np.int32) + 1), strs)
+    return ClassCodes(classes, (inv.astype(np.int32) + 1), _level_strings(classes))
 
 
 def dataset_key(cols: Columns, yc: ClassCodes) -> str:
-    h = cols.fingerprint()
-    yc.fingerprint(h)
+    """A content fingerprint of the data set (predictors and class)."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(repr((cols.n, cols.schema.kinds, cols.schema.levels)).encode())
+    for a in cols.data:
+        h.update(a.tobytes())
+    h.update(repr(yc.levels).encode())
+    h.update(yc.codes.tobytes())
     return "d" + h.hexdigest()

@@ -18,17 +18,19 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import re
 import shutil
 import signal
+import sys
 import threading
-from contextlib import contextmanager
+import time
+from contextlib import contextmanager, suppress
 
 _lock = threading.RLock()
 # r: rpy2.robjects once R runs; error: why R cannot start (cached);
 # jvm: the libjvm.so preloaded;
 # java_pid: the process that started the JVM (through rJava); pkgs: requireNamespace cache
-_state = {"r": None, "error": None, "jvm": None, "java_pid": None,
-          "pkgs": {}}
+_state = {"r": None, "error": None, "jvm": None, "java_pid": None, "pkgs": {}}
 
 SETUP_HINT = "run: bash scripts/setup.sh"
 
@@ -43,27 +45,21 @@ class JavaHeapError(RUnavailableError, ValueError):
 
 
 def _jvm_candidates():
-    homes = []
-    if os.environ.get("JAVA_HOME"):
-        homes.append(os.environ["JAVA_HOME"])
+    homes = [os.environ["JAVA_HOME"]] if os.environ.get("JAVA_HOME") else []
     # R's own configuration (R CMD javareconf writes JAVA_HOME into Renviron/Makeconf)
     for f in glob.glob("/usr/lib/R/etc/javaconf") + glob.glob("/etc/R/javaconf") + \
             glob.glob("/usr/lib/R/etc/ldpaths") + glob.glob("/etc/R/ldpaths"):
-        try:
-            with open(f) as fh:
-                for line in fh:
-                    if "JAVA_HOME" in line and "=" in line and "/" in line:
-                        v = line.split("=", 1)[1].strip().strip("'\"")
-                        v = v.split(":-")[-1].rstrip("}") if ":-" in v else v
-                        if v.startswith("/"):
-                            homes.append(v)
-        except OSError:
-            pass
+        with suppress(OSError), open(f) as fh:
+            for line in fh:
+                if "JAVA_HOME" in line and "=" in line and "/" in line:
+                    v = line.split("=", 1)[1].strip().strip("'\"")
+                    v = v.split(":-")[-1].rstrip("}") if ":-" in v else v
+                    if v.startswith("/"):
+                        homes.append(v)
     homes += ["/usr/lib/jvm/default-java"] + sorted(glob.glob("/usr/lib/jvm/java-*-openjdk-*"))
     java = shutil.which("java")
     if java:
-        real = os.path.realpath(java)
-        homes.append(os.path.dirname(os.path.dirname(real)))
+        homes.append(os.path.dirname(os.path.dirname(os.path.realpath(java))))
     seen = []
     for h in homes:
         for lib in (os.path.join(h, "lib", "server", "libjvm.so"),
@@ -131,9 +127,8 @@ def deferred_sigint():
 
 def _pre_r_handler(handler):
     """``handler``, unless it is rpy2's own (then Python's default)."""
-    if getattr(handler, "__module__", "").startswith("rpy2"):
-        return signal.default_int_handler
-    return handler
+    rpy2s = getattr(handler, "__module__", "").startswith("rpy2")
+    return signal.default_int_handler if rpy2s else handler
 
 
 def get_r():
@@ -203,8 +198,7 @@ def missing_r_packages(pkgs):
                 f = ro.r("function(p) vapply(p, function(q) suppressMessages(suppressWarnings("
                          "requireNamespace(q, quietly = TRUE))), TRUE)")
                 loaded = list(f(StrVector(todo)))
-            for p, ok in zip(todo, loaded):
-                _state["pkgs"][p] = bool(ok)
+            _state["pkgs"].update((p, bool(ok)) for p, ok in zip(todo, loaded))
         miss = [p for p in pkgs if not _state["pkgs"][p]]
         if {"RWeka", "rJava", "RWekajars"} & (set(pkgs) - set(miss)):
             note_java_started()       # loading RWeka's namespace starts the JVM
@@ -245,11 +239,7 @@ class interruptible:
     """
 
     def __enter__(self):
-        import signal
-        import threading
-        self.hit = False
-        self._old = None
-        self._old_fd = None
+        self.hit, self._old, self._old_fd = False, None, None
         if threading.current_thread() is not threading.main_thread():
             return self
         try:
@@ -260,10 +250,8 @@ class interruptible:
 
         def on_sigint(signum, frame):
             self.hit = True
-            try:
+            with suppress(Exception):
                 self._rlib.R_interrupts_pending = 1
-            except Exception:   # pragma: no cover
-                pass
             _ask_stop()
 
         if not _watch["inside"]:
@@ -273,15 +261,12 @@ class interruptible:
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        import signal
         if self._old is not None:
             _unwatch_sigint(self._old_fd)
             signal.signal(signal.SIGINT, self._old)
             if self.hit:
-                try:
+                with suppress(Exception):
                     self._rlib.R_interrupts_pending = 0   # not left for the next R call
-                except Exception:   # pragma: no cover
-                    pass
             if not _watch["inside"]:
                 _clear_stop()                             # nor the stop file
         if self.hit:
@@ -322,25 +307,17 @@ def stop_file_path():
 
 
 def _ask_stop():
-    try:
-        with open(stop_file_path(), "w"):
-            pass
-    except OSError:          # pragma: no cover - the R interrupt flag still works
-        pass
+    with suppress(OSError), open(stop_file_path(), "w"):
+        pass                 # (an OSError is ignored: the R interrupt flag still works)
 
 
 def _clear_stop():
     if _stop["pid"] == os.getpid():
-        try:
+        with suppress(FileNotFoundError):
             os.remove(_stop["path"])
-        except FileNotFoundError:
-            pass
 
 
 def _watcher():
-    import signal
-    import sys
-    import time
     while True:
         try:
             data = os.read(_watch["r"], 64)
@@ -348,10 +325,8 @@ def _watcher():
             return
         if signal.SIGINT not in data or not _watch["inside"]:
             continue
-        try:
+        with suppress(Exception):
             _watch["rlib"].R_interrupts_pending = 1
-        except Exception:    # pragma: no cover
-            pass
         _ask_stop()
         stuck = exit_on_stuck_interrupt
         if stuck is None:
@@ -371,8 +346,6 @@ def _watcher():
 def _watch_sigint(rlib):
     """Route SIGINT to the watcher thread while the main thread is in R;
     returns the previous wakeup fd (to restore)."""
-    import signal
-    import threading
     if _watch["thread"] is None:
         r, w = os.pipe()
         os.set_blocking(w, False)
@@ -389,14 +362,11 @@ def _watch_sigint(rlib):
 
 
 def _unwatch_sigint(old_fd):
-    import signal
     if old_fd is None:
         return
     _watch["inside"] -= 1
-    try:
+    with suppress(ValueError):
         signal.set_wakeup_fd(old_fd)
-    except ValueError:       # pragma: no cover
-        pass
 
 
 # --------------------------------------------------------------- the JVM's heap
@@ -407,7 +377,6 @@ MIN_JAVA_HEAP = 8 * 2 ** 20       # the JVM refuses -Xmx below ~3 MB by ending t
 def java_heap_setting():
     """The heap size asked for in the environment (``PYBCV_JAVA_HEAP``, e.g.
     ``2g`` or ``512m``), or None; ValueError naming the variable when malformed."""
-    import re
     v = os.environ.get(JAVA_HEAP_ENV, "").strip()
     if not v:
         return None
@@ -426,11 +395,9 @@ def apply_java_heap(ro):
     """Before rJava starts the JVM: R's ``java.parameters`` get ``-Xmx`` from
     ``PYBCV_JAVA_HEAP`` when it is set (RWeka's own default is 512 MB)."""
     heap = java_heap_setting()
-    if heap is None:
-        return
-    f = ro.r("function(h) { p <- getOption('java.parameters'); "
-             "options(java.parameters = c(paste0('-Xmx', h), p[!grepl('^-Xmx', p)])) }")
-    f(heap)
+    if heap is not None:
+        ro.r("function(h) { p <- getOption('java.parameters'); "
+             "options(java.parameters = c(paste0('-Xmx', h), p[!grepl('^-Xmx', p)])) }")(heap)
 
 
 def java_recover():

@@ -107,13 +107,6 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
     def _r_params(self):
         return {}
 
-    def _fallback(self):
-        """The Python twin (:mod:`pybcv.learners.fallbacks`), which takes this
-        learner's parameters by the same names, ``backend`` aside."""
-        params = self.get_params(deep=False)
-        del params["backend"]
-        return self._spec().python_fallback(**params)
-
     def _validate(self):
         """Check every parameter (:data:`pybcv.learners.spec.PARAM_CHECKS`)
         and, for ``backend="python"``, that the fallback can honour them."""
@@ -124,20 +117,21 @@ class NamedLearner(ClassifierMixin, BaseEstimator):
             self._checked_fallback()
 
     def _checked_fallback(self):
-        fb = self._fallback()
+        """The Python twin (:mod:`pybcv.learners.fallbacks`), which takes this
+        learner's parameters by the same names, ``backend`` aside."""
+        params = self.get_params(deep=False)
+        del params["backend"]
+        fb = LEARNERS[self.name].python_fallback(**params)
         if hasattr(fb, "check_options"):
             fb.check_options()       # a Weka option it cannot honour: ValueError naming it
         return fb
 
     # -- dispatch
-    def _spec(self):
-        return LEARNERS[self.name]
-
     def _resolve(self):
         """(implementation estimator, backend name) for the configured backend."""
         _check_backend(self.backend)
         self._validate()
-        spec = self._spec()
+        spec = LEARNERS[self.name]
         if self.backend in ("r", "auto"):
             problem = r_problem(spec.r_packages, f"learner {self.name!r} with backend='r'")
             if problem is None:
@@ -207,7 +201,7 @@ class _WekaLearner(NamedLearner):
     def _check_r_params(self):
         from r_bridge.bridge import check_weka_options
         check_weka_options(self._r_learner_name(), self._r_params()["options"],
-                           self._spec().r_packages, name=self.name)
+                           LEARNERS[self.name].r_packages, name=self.name)
 
 
 class J48(_WekaLearner):
@@ -356,7 +350,6 @@ LEARNERS = {s.name: s for s in [
 ]}
 
 
-
 def make_learner(name, backend="auto", **params):
     """The paper's learner ``name`` (see :data:`LEARNERS`) with ``params``.
 
@@ -407,9 +400,7 @@ def check_learner(name, backend="auto", **params):
 def _text_columns_hint(X, error) -> str:
     """A scikit-learn estimator that met a text (categorical) predictor: the
     columns named and what to do, appended to its error."""
-    if "could not convert string to float" not in str(error):
-        return ""
-    if not hasattr(X, "dtypes"):
+    if "could not convert string to float" not in str(error) or not hasattr(X, "dtypes"):
         return ""
     cols = [str(c) for c, t in X.dtypes.items() if not (is_numeric_dtype(t) or is_bool_dtype(t))]
     if not cols:

@@ -216,10 +216,8 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
 
     # -- checks
     def _validate(self):
-        """The registry's check before any fit (``make_learner``)."""
-        self._check_params()
-
-    def _check_params(self):
+        """The registry's check before any fit (``make_learner``, and every
+        fit); returns the torch device."""
         rate = self._rate()
         if not isinstance(rate, (int, float, np.floating, np.integer)) or not 0 <= rate < 1:
             raise ValueError(f"rate must be a number in [0, 1), got {rate!r}")
@@ -359,7 +357,7 @@ class _ConvNet(ClassifierMixin, BaseEstimator):
 
     def _data(self, X, y):
         """(device, images, classes, label codes), checked; sets ``classes_``."""
-        dev = self._check_params()
+        dev = self._validate()
         images = as_images(X)
         self.classes_, codes = label_codes(y, len(images))
         self.backend_ = "python"

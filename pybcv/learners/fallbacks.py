@@ -52,9 +52,7 @@ BACKEND = "python"
 # --------------------------------------------------------------------- helpers
 def take_rows(X, idx):
     """Rows ``idx`` of a numpy array or a pandas DataFrame."""
-    if hasattr(X, "iloc"):
-        return X.iloc[idx]
-    return np.asarray(X)[idx]
+    return X.iloc[idx] if hasattr(X, "iloc") else np.asarray(X)[idx]
 
 
 def _check_splits(splits, n):
@@ -85,37 +83,30 @@ def _labels(y, X=None):
     return classes, codes.astype(np.intp)
 
 
-def _is_cat_series(s):
-    return (isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object
-            or pd.api.types.is_string_dtype(s.dtype))
-
-
 class _Encoder:
     """Numeric matrix from X: numeric columns as they are, categorical columns
     as 0/1 dummies (all levels, or all but the first = R's treatment contrasts).
-    ``terms`` gives, per output column, the index of its input column."""
+    ``cats``: per input column, its levels (None for a numeric column)."""
 
     def fit(self, X):
-        self.kinds, self.cats = [], []
+        self.cats = []
         if hasattr(X, "columns"):
             for name in X.columns:
                 s = X[name]
-                if _is_cat_series(s):
-                    if isinstance(s.dtype, pd.CategoricalDtype):
-                        cats = list(s.cat.categories)
-                    else:
-                        cats = sorted({v for v in s if v == v and v is not None}, key=_sort_key)
-                    self.kinds.append("fac"); self.cats.append(cats)
+                if isinstance(s.dtype, pd.CategoricalDtype):
+                    self.cats.append(list(s.cat.categories))
+                elif s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
+                    self.cats.append(sorted({v for v in s if v == v and v is not None},
+                                            key=_sort_key))
                 else:
-                    self.kinds.append("num"); self.cats.append(None)
+                    self.cats.append(None)
         else:
             A = np.asarray(X)
             A = A.reshape(-1, 1) if A.ndim == 1 else A
-            kind = "num" if A.dtype.kind in "fiub" else "fac"
-            for j in range(A.shape[1]):
-                cats = None if kind == "num" else sorted(set(A[:, j].tolist()), key=_sort_key)
-                self.kinds.append(kind); self.cats.append(cats)
-        self.numeric = all(k == "num" for k in self.kinds)
+            fac = A.dtype.kind not in "fiub"
+            self.cats = [sorted(set(A[:, j].tolist()), key=_sort_key) if fac else None
+                         for j in range(A.shape[1])]
+        self.numeric = all(c is None for c in self.cats)
         return self
 
     def transform(self, X, drop_first=False):
@@ -126,26 +117,23 @@ class _Encoder:
                 j = int(np.flatnonzero(~np.isfinite(A).all(axis=0))[0])
                 raise ValueError(nonfinite_message(A[:, j], j))
             return A
-        cols, self.terms = [], []
-        for j, (kind, cats) in enumerate(zip(self.kinds, self.cats)):
+        cols = []
+        for j, cats in enumerate(self.cats):
             v = X.iloc[:, j] if hasattr(X, "iloc") else np.asarray(X).reshape(len(X), -1)[:, j]
-            if kind == "num":
+            if cats is None:
                 a = np.asarray(v, dtype=np.float64)
                 if not np.isfinite(a).all():
                     raise ValueError(nonfinite_message(a, j))
-                cols.append(a); self.terms.append(j)
+                cols.append(a)
                 continue
             vals = np.asarray(v, dtype=object)
-            for c in cats[1:] if drop_first else cats:
-                cols.append((vals == c).astype(np.float64)); self.terms.append(j)
-        n = len(X)
-        return np.column_stack(cols) if cols else np.zeros((n, 0))
+            cols += [(vals == c).astype(np.float64) for c in (cats[1:] if drop_first else cats)]
+        return np.column_stack(cols) if cols else np.zeros((len(X), 0))
 
-    def term_index(self, drop_first=False):
-        t = []
-        for j, (kind, cats) in enumerate(zip(self.kinds, self.cats)):
-            t += [j] if kind == "num" else [j] * (len(cats) - (1 if drop_first else 0))
-        return np.asarray(t, dtype=np.intp)
+    def term_index(self):
+        """Per output column of ``transform(X)``, the index of its input column."""
+        return np.asarray([j for j, cats in enumerate(self.cats)
+                           for _ in ([j] if cats is None else cats)], dtype=np.intp)
 
 
 def _sort_key(v):
@@ -253,13 +241,7 @@ class MeanFallback(_PythonLearner):
 
     def _predict_codes(self, m, X):
         present, M = m
-        Xte = _numeric_matrix(X, "mean")
-        D = np.empty((Xte.shape[0], present.size))
-        for i in range(present.size):
-            d = np.zeros(Xte.shape[0])
-            for j in range(Xte.shape[1]):
-                d = d + (Xte[:, j] - M[i, j]) ** 2
-            D[:, i] = d
+        D = _fnn_dist(_numeric_matrix(X, "mean"), M, [range(M.shape[1])], [1.0])
         return present[np.argmin(D, axis=1)]      # a tie: the first minimum
 
     def predict_splits(self, X, y, splits):
@@ -273,7 +255,8 @@ FULL_MATRIX_MAX_N = 2000   # same limit as batch.R (a 2000 x 2000 matrix is 32 M
 
 
 def _fnn_dist(A, B, groups, w):
-    """sum_g w[g] * sum_{l in g} (a_l - b_l)^2, in batch.R's order of operations."""
+    """sum_g w[g] * sum_{l in g} (a_l - b_l)^2, in batch.R's order of operations
+    (also the mean classifier's distance: one group, weight 1, which is exact)."""
     D = np.zeros((A.shape[0], B.shape[0]))
     for g, wg in zip(groups, w):
         s = np.zeros_like(D)
@@ -358,12 +341,8 @@ _MTHRESH = -30.0
 
 def _linkinv(eta):
     """binomial()$linkinv of R: exp(eta) / (1 + exp(eta)), eta clamped to ±30."""
-    e = np.minimum(eta, _THRESH)
-    np.maximum(e, _MTHRESH, out=e)
-    np.exp(e, out=e)
-    d = e + 1
-    e /= d
-    return e
+    e = np.exp(np.clip(eta, _MTHRESH, _THRESH))
+    return e / (e + 1)
 
 
 _LOG3 = float(np.log(3.0))
@@ -790,34 +769,31 @@ class _SklearnFallback(_PythonLearner):
         return weka_option_values(getattr(self, "options", None), self._weka_name,
                                   self.HONOURED_OPTIONS)
 
+    def _fit_model(self, opts, A, codes):
+        """The fitted estimator, or the class code of a one-class training set."""
+        present = np.unique(codes)
+        return present[0] if present.size < 2 else self._estimator(opts).fit(A, codes)
+
     def _fit_codes(self, X, codes, k):
         opts = self.check_options()
         enc = _Encoder().fit(X)
-        A = enc.transform(X)
-        present = np.unique(codes)
-        if present.size < 2:
-            return enc, None, present[0]
-        return enc, self._estimator(opts).fit(A, codes), None
+        return enc, self._fit_model(opts, enc.transform(X), codes)
 
     def _predict_codes(self, m, X):
-        enc, est, const = m
-        if est is None:
-            return np.full(len(X), const, dtype=np.intp)
+        enc, est = m
+        if not hasattr(est, "predict"):
+            return np.full(len(X), est, dtype=np.intp)
         return est.predict(enc.transform(X)).astype(np.intp)
 
     def predict_splits(self, X, y, splits):
         opts = self.check_options()
         classes, codes, splits = self._start(X, y, splits)
-        enc = _Encoder().fit(X)
-        A = enc.transform(X)
+        A = _Encoder().fit(X).transform(X)
         out = []
         for tr, te in splits:
-            present = np.unique(codes[tr])
-            if present.size < 2:
-                c = np.full(te.size, present[0])
-            else:
-                c = self._estimator(opts).fit(A[tr], codes[tr]).predict(A[te])
-            out.append(classes[c])
+            est = self._fit_model(opts, A[tr], codes[tr])
+            out.append(classes[est.predict(A[te]) if hasattr(est, "predict")
+                               else np.full(te.size, est)])
         return out
 
 
@@ -847,9 +823,9 @@ class J48Fallback(_WekaFallback):
     def __init__(self, unpruned=False, options=None):
         keep_init_args(self, locals())
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.tree import DecisionTreeClassifier
-        leaf = (opts or {}).get("-M", 2)
+        leaf = opts.get("-M", 2)
         return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=leaf, random_state=0)
 
 
@@ -860,7 +836,7 @@ class TreeFallback(_SklearnFallback):
     rule (stop when a node's deviance is < 1 % of the root's) has no
     counterpart, so the fallback tree can be deeper."""
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.tree import DecisionTreeClassifier
         return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=5,
                                       min_samples_split=10, random_state=0)
@@ -875,7 +851,7 @@ class JRipFallback(_WekaFallback):
 
     _weka_name = "JRip"
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.tree import DecisionTreeClassifier
         return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2,
                                       ccp_alpha=0.01, random_state=0)
@@ -897,11 +873,10 @@ class SMOFallback(_WekaFallback):
                         "-N": (_smo_scaling, "0, 1 or 2")}
     _weka_name = "SMO"
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import MinMaxScaler, StandardScaler
         from sklearn.svm import SVC
-        opts = opts or {}
         svc = SVC(kernel="linear", C=opts.get("-C", 1.0))
         scaling = opts.get("-N", 0)
         if scaling == 2:
@@ -918,6 +893,6 @@ class LogisticFallback(_WekaFallback):
 
     _weka_name = "Logistic"
 
-    def _estimator(self, opts=None):
+    def _estimator(self, opts):
         from sklearn.linear_model import LogisticRegression
         return LogisticRegression(penalty=None, max_iter=2000)

@@ -26,16 +26,13 @@ from .._validate import listed
 from ..errors import PredictionError
 
 
-_NUMERIC = "biufc"
-
-
 def _are_labels(a, y, classes):
     """Boolean mask: which entries of ``a`` equal one of ``classes`` (sorted)."""
     ka, ky = a.dtype.kind, y.dtype.kind
     if (ka in "iub" and ky in "iub") or (ka == ky and ka in "fUS"):
         pos = np.minimum(np.searchsorted(classes, a), classes.size - 1)
         return classes[pos] == a
-    if ka in _NUMERIC and ky in _NUMERIC:
+    if ka in "biufc" and ky in "biufc":
         return np.isin(a, classes)
     cl = set(classes.tolist())
     return np.fromiter((v in cl for v in a.tolist()), bool, count=a.size)

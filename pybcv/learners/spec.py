@@ -19,44 +19,41 @@ KKNN_KERNELS = ("triangular", "epanechnikov", "cos", "inv", "rectangular", "biwe
                 "triweight", "gaussian", "rank", "optimal")
 
 
-def _got(v):
-    return f"{v!r} ({type(v).__name__})"
+def _bad(learner, name, what, v):
+    """The ValueError of a value ``v`` of parameter ``name`` that is not ``what``."""
+    return ValueError(f"learner {learner!r}: parameter {name} must be {what}, "
+                      f"got {v!r} ({type(v).__name__})")
 
 
 def _positive_number(learner, name, v):
     if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v <= 0:
-        raise ValueError(f"learner {learner!r}: parameter {name} must be a finite number > 0, "
-                         f"got {_got(v)}")
+        raise _bad(learner, name, "a finite number > 0", v)
     return float(v)
 
 
 def _integer_at_least(minimum):
     def check(learner, name, v):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < minimum:
-            raise ValueError(f"learner {learner!r}: parameter {name} must be an integer "
-                             f">= {minimum}, got {_got(v)}")
+            raise _bad(learner, name, f"an integer >= {minimum}", v)
         return int(v)
     return check
 
 
 def _kernel(learner, name, v):
     if not isinstance(v, str) or v not in KKNN_KERNELS:
-        raise ValueError(f"learner {learner!r}: parameter {name} must be one of "
-                         f"{', '.join(KKNN_KERNELS)}, got {_got(v)}")
+        raise _bad(learner, name, "one of " + ", ".join(KKNN_KERNELS), v)
     return v
 
 
 def _probability(learner, name, v):
     if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < v < 1:
-        raise ValueError(f"learner {learner!r}: parameter {name} must be a number in (0, 1), "
-                         f"got {_got(v)}")
+        raise _bad(learner, name, "a number in (0, 1)", v)
     return float(v)
 
 
 def _flag(learner, name, v):
     if not isinstance(v, bool):
-        raise ValueError(f"learner {learner!r}: parameter {name} must be true or false, "
-                         f"got {_got(v)}")
+        raise _bad(learner, name, "true or false", v)
     return v
 
 
@@ -84,8 +81,7 @@ def _weka_options(learner, name, v):
     if isinstance(v, (list, tuple)) and all(isinstance(o, (str, numbers.Real)) and
                                             not isinstance(o, bool) for o in v):
         return list(v)
-    raise ValueError(f"learner {learner!r}: parameter {name} must be Weka options as one "
-                     f"string (\"-M 5\") or a list of strings, got {_got(v)}")
+    raise _bad(learner, name, 'Weka options as one string ("-M 5") or a list of strings', v)
 
 
 # One check per parameter name (the same name means the same thing in every learner).
