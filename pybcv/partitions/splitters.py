@@ -357,8 +357,9 @@ class RepeatedKFoldCV(Splitter):
         k = int(self.k)
         sizes = np.full(k, n // k)
         sizes[: n % k] += 1
-        cuts = np.cumsum(sizes)[:-1]
-        return [f for _ in range(self._n_runs()) for f in np.split(_perm(n, g), cuts)]
+        bounds = np.concatenate([[0], np.cumsum(sizes)]).tolist()   # slices: np.split is slower
+        return [p[lo:hi] for p in (_perm(n, g) for _ in range(self._n_runs()))
+                for lo, hi in zip(bounds[:-1], bounds[1:])]
 
     def _check_test_sets(self, folds, n):
         k = int(self.k)
@@ -471,7 +472,9 @@ class BlockRegularizedMx2CV(Splitter):
 
     def _test_sets(self, n, g):
         m, rule = int(self.m), self.extra_rule
-        return np.split(self._test_order(n, g), bcv_test_cuts(n, m, rule))
+        order = self._test_order(n, g)
+        bounds = (0, *bcv_test_cuts(n, m, rule), order.size)
+        return [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:])]   # np.split is slower
 
     def _test_order(self, n, g):
         # the plain BCV's; its stratified and grouped variants override _test_sets (test_orders
