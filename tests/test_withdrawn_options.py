@@ -49,6 +49,13 @@ def test_cli_refuses_the_calibrated_profile():
     assert "withdrawn" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_compare_refuses_the_calibrated_profile_naming_the_argument():
+    with pytest.raises(ArgumentError, match="'calibrated' profile was withdrawn") as e:
+        compare_losses(np.zeros(40, int), np.ones(40, int), tests="mcnemar_5x2bcv",
+                       profile="calibrated")
+    assert e.value.argument == "profile"
+
+
 def _option_of(test: str, variant: str) -> str:
     """The option a variant label sets (``profile=paper`` of the CV-CI z: alternative)."""
     opts = dict(V.variants(test))[variant]

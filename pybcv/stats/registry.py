@@ -34,6 +34,7 @@ from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..outcomes import differences, fold_sizes
 from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
@@ -618,7 +619,8 @@ def profile_options(profile: str = "default") -> Dict[str, Dict]:
     except (KeyError, TypeError):
         withdrawn = (" (the 'calibrated' profile was withdrawn: its type-I error exceeds alpha; "
                      "docs/conventions.md)" if profile == "calibrated" else "")
-        raise ValueError(f"unknown profile {profile!r}; known: {list(PROFILES)}{withdrawn}") from None
+        raise ArgumentError("profile", f"unknown profile {profile!r}; known: {list(PROFILES)}"
+                            f"{withdrawn}") from None
 
 
 def designs_for(keys) -> list:
