@@ -15,19 +15,15 @@ paper_first <- function(keys) c(intersect("mcnemar_5x2bcv", keys), setdiff(keys,
 comparison_setup <- function(learners, data, target, tests, seed, alpha, profile, options,
                              conf.level, alternative = NULL, stratify = FALSE, groups = NULL,
                              timeout = NULL, loss = "zero_one") {
-  if (!is.logical(stratify) || length(stratify) != 1L || is.na(stratify))
-    stop("stratify must be TRUE or FALSE", call. = FALSE)
+  chk_flag(stratify, "stratify")
   if (!is.null(timeout) && (!is.numeric(timeout) || length(timeout) != 1L || !is.finite(timeout) ||
                             timeout <= 0))
     stop("timeout must be a positive number of seconds (or NULL)", call. = FALSE)
   old <- options(pybcv.timeout = if (is.null(timeout)) NULL else as.numeric(timeout))
   on.exit(options(old), add = TRUE)
-  if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed) || seed != round(seed) || seed < 0)
-    stop("seed must be a single non-negative whole number", call. = FALSE)
-  if (!is.numeric(alpha) || length(alpha) != 1L || !(alpha > 0 && alpha < 1))
-    stop("alpha must be a number in (0, 1)", call. = FALSE)
-  if (!is.numeric(conf.level) || length(conf.level) != 1L || !(conf.level > 0 && conf.level < 1))
-    stop("conf.level must be a number in (0, 1)", call. = FALSE)
+  chk_seed(seed)
+  chk_level(alpha, "alpha")
+  chk_level(conf.level, "conf.level")
   if (!is.list(options) || (length(options) && (is.null(names(options)) || any(!nzchar(names(options))))))
     stop("options must be a named list: test key -> list of options", call. = FALSE)
   if (!is.character(tests) || !length(tests) || anyNA(tests))
@@ -46,9 +42,8 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
       if (identical(groups, target))
         stop("groups names the target column; name the column that says which group each ",
              "record belongs to", call. = FALSE)
-      gcol <- data[[gi]]
+      groups <- data[[gi]]
       data <- data[-gi]              # the groups column is not a predictor
-      groups <- gcol
     }
     if (is.factor(groups)) groups <- as.character(groups)
     if (!is.atomic(groups) || length(groups) != nrow(data))
@@ -62,34 +57,27 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   # an R function(train, test) sees character columns as factors (sorted
   # levels), as the named learners do
   chr <- vapply(data, is.character, TRUE)
-  data[chr] <- lapply(data[chr], function(x) factor(x, levels = sort(unique(x), method = "radix")))
+  data[chr] <- lapply(data[chr], function(x) factor(x, levels = sorted_unique(x)))
   lz <- loss_setup(loss, tests, data[[target]], ld, stratify, learners)
   numeric <- isTRUE(lz$numeric)     # a loss on numbers: R functions and models are regressors
   data_checks(data[[target]], target, learners, numeric)
   learners <- parsnip_modes(learners, numeric, lz$name)
   sel <- resolve_tests(lz$tests, profile, options, alternative)
-  keys <- sel$keys
-  opts <- sel$options
   designs <- as.character(unlist(sel$designs))
   sp <- design_batch(designs, ld$n, seed, ld$y, groups, stratify, ld$ylevels[ld$y])
   for (w in sp$notes) warning(w, call. = FALSE)
   rows <- test_rows(sp)
   truth <- ld$y[rows]
-  st <- list(ld = ld, keys = keys, options = opts, designs = designs, sp = sp, loss = lz)
+  st <- list(ld = ld, keys = sel$keys, options = sel$options, designs = designs, sp = sp, loss = lz)
   if (lz$zero_one) {
     st$correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
   } else if (lz$proba) {             # loss = "log": class probabilities, rows = test rows
     st$pred <- lapply(learners, function(l) learner_probabilities(l, ld, sp, data))
-  } else if (!is.null(lz$fun)) {     # an R function loss: per-record losses, computed here
-    st$losses <- lapply(learners, function(l) {
+  } else {   # values of the target, or numbers; under an R function loss the per-record losses
+    st[[if (is.null(lz$fun)) "pred" else "losses"]] <- lapply(learners, function(l) {
       p <- learner_codes(l, ld, sp, data, numeric = lz$numeric)
       if (!(lz$numeric && identical(l$kind, "function"))) p <- lz$values[p]
-      r_function_losses(lz, l, p, data[[target]], rows, sp)
-    })
-  } else {
-    st$pred <- lapply(learners, function(l) {     # values of the target, or numbers
-      p <- learner_codes(l, ld, sp, data, numeric = lz$numeric)
-      if (lz$numeric && identical(l$kind, "function")) p else lz$values[p]
+      if (is.null(lz$fun)) p else r_function_losses(lz, l, p, data[[target]], rows, sp)
     })
   }
   st
@@ -123,8 +111,8 @@ data_checks <- function(ycol, target, learners, numeric) {
 ## warning, refused when named).  `values`: the target's distinct values in
 ## code order (numbers stay numbers), what the predictions become.
 loss_setup <- function(loss, tests, ycol, ld, stratify, learners = list()) {
-  if (identical(loss, "zero_one"))
-    return(list(zero_one = TRUE, proba = FALSE, tests = tests, name = "zero_one"))
+  zero_one <- list(zero_one = TRUE, proba = FALSE, tests = tests, name = "zero_one")
+  if (identical(loss, "zero_one")) return(zero_one)
   fun <- NULL
   if (is.function(loss)) {
     f <- names(formals(args(loss)) %||% formals(loss))
@@ -133,13 +121,11 @@ loss_setup <- function(loss, tests, ycol, ld, stratify, learners = list()) {
            "one loss per record; this one takes ", length(f), call. = FALSE)
     fun <- loss
     loss <- attr(loss, "pybcv_name") %||% "R function"
-  } else {
-    ok <- (is.character(loss) && length(loss) == 1L && !is.na(loss)) ||
-      (is.matrix(loss) && is.numeric(loss))
-    if (!ok)
-      stop("loss must be \"zero_one\", \"squared\", \"absolute\", \"log\", a numeric k x k ",
-           "cost matrix (rows the true class, columns the predicted class, classes in sorted ",
-           "order) or an R function(truth, pred) returning one loss per record", call. = FALSE)
+  } else if (!((is.character(loss) && length(loss) == 1L && !is.na(loss)) ||
+               (is.matrix(loss) && is.numeric(loss)))) {
+    stop("loss must be \"zero_one\", \"squared\", \"absolute\", \"log\", a numeric k x k ",
+         "cost matrix (rows the true class, columns the predicted class, classes in sorted ",
+         "order) or an R function(truth, pred) returning one loss per record", call. = FALSE)
   }
   if (is.factor(ycol)) ycol <- as.character(ycol)
   num_y <- is.numeric(ycol) || is.logical(ycol)
@@ -169,8 +155,7 @@ loss_setup <- function(loss, tests, ycol, ld, stratify, learners = list()) {
             " (classifiers, which predict class labels) reads the labels of the target as ",
             "numbers; meaningful only for ordered numeric classes (as Python's compare())",
             call. = FALSE)
-  if (isTRUE(v$zero_one))
-    return(list(zero_one = TRUE, proba = FALSE, tests = tests, name = "zero_one"))
+  if (isTRUE(v$zero_one)) return(zero_one)
   list(zero_one = FALSE, proba = isTRUE(v$proba), tests = as.character(unlist(v$keys)),
        name = v$loss, py = pyloss, fun = fun,
        numeric = if (is.null(fun)) v$loss %in% c("squared", "absolute") else num_y,
@@ -225,7 +210,6 @@ np_target <- function(y) if (is.numeric(y)) np_float(y, "target") else as.list(y
 ## `alternative` (for every test that has one) and `options` and checks them
 ## against the registry (an error naming the test and the option).
 resolve_tests <- function(tests, profile, options = list(), alternative = NULL) {
-  bad <- character(0)
   options <- lapply(options, function(o) {
     o <- as.list(o)
     if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])
@@ -246,25 +230,19 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
   tab_all <- if (zero_one) fold_tables_from_correct(st$correct[[ia]], st$correct[[ib]], sp$nte) else
     if (!is.null(st$losses)) fold_loss_sums(st$losses[[ia]], st$losses[[ib]], sp$nte) else
       pair_loss_sums(st, ia, ib, c(la$name, lb$name))
-  tables <- list()
-  for (d in st$designs) {
+  tables <- lapply(stats::setNames(nm = st$designs), function(d) {
     f <- sp$design == d
-    tables[[d]] <- cbind(tab_all[f, , drop = FALSE], n_train = sp$ntr[f], n_test = sp$nte[f])
-  }
+    cbind(tab_all[f, , drop = FALSE], n_train = sp$ntr[f], n_test = sp$nte[f])
+  })
   np_tab <- lapply(tables, function(t) np_float(t[, 1:4, drop = FALSE], "tables"))
   np_tr <- lapply(tables, function(t) np_float(t[, "n_train"], "n_train"))
   np_te <- lapply(tables, function(t) np_float(t[, "n_test"], "n_test"))
-  pyopts <- lapply(st$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
-  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, pyopts, conf.level, zero_one,
-               st$loss$name)
-  htests <- list()
-  for (k in st$keys) {
-    h <- make_htest(v[[k]], sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,
-                                    v[[k]]$design, format(seed, scientific = FALSE)),
-                    warn = FALSE)
-    h$design <- v[[k]]$design
-    htests[[k]] <- h
-  }
+  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, lapply(st$options, py_dict),
+               conf.level, zero_one, st$loss$name)
+  htests <- lapply(stats::setNames(st$keys, st$keys), function(k)
+    make_htest(v[[k]], sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,
+                               v[[k]]$design, format(seed, scientific = FALSE)),
+               warn = FALSE, design = v[[k]]$design))
   structure(list(results = results_frame(htests, alpha), htests = htests, tables = tables,
                  learners = c(a = la$name, b = lb$name), data.name = data_name, n = st$ld$n,
                  target = st$ld$target, seed = seed, alpha = alpha, profile = profile,
@@ -279,47 +257,39 @@ pair_loss_sums <- function(st, ia, ib, names = c("A", "B")) {
   sp <- st$sp
   fold <- rep.int(seq_along(sp$nte), sp$nte)
   rows <- test_rows(sp)
-  by_design <- function(v, zero_based = FALSE) {
-    out <- lapply(st$designs, function(d) unname(lapply(which(sp$design == d), function(f) {
+  by_design <- function(v, zero_based = FALSE) lapply(stats::setNames(nm = st$designs), function(d)
+    unname(lapply(which(sp$design == d), function(f) {
       x <- if (is.matrix(v)) v[fold == f, , drop = FALSE] else v[fold == f]
       if (zero_based) as.integer(x - 1L) else if (is.numeric(x)) np_float(x, "predictions") else as.list(x)
     })))
-    stats::setNames(out, st$designs)
-  }
   v <- py_call("design_loss_sums", np_target(st$loss$y), by_design(st$pred[[ia]]),
                by_design(st$pred[[ib]]), by_design(rows, TRUE), st$loss$py, as.list(names))
-  out <- do.call(rbind, lapply(st$designs, function(d) as.matrix(v[[d]])))
-  colnames(out) <- c("n", "sum_a", "sum_b", "sum_sq_diff")
-  out
+  loss_sums(do.call(rbind, lapply(st$designs, function(d) as.matrix(v[[d]]))))
 }
 
 ## Per-fold loss sums (n, sum_a, sum_b, sum_sq_diff) of per-record losses
 ## already computed (an R function loss), from Python (pybcv.outcomes.loss_sums).
-fold_loss_sums <- function(la, lb, nte) {
-  out <- as.matrix(py_call("fold_loss_sums", np_float(la, "losses"), np_float(lb, "losses"),
-                           as.integer(nte)))
-  colnames(out) <- c("n", "sum_a", "sum_b", "sum_sq_diff")
-  out
-}
+fold_loss_sums <- function(la, lb, nte)
+  loss_sums(py_call("fold_loss_sums", np_float(la, "losses"), np_float(lb, "losses"),
+                    as.integer(nte)))
+
+## Python's per-fold loss sums as a matrix with their column names.
+loss_sums <- function(x)
+  structure(as.matrix(x), dimnames = list(NULL, c("n", "sum_a", "sum_b", "sum_sq_diff")))
 
 results_frame <- function(htests, alpha) {
   df1 <- function(h, i) if (length(h$parameter) >= i) unname(h$parameter[i]) else NA_real_
   ci <- function(h, i) if (is.null(h$conf.int)) NA_real_ else h$conf.int[i]
   num <- function(f, ...) vapply(htests, f, 1, ...)
-  data.frame(
-    test = names(htests),
-    name = vapply(htests, function(h) h$method, ""),
-    statistic = num(function(h) unname(h$statistic)),
-    df = num(df1, 1L),
-    df2 = num(df1, 2L),
-    p.value = num(function(h) h$p.value),
-    reject = vapply(htests, function(h) h$p.value < alpha, TRUE),
-    estimate = num(function(h) if (is.null(h$estimate)) NA_real_ else unname(h$estimate)),
-    conf.low = num(ci, 1L),
-    conf.high = num(ci, 2L),
-    design = vapply(htests, function(h) h$design, ""),
-    warnings = vapply(htests, function(h) paste(h$warnings, collapse = "; "), ""),
-    stringsAsFactors = FALSE, row.names = NULL)
+  p <- num(function(h) h$p.value)
+  data.frame(test = names(htests), name = vapply(htests, function(h) h$method, ""),
+             statistic = num(function(h) unname(h$statistic)), df = num(df1, 1L),
+             df2 = num(df1, 2L), p.value = p, reject = p < alpha,
+             estimate = num(function(h) if (is.null(h$estimate)) NA_real_ else unname(h$estimate)),
+             conf.low = num(ci, 1L), conf.high = num(ci, 2L),
+             design = vapply(htests, function(h) h$design, ""),
+             warnings = vapply(htests, function(h) paste(h$warnings, collapse = "; "), ""),
+             stringsAsFactors = FALSE, row.names = NULL)
 }
 
 #' Compare two learners on a data set with the tests of the registry
@@ -534,9 +504,9 @@ compare_many <- function(learners, data, target, tests = "bcv5x2", seed = 0, alp
     stop("learners must hold at least two learners", call. = FALSE)
   labels <- names(learners)
   ls <- lapply(seq_along(learners), function(i) {
-    x <- learners[[i]]
-    l <- as_learner(x, if (!is.null(labels) && nzchar(labels[i])) labels[i] else paste0("learner", i))
-    if (!is.null(labels) && nzchar(labels[i])) l$name <- labels[i]
+    labelled <- !is.null(labels) && nzchar(labels[i])
+    l <- as_learner(learners[[i]], if (labelled) labels[i] else paste0("learner", i))
+    if (labelled) l$name <- labels[i]
     l
   })
   nm <- vapply(ls, `[[`, "", "name")
@@ -579,15 +549,10 @@ learner_errors <- function(comps, nm) {
   err <- stats::setNames(rep(NA_real_, length(nm)), nm)
   for (cmp in comps) {
     d <- if ("bcv5x2" %in% names(cmp$tables)) "bcv5x2" else names(cmp$tables)[1L]
-    if (!identical(cmp$loss, "zero_one")) {
-      s <- colSums(cmp$tables[[d]][, c("n", "sum_a", "sum_b"), drop = FALSE])
-      err[[cmp$learners[["a"]]]] <- s[["sum_a"]] / s[["n"]]
-      err[[cmp$learners[["b"]]]] <- s[["sum_b"]] / s[["n"]]
-      next
-    }
-    s <- colSums(cmp$tables[[d]][, c("n00", "n01", "n10", "n11"), drop = FALSE])
-    err[[cmp$learners[["a"]]]] <- (s[["n00"]] + s[["n01"]]) / sum(s)
-    err[[cmp$learners[["b"]]]] <- (s[["n00"]] + s[["n10"]]) / sum(s)
+    s <- colSums(cmp$tables[[d]])
+    err[cmp$learners] <- if (identical(cmp$loss, "zero_one"))
+      c(s[["n00"]] + s[["n01"]], s[["n00"]] + s[["n10"]]) / sum(s[c("n00", "n01", "n10", "n11")])
+    else c(s[["sum_a"]], s[["sum_b"]]) / s[["n"]]
   }
   err
 }
@@ -656,9 +621,8 @@ as.data.frame.pybcv_comparisons <- function(x, row.names = NULL, optional = FALS
 #' @param digits Digits to print.
 #' @export
 print.pybcv_comparison <- function(x, digits = 4L, ...) {
-  own <- is.na(x$seed)
   cat("pybcv: ", x$learners[["a"]], " (A) vs ", x$learners[["b"]], " (B)",
-      if (own) " from own predictions" else
+      if (is.na(x$seed)) " from own predictions" else
         paste0(" on ", x$data.name, " (n = ", x$n, ", target ", show_name(x$target), "), seed ",
                format(x$seed, scientific = FALSE)),
       ", profile ", x$profile, ", alpha = ", x$alpha, "\n", sep = "")

@@ -30,11 +30,8 @@ utf8_strings <- function(x) {
   if (is.data.frame(x)) {
     names(x) <- enc2utf8(names(x))
     x[] <- lapply(x, utf8_strings)
-  } else if (is.factor(x)) {
-    levels(x) <- enc2utf8(levels(x))
-  } else if (is.character(x)) {
-    x[] <- enc2utf8(x)
-  }
+  } else if (is.factor(x)) levels(x) <- enc2utf8(levels(x))
+  else if (is.character(x)) x[] <- enc2utf8(x)
   x
 }
 
@@ -76,19 +73,16 @@ as_fold_tables <- function(x, name = "tables") {
   cols <- c("n00", "n01", "n10", "n11")
   if (is.list(x) && !is.data.frame(x)) {
     if (!length(x)) stop(name, " is an empty list", call. = FALSE)
-    rows <- lapply(seq_along(x), function(i) {
+    return(do.call(rbind, lapply(seq_along(x), function(i) {
       t <- as_numeric_data(x[[i]], sprintf("%s[[%d]]", name, i))
       if (length(t) != 4L)
         stop(sprintf("%s[[%d]] must be a 2x2 table or 4 counts (n00, n01, n10, n11)", name, i),
              call. = FALSE)
       if (is.matrix(t)) c(t[1, 1], t[1, 2], t[2, 1], t[2, 2]) else t
-    })
-    return(do.call(rbind, rows))
+    })))
   }
-  if (length(dim(x)) == 3L && all(dim(x)[1:2] == 2L)) {
-    a <- as_numeric_data(x, name)
-    return(t(apply(a, 3L, function(t) c(t[1, 1], t[1, 2], t[2, 1], t[2, 2]))))
-  }
+  if (length(dim(x)) == 3L && all(dim(x)[1:2] == 2L))
+    return(t(apply(as_numeric_data(x, name), 3L, function(t) c(t[1, 1], t[1, 2], t[2, 1], t[2, 2]))))
   nm <- colnames(x)
   x <- as_numeric_data(x, name)
   if (is.matrix(x) && ncol(x) == 4L && !is.null(nm) && all(cols %in% nm))
@@ -112,42 +106,32 @@ alt_to_r <- function(a) if (identical(a, "two-sided")) "two.sided" else a
 
 ESTIMATE_NAME <- "error(A) - error(B)"
 
+## The statistic's name from the start of the null distribution's name.
 statistic_name <- function(null_distribution) {
-  nd <- null_distribution
-  if (startsWith(nd, "t(")) return("t")
-  if (startsWith(nd, "F")) return("F")
-  if (startsWith(nd, "N(")) return("z")
-  if (startsWith(nd, "chi2")) return("McNemar's chi-squared")
-  if (startsWith(nd, "Binomial")) return("min(n01, n10)")
-  "statistic"
+  stat <- c("t(" = "t", F = "F", "N(" = "z", chi2 = "McNemar's chi-squared",
+            Binomial = "min(n01, n10)")
+  c(stat[startsWith(null_distribution, names(stat))], "statistic")[[1L]]
 }
 
-table_dimnames <- list(A = c("incorrect", "correct"), B = c("incorrect", "correct"))
-
-as_2x2 <- function(m) {
-  if (is.null(m)) return(NULL)
-  m <- matrix(as.numeric(m), 2L, 2L, byrow = is.list(m))
-  dimnames(m) <- table_dimnames
-  m
-}
+## A 2x2 table from Python (a matrix, or a list in row order) as the convention's.
+as_2x2 <- function(m)
+  matrix(as.numeric(m), 2L, 2L, byrow = is.list(m),
+         dimnames = list(A = c("incorrect", "correct"), B = c("incorrect", "correct")))
 
 ## A result of the helper (see inst/python/_pybcv_r.py) -> an htest object;
 ## the test's own fields (Python's typed result fields: averaged_table, t,
 ## terms, sigma2_out, ...) become elements of it, each once.  Python's
-## warnings become R warnings (unless warn = FALSE).
-make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
+## warnings become R warnings (unless warn = FALSE).  `design`: the design
+## it ran on, the last element (compare_learners() and own predictions).
+make_htest <- function(v, data.name, method = NULL, warn = TRUE, design = NULL) {
   stat <- v$statistic
   names(stat) <- statistic_name(v$null_distribution)
   df <- as.numeric(v$df)
   parameter <- switch(as.character(length(df)), "0" = NULL,
                       "1" = c(df = df), c(df1 = df[1L], df2 = df[2L]))
-  est <- v$estimate
-  if (!is.null(est)) names(est) <- ESTIMATE_NAME
-  ci <- NULL
-  if (!is.null(v$conf_int)) {
-    ci <- as.numeric(unlist(v$conf_int))
-    attr(ci, "conf.level") <- v$conf_level
-  }
+  est <- if (!is.null(v$estimate)) stats::setNames(v$estimate, ESTIMATE_NAME)
+  ci <- if (!is.null(v$conf_int))
+    structure(as.numeric(unlist(v$conf_int)), conf.level = v$conf_level)
   obj <- list(statistic = stat, parameter = parameter, p.value = v$pvalue,
               conf.int = ci, estimate = est, null.value = stats::setNames(0, ESTIMATE_NAME),
               alternative = alt_to_r(v$alternative),
@@ -162,6 +146,7 @@ make_htest <- function(v, data.name, method = NULL, warn = TRUE) {
   for (k in names(extra)) obj[[k]] <- extra[[k]]
   class(obj) <- if (!is.null(extra$averaged_table)) c("bcv_htest", "htest") else "htest"
   if (warn) for (w in obj$warnings) warning(obj$method, ": ", w, call. = FALSE)
+  obj$design <- design
   obj
 }
 
@@ -176,8 +161,7 @@ print.bcv_htest <- function(x, digits = getOption("digits"), ...) {
     names(dimnames(m)) <- c("A", "B")
     m
   }
-  m <- x$m
-  cat("averaged contingency table (mean of the ", 2 * m, " fold tables):\n", sep = "")
+  cat("averaged contingency table (mean of the ", 2 * x$m, " fold tables):\n", sep = "")
   print(fmt(x$averaged_table), ...)
   cat("\neffective contingency table (t = ", format(x$t, digits = digits),
       " times the averaged table, n_e = ", format(x$n_e, digits = digits), "):\n", sep = "")

@@ -2,12 +2,13 @@
 ##
 ## inst/batch.R is the one copy of the R learners: Python's r_bridge sources
 ## the same file (from R/inst in a checkout, from its wheel's copy when
-## installed).  It is sourced
-## once per session into a private environment whose parent is the stats
-## namespace (then base, then the search path): R functions that batch.R
-## calls, or that learners look up by name in their caller (tree() calls
-## model.frame.default), are found before anything in the user's workspace.  A data set enters it as values (columns renamed x1..xp, the class
-## y); a learner runs every fold of every design in ONE call of run_batch().
+## installed).  It is sourced once per session into a private environment
+## whose parent is the stats namespace (then base, then the search path): R
+## functions that batch.R calls, or that learners look up by name in their
+## caller (tree() calls model.frame.default), are found before anything in
+## the user's workspace.  A data set enters it as values (columns renamed
+## x1..xp, the class y); a learner runs every fold of every design in ONE
+## call of run_batch().
 
 batch_env <- function() {
   if (!is.null(.pybcv$batch)) return(.pybcv$batch)
@@ -32,8 +33,7 @@ show_name <- function(x) encodeString(x, quote = "\"")
 ## the column.  The user's names never reach R code or a formula.
 batch_columns <- function(data, cols) {
   out <- vector("list", length(cols))
-  is_factor <- logical(length(cols))
-  levels_list <- vector("list", length(cols))
+  levels_list <- vector("list", length(cols))     # NULL for a column of numbers
   for (j in seq_along(cols)) {
     x <- data[[cols[j]]]
     nm <- show_name(names(data)[cols[j]])
@@ -44,18 +44,10 @@ batch_columns <- function(data, cols) {
     if (any(miss))
       stop("column ", nm, " has ", sum(miss), " missing value(s) (NA), first in row ",
            which(miss)[1L], "; remove or impute them before comparing learners", call. = FALSE)
-    if (is.factor(x)) {
-      out[[j]] <- as.integer(x)
-      levels_list[j] <- list(levels(x))
-      is_factor[j] <- TRUE
-    } else if (is.character(x)) {
-      lev <- sort(unique(x), method = "radix")
-      out[[j]] <- match(x, lev)
-      levels_list[j] <- list(lev)
-      is_factor[j] <- TRUE
-    } else if (is.logical(x)) {
-      out[[j]] <- as.double(x)
-    } else if (is.numeric(x) && is.null(attr(x, "class"))) {
+    if (is.factor(x) || is.character(x)) {
+      levels_list[j] <- list(levels(x) %||% sorted_unique(x))
+      out[[j]] <- if (is.factor(x)) as.integer(x) else match(x, levels_list[[j]])
+    } else if (is.logical(x) || (is.numeric(x) && is.null(attr(x, "class")))) {
       if (!all(is.finite(x)))
         stop("column ", nm, " has infinite value(s), first in row ", which(!is.finite(x))[1L],
              call. = FALSE)
@@ -65,7 +57,7 @@ batch_columns <- function(data, cols) {
            "logical, factor or character (convert it, e.g. with as.numeric())", call. = FALSE)
     }
   }
-  list(cols = out, is_factor = is_factor, levels = levels_list)
+  list(cols = out, is_factor = !vapply(levels_list, is.null, TRUE), levels = levels_list)
 }
 
 ## The class: 1-based codes into its distinct values in sorted order (numbers
@@ -81,9 +73,14 @@ batch_class <- function(y, target) {
   if (any(miss))
     stop("the target column ", nm, " has ", sum(miss), " missing value(s) (NA), first in row ",
          which(miss)[1L], call. = FALSE)
-  lev <- if (is.character(y)) sort(unique(y), method = "radix") else sort(unique(y))
+  lev <- sorted_unique(y)
   list(codes = match(y, lev), levels = as.character(lev))
 }
+
+## The distinct values in sorted order: numbers numerically, strings by code
+## point (method = "radix", as Python sorts them).
+sorted_unique <- function(y)
+  if (is.character(y)) sort(unique(y), method = "radix") else sort(unique(y))
 
 ## A data frame and its target column -> what run_batch() needs.
 learner_data <- function(data, target) {
@@ -111,8 +108,7 @@ named_learner <- function(spec) {
   v <- py_call("r_learner", spec)
   params <- lapply(v$params, function(p) if (is.list(p)) as.character(unlist(p)) else p)
   if (!length(params)) params <- stats::setNames(list(), character())
-  pk <- as.character(unlist(v$packages))
-  for (p in pk)
+  for (p in as.character(unlist(v$packages)))
     if (!requireNamespace(p, quietly = TRUE))
       stop("learner \"", v$name, "\" needs the R package ", p, ", which is not installed",
            call. = FALSE)
@@ -192,7 +188,6 @@ parsnip_set_mode <- function(spec, mode) {
 ## of nnet::multinom and the like, on every fit of a model-fitting function
 ## or a parsnip specification); warnings and errors pass.
 silently <- function(expr) {
-  out <- NULL
   utils::capture.output(out <- expr)
   out
 }
@@ -344,23 +339,20 @@ parsnip_fit <- function() {
   getExportedValue(pkg, "fit")
 }
 
-## The splits of the designs, concatenated in design order:
-## idx (train then test rows of each fold), ntr, nte, and the design of
-## each fold.
-## `notes`: Python's notes on a stratified or grouped design (rare classes,
-## named by `labels`; halves far from n/2), for the caller to warn.
+## The splits of the designs, concatenated in design order: idx (train then
+## test rows of each fold), ntr, nte, and the design of each fold.  `notes`:
+## Python's notes on a stratified or grouped design (rare classes, named by
+## `labels`; halves far from n/2), for the caller to warn.
 design_batch <- function(designs, n, seed, y = NULL, groups = NULL, stratify = FALSE,
                          labels = NULL) {
   v <- py_call("designs_batch", as.list(designs), py_int(n, "n"), py_int(seed, "seed"),
                if (stratify) as.integer(y) else NULL, groups, isTRUE(stratify),
                if (stratify && !is.null(labels)) as.character(labels) else NULL)
-  notes <- as.character(unlist(v$notes))
-  v <- v$designs[designs]
-  list(notes = notes, idx = as.integer(unlist(lapply(v, `[[`, "idx"), use.names = FALSE)),
-       ntr = as.integer(unlist(lapply(v, `[[`, "ntr"), use.names = FALSE)),
-       nte = as.integer(unlist(lapply(v, `[[`, "nte"), use.names = FALSE)),
-       design = rep(designs, vapply(v, function(d) length(d$ntr), 1L)),
-       fold = unlist(lapply(v, function(d) seq_along(d$ntr)), use.names = FALSE))
+  d <- v$designs[designs]
+  cat_int <- function(k) as.integer(unlist(lapply(d, `[[`, k), use.names = FALSE))
+  list(notes = as.character(unlist(v$notes)), idx = cat_int("idx"), ntr = cat_int("ntr"),
+       nte = cat_int("nte"), design = rep(designs, vapply(d, function(x) length(x$ntr), 1L)),
+       fold = unlist(lapply(d, function(x) seq_along(x$ntr)), use.names = FALSE))
 }
 
 ## Test rows of every fold, concatenated (the order of run_batch's output).
@@ -419,10 +411,8 @@ learner_codes <- function(l, ld, sp, data, numeric = FALSE) {
     p <- as.character(p)
     if (anyNA(p))
       stop("learner ", l$name, " returned missing predictions (", fold_label(sp, f), ")", call. = FALSE)
-    bad <- which(!(p %in% ld$ylevels))
-    if (length(bad))
-      not_labels_error(paste("learner", l$name), p[bad[1L]],
-                       paste0(fold_label(sp, f), ", record ", te[bad[1L]]), ld$ylevels)
+    check_labels(p, ld$ylevels, paste("learner", l$name),
+                 function(i) paste0(fold_label(sp, f), ", record ", te[i]))
     match(p, ld$ylevels)
   })
   unlist(out, use.names = FALSE)

@@ -25,17 +25,14 @@ orient_levels <- function(lev, dim_name, correct, what) {
     return(c(3L - i, i))
   }
   low <- tolower(trimws(lev))
-  if (all(low %in% c("true", "false"))) {
-    # table(a == truth, b == truth): TRUE means correct -- unless the
-    # dimension is named like an error indicator
-    if (!is.null(dim_name) && !is.na(dim_name) && grepl(ERROR_DIM_NAME, dim_name, ignore.case = TRUE))
-      stop(what, " has levels FALSE/TRUE under the name ", show_name(dim_name),
-           ", which sounds like an error indicator, so TRUE may mean wrong", ask, call. = FALSE)
-  }
-  ic <- match(low, CORRECT_WORDS)
-  ii <- match(low, INCORRECT_WORDS)
-  pos_c <- which(!is.na(ic))
-  pos_i <- which(!is.na(ii))
+  # table(a == truth, b == truth): TRUE means correct -- unless the
+  # dimension is named like an error indicator
+  if (all(low %in% c("true", "false")) && !is.null(dim_name) && !is.na(dim_name) &&
+      grepl(ERROR_DIM_NAME, dim_name, ignore.case = TRUE))
+    stop(what, " has levels FALSE/TRUE under the name ", show_name(dim_name),
+         ", which sounds like an error indicator, so TRUE may mean wrong", ask, call. = FALSE)
+  pos_c <- which(low %in% CORRECT_WORDS)
+  pos_i <- which(low %in% INCORRECT_WORDS)
   if (length(pos_c) == 1L && length(pos_i) == 1L && pos_c != pos_i) return(c(pos_i, pos_c))
   stop("cannot tell which level of ", what, " means correct (levels ",
        paste(vapply(lev, show_name, ""), collapse = ", "), ")", ask, call. = FALSE)
@@ -86,9 +83,10 @@ truth_labels <- function(truth) {
   if (is.factor(truth)) levels(truth) else unique(as.character(truth))
 }
 
-check_labels <- function(p, labels, what) {
+## where(i): where the i-th prediction is, for the message.
+check_labels <- function(p, labels, what, where = function(i) paste("record", i)) {
   bad <- which(!(p %in% labels))
-  if (length(bad)) not_labels_error(what, p[bad[1L]], paste("record", bad[1L]), labels)
+  if (length(bad)) not_labels_error(what, p[bad[1L]], where(bad[1L]), labels)
 }
 
 correctness <- function(x, truth, what, labels = NULL) {
@@ -111,8 +109,6 @@ correctness <- function(x, truth, what, labels = NULL) {
 
 counts_from_correct <- function(ca, cb)
   c(sum(!ca & !cb), sum(!ca & cb), sum(ca & !cb), sum(ca & cb))
-
-ORIENTATION_NOTE <- "rows A, columns B, each (incorrect, correct)"
 
 ## mcnemar_ho_test()'s input -> list(counts, read).
 one_table_input <- function(x, y, truth, correct, xname) {
@@ -152,20 +148,20 @@ fold_tables_input <- function(x, y, truth, folds, correct, xname) {
                 else "per-fold predictions x (A), y (B) against truth"))
   }
   if (!is.null(truth) || !is.null(folds)) stop("truth and folds need both x and y", call. = FALSE)
+  o <- NULL
   if (length(dim(x)) == 3L && all(dim(x)[1:2] == 2L) && !is.null(dimnames(x)) &&
       !all(vapply(dimnames(x)[1:2], is.null, TRUE))) {
-    tabs <- t(vapply(seq_len(dim(x)[3L]), function(k) {
+    o <- lapply(seq_len(dim(x)[3L]), function(k) {
       m <- x[, , k]
       dimnames(m) <- dimnames(x)[1:2]
-      orient_2x2(m, correct, xname)$counts
-    }, numeric(4)))
-    m1 <- x[, , 1L]; dimnames(m1) <- dimnames(x)[1:2]
-    return(list(tables = tabs, read = orient_2x2(m1, correct, xname)$read))
+      orient_2x2(m, correct, xname)
+    })
+  } else if (is.list(x) && !is.data.frame(x) && length(x) &&
+             any(vapply(x, function(t) !is.null(dimnames(t)), TRUE))) {
+    o <- lapply(seq_along(x), function(k)
+      orient_2x2(as.matrix(x[[k]]), correct, sprintf("%s[[%d]]", xname, k)))
   }
-  if (is.list(x) && !is.data.frame(x) && length(x) &&
-      any(vapply(x, function(t) !is.null(dimnames(t)), TRUE))) {
-    o <- lapply(seq_along(x), function(k) orient_2x2(as.matrix(x[[k]]), correct, sprintf("%s[[%d]]", xname, k)))
-    return(list(tables = do.call(rbind, lapply(o, `[[`, "counts")), read = o[[1]]$read))
-  }
+  if (!is.null(o))
+    return(list(tables = t(vapply(o, `[[`, numeric(4), "counts")), read = o[[1]]$read))
   list(tables = as_fold_tables(x, "tables"), read = "fold tables n00, n01, n10, n11 (0 = incorrect)")
 }

@@ -34,9 +34,7 @@ bcv_partitions <- function(n, m = 5, seed = 0, extra_rule = c("balanced", "first
                            shuffle = TRUE) {
   chk_flag(shuffle, "shuffle")
   extra_rule <- choice(extra_rule, c("balanced", "first", "spec"), "extra_rule")
-  if (!is.null(seed) && !(is.numeric(seed) && length(seed) == 1L && is.finite(seed) &&
-                          seed == round(seed) && seed >= 0))
-    stop("seed must be NULL or a single non-negative whole number", call. = FALSE)
+  if (!is.null(seed)) chk_seed(seed, "NULL or a single non-negative whole number")
   pybcv_helper()
   v <- py_call("bcv_splits", py_int(n, "n"), py_int(m, "m"), py_int(seed, "seed"), extra_rule,
                shuffle, call = sys.call())
@@ -91,14 +89,11 @@ print.bcv_partitions <- function(x, ...) {
 pybcv_folds <- function(n, design = "bcv5x2", seed = 0, y = NULL, groups = NULL) {
   if (!is.character(design) || length(design) != 1L || is.na(design))
     stop("design must be one design name (the design column of pybcv_tests())", call. = FALSE)
-  if (!(is.numeric(seed) && length(seed) == 1L && is.finite(seed) && seed == round(seed) &&
-        seed >= 0))
-    stop("seed must be a single non-negative whole number", call. = FALSE)
+  chk_seed(seed)
   n <- py_int(n, "n")
   per_record <- function(v, name) {
     if (is.null(v)) return(NULL)
-    if (is.factor(v)) v <- as.character(v)
-    v <- utf8_strings(v)
+    v <- utf8_strings(if (is.factor(v)) as.character(v) else v)
     if (!is.atomic(v) || length(v) != n)
       stop(name, " must have one value per record (n = ", n, "), got length ", length(v),
            call. = FALSE)
@@ -111,8 +106,7 @@ pybcv_folds <- function(n, design = "bcv5x2", seed = 0, y = NULL, groups = NULL)
   if (!design %in% pybcv_tests()$design)
     stop("design must be one of ", paste(unique(pybcv_tests()$design), collapse = ", "),
          "; got ", show_name(design), call. = FALSE)
-  codes <- if (is.null(y)) NULL else
-    match(y, if (is.character(y)) sort(unique(y), method = "radix") else sort(unique(y)))
+  codes <- if (is.null(y)) NULL else match(y, sorted_unique(y))
   sp <- design_batch(design, n, seed, codes, groups, !is.null(y), y)
   for (w in sp$notes) warning(w, call. = FALSE)
   start <- cumsum(sp$ntr + sp$nte) - sp$ntr - sp$nte

@@ -83,31 +83,25 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
     return(loss_predictions(x, y, truth, folds, design, tests, profile, options, alternative,
                             alpha, conf.level, loss, dn, la, lb))
   inp <- fold_tables_input(x, y, truth, folds, NULL, "x")
-  nf <- nrow(inp$tables)
   n_test <- rowSums(inp$tables)
   n_all <- if (!is.null(truth) && !is.list(truth)) length(truth) else NA_integer_
-  if (!is.null(folds) && !is.na(n_all)) {
-    for (w in as.character(unlist(py_call("check_folds", unname(lapply(folds, as.integer)), py_int(n_all, "n"),
-                                          design))))
+  if (!is.null(folds) && !is.na(n_all))
+    for (w in as.character(unlist(py_call("check_folds", unname(lapply(folds, as.integer)),
+                                          py_int(n_all, "n"), design))))
       warning("folds: ", w, call. = FALSE)
-  }
   if (is.null(n_train) && !is.na(n_all)) n_train <- n_all - n_test
-  if (!is.null(n_train)) n_train <- rep_len(as.numeric(n_train), nf)
+  if (!is.null(n_train)) n_train <- rep_len(as.numeric(n_train), nrow(inp$tables))
   if (is.null(tests)) tests <- of_design
   sel <- resolve_tests(as.list(tests), profile, options, alternative)
   keys <- sel$keys
-  opts <- lapply(sel$options, function(o) if (length(o)) do.call(reticulate::dict, o) else reticulate::dict())
+  one <- function(x) stats::setNames(list(x), design)     # {design: x}, as run_battery takes
   tab <- cbind(inp$tables, n_train = if (is.null(n_train)) NA_real_ else n_train, n_test = n_test)
-  tables <- stats::setNames(list(tab), design)
-  np_tr <- stats::setNames(list(if (is.null(n_train)) NULL else np_float(n_train, "n_train")), design)
-  v <- py_call("run_battery", as.list(keys), stats::setNames(list(np_float(inp$tables, "tables")), design),
-               np_tr, stats::setNames(list(np_float(n_test, "n_test")), design), opts, conf.level)
-  htests <- lapply(stats::setNames(keys, keys), function(k) {
-    h <- make_htest(v[[k]], paste0(dn, " (", inp$read, ")"), warn = FALSE)
-    h$design <- design
-    h
-  })
-  structure(list(results = results_frame(htests, alpha), htests = htests, tables = tables,
+  v <- py_call("run_battery", as.list(keys), one(np_float(inp$tables, "tables")),
+               one(if (is.null(n_train)) NULL else np_float(n_train, "n_train")),
+               one(np_float(n_test, "n_test")), lapply(sel$options, py_dict), conf.level)
+  htests <- lapply(stats::setNames(keys, keys), function(k)
+    make_htest(v[[k]], paste0(dn, " (", inp$read, ")"), warn = FALSE, design = design))
+  structure(list(results = results_frame(htests, alpha), htests = htests, tables = one(tab),
                  learners = c(a = la$name, b = lb$name), data.name = dn, n = n_all,
                  target = "(own predictions)", seed = NA, alpha = alpha, profile = profile,
                  conf.level = conf.level),
@@ -138,16 +132,10 @@ loss_predictions <- function(x, y, truth, folds, design, tests, profile, options
                if (is.null(tests)) NULL else as.list(tests), profile,
                if (length(options)) options else NULL, alternative, loss, conf.level)
   for (w in as.character(unlist(v$notes))) warning(w, call. = FALSE)
-  keys <- names(v$results)
-  htests <- lapply(stats::setNames(keys, keys), function(k) {
-    h <- make_htest(v$results[[k]], paste0(dn, " (", loss, " loss)"), warn = FALSE)
-    h$design <- design
-    h
-  })
-  sums <- as.matrix(v$loss_sums)
-  colnames(sums) <- c("n", "sum_a", "sum_b", "sum_sq_diff")
+  htests <- lapply(stats::setNames(nm = names(v$results)), function(k)
+    make_htest(v$results[[k]], paste0(dn, " (", loss, " loss)"), warn = FALSE, design = design))
   structure(list(results = results_frame(htests, alpha), htests = htests,
-                 tables = stats::setNames(list(sums), design), loss = loss,
+                 tables = stats::setNames(list(loss_sums(v$loss_sums)), design), loss = loss,
                  learners = c(a = la$name, b = lb$name), data.name = dn, n = length(truth),
                  target = "(own predictions)", seed = NA, alpha = alpha, profile = profile,
                  conf.level = conf.level),

@@ -6,8 +6,7 @@
 ## this file with the package source as working directory, so this is the
 ## source path at install time (a temporary directory for tarballs).  It is
 ## only one of the places searched for a .venv.
-.install_source <- tryCatch(normalizePath(getwd(), mustWork = FALSE),
-                            error = function(e) "")
+.install_source <- tryCatch(normalizePath(getwd(), mustWork = FALSE), error = function(e) "")
 
 setup_hint <- paste0(
   "Point the package at a Python that can import pybcv with ",
@@ -37,8 +36,7 @@ envname_python <- function() {
 }
 
 venv_python <- function(dir) {
-  for (p in c(file.path(dir, ".venv", "bin", "python"),
-              file.path(dir, ".venv", "Scripts", "python.exe")))
+  for (p in file.path(dir, ".venv", c("bin", "Scripts"), c("python", "python.exe")))
     if (file.exists(p)) return(p)
   NULL
 }
@@ -62,8 +60,7 @@ search_upward <- function(dir) {
 ## (<root>/.venv/bin/python), used when pybcv is not installed in that Python.
 root_of_python <- function(python) {
   # not normalizePath(python): a venv's python is a symlink to the system one
-  d <- dirname(dirname(dirname(path.expand(python))))
-  d <- normalizePath(d, mustWork = FALSE)
+  d <- normalizePath(dirname(dirname(dirname(path.expand(python)))), mustWork = FALSE)
   if (file.exists(file.path(d, "pybcv", "__init__.py"))) d else NULL
 }
 
@@ -93,17 +90,14 @@ root_of_python <- function(python) {
 #' pybcv_find_python()
 #' if (pybcv_available()) pybcv_python()
 pybcv_find_python <- function() {
-  opt <- getOption("pybcv.python")
-  if (!is.null(opt) && nzchar(opt)) {
-    if (!file.exists(opt))
-      stop("option pybcv.python is \"", opt, "\", which does not exist. ", setup_hint, call. = FALSE)
-    return(list(python = opt, root = root_of_python(opt), source = "option pybcv.python"))
-  }
-  env <- Sys.getenv("PYBCV_PYTHON")
-  if (nzchar(env)) {
-    if (!file.exists(env))
-      stop("PYBCV_PYTHON is \"", env, "\", which does not exist. ", setup_hint, call. = FALSE)
-    return(list(python = env, root = root_of_python(env), source = "PYBCV_PYTHON"))
+  given <- list("option pybcv.python" = getOption("pybcv.python"),
+                PYBCV_PYTHON = Sys.getenv("PYBCV_PYTHON"))
+  for (source in names(given)) {
+    py <- given[[source]]
+    if (is.null(py) || !nzchar(py)) next
+    if (!file.exists(py))
+      stop(source, " is \"", py, "\", which does not exist. ", setup_hint, call. = FALSE)
+    return(list(python = py, root = root_of_python(py), source = source))
   }
   hit <- search_upward(getwd())
   if (!is.null(hit)) return(c(hit, source = ".venv above the working directory"))
@@ -231,8 +225,7 @@ init_python <- function() {
     stop("pybcv could not start Python",
          if (!is.null(found)) paste0(" ", found$python), ": ", conditionMessage(helper), ". ",
          setup_hint, call. = FALSE)
-  root <- if (!is.null(found)) found$root else NULL
-  st <- helper$setup(root)
+  st <- helper$setup(found$root)
   if (!isTRUE(st$ok)) {
     py <- tryCatch(reticulate::py_config()$python, error = function(e) "?")
     stop("pybcv: the Python package pybcv cannot be imported by ", py, " (",
@@ -257,21 +250,16 @@ pybcv_python <- function() {
 
 #' @rdname pybcv_find_python
 #' @export
-pybcv_available <- function() {
-  isTRUE(tryCatch({ pybcv_helper(); TRUE }, error = function(e) FALSE))
-}
+pybcv_available <- function() !is.null(tryCatch(pybcv_helper(), error = function(e) NULL))
 
 ## Call a helper entry point; a Python exception becomes an R error with the
 ## exception's message only (no traceback).
 py_call <- function(fun, ..., call = NULL) {
-  h <- pybcv_helper()
-  out <- h[[fun]](...)
+  out <- pybcv_helper()[[fun]](...)
   if (!isTRUE(out$ok)) {
     msg <- out$message
     if (!identical(out$type, "ValueError")) msg <- paste0(out$type, ": ", msg)
-    cond <- structure(class = c("pybcv_error", "error", "condition"),
-                      list(message = msg, call = call))
-    stop(cond)
+    stop(errorCondition(msg, class = "pybcv_error", call = call))
   }
   out$value
 }

@@ -9,12 +9,9 @@ run_registry_test <- function(key, inputs, options = list(), data.name, warn = T
   call <- sys.call(-1L)
   pybcv_helper()   # first: reticulate must not start a Python of its own choosing
   names(inputs) <- NULL
-  options <- options[!vapply(options, is.null, TRUE)]
-  kwargs <- if (length(options)) do.call(reticulate::dict, options) else reticulate::dict()
-  if (!is.numeric(conf.level) || length(conf.level) != 1L || !(conf.level > 0 && conf.level < 1))
-    stop("conf.level must be a number in (0, 1)", call. = FALSE)
-  v <- py_call("run_test", key, inputs, kwargs, conf.level, call = call)
-  make_htest(v, data.name, NULL, warn)
+  kwargs <- py_dict(options[!vapply(options, is.null, TRUE)])
+  chk_level(conf.level, "conf.level")
+  make_htest(py_call("run_test", key, inputs, kwargs, conf.level, call = call), data.name, NULL, warn)
 }
 
 #' The tests of Python's registry: common argument and value
@@ -88,7 +85,7 @@ registry_arguments <- function(key, inputs, form, env, call) {
   options <- lapply(stats::setNames(opts, opts), function(n) {
     default <- eval(fml[[n]])
     if (is.character(default) && length(default) > 1L) py_choice(arg(n), n, default)
-    else if (is.logical(default)) py_flag(arg(n), n) else arg(n)
+    else if (is.logical(default)) chk_flag(arg(n), n) else arg(n)
   })
   list(inputs = ins, options = options, data.name = dn)
 }
@@ -122,11 +119,9 @@ pybcv_test <- function(key, tables, n_train = NULL, n_test = NULL, ..., warn = T
   pybcv_helper()
   opts <- list(...)
   if (!is.null(opts$alternative)) opts$alternative <- alt_to_py(opts$alternative)
-  tab <- as_fold_tables(tables, "tables")
-  v <- py_call("run_from_tables", key, np_float(tab, "tables"),
+  v <- py_call("run_from_tables", key, np_float(as_fold_tables(tables, "tables"), "tables"),
                py_sizes(n_train, "n_train"), py_sizes(n_test, "n_test"),
-               if (length(opts)) do.call(reticulate::dict, opts) else reticulate::dict(),
-               conf.level, call = sys.call())
+               py_dict(opts), conf.level, call = sys.call())
   make_htest(v, dn, NULL, warn)
 }
 
@@ -134,27 +129,35 @@ pybcv_test <- function(key, tables, n_train = NULL, n_test = NULL, ..., warn = T
 #' @export
 pybcv_tests <- function() {
   rows <- py_call("registry_table")
-  data.frame(key = vapply(rows, `[[`, "", "key"),
-             name = vapply(rows, `[[`, "", "name"),
-             family = vapply(rows, `[[`, "", "family"),
-             design = vapply(rows, `[[`, "", "design"),
-             n_folds = vapply(rows, function(r) if (r$n_folds < 0) NA_integer_ else as.integer(r$n_folds), 1L),
-             options = vapply(rows, `[[`, "", "options"),
-             in_table5 = vapply(rows, `[[`, TRUE, "in_table5"),
-             r_function = paste0(vapply(rows, `[[`, "", "key"), "_test"),
+  col <- function(k, type = "") vapply(rows, `[[`, type, k)
+  n_folds <- as.integer(col("n_folds", 1))
+  data.frame(key = col("key"), name = col("name"), family = col("family"), design = col("design"),
+             n_folds = replace(n_folds, n_folds < 0L, NA), options = col("options"),
+             in_table5 = col("in_table5", TRUE), r_function = paste0(col("key"), "_test"),
              stringsAsFactors = FALSE)
 }
 
 ## ------------------------------------------------------------------ argument checks
+## A flag: TRUE or FALSE, returned as it is.
 chk_flag <- function(x, name) {
   if (!is.logical(x) || length(x) != 1L || is.na(x))
     stop(name, " must be TRUE or FALSE", call. = FALSE)
-}
-
-py_flag <- function(x, name) {
-  chk_flag(x, name)
   x
 }
+
+## A seed: one non-negative whole number (`what` says what else is taken).
+chk_seed <- function(seed, what = "a single non-negative whole number")
+  if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed) || seed != round(seed) ||
+      seed < 0)
+    stop("seed must be ", what, call. = FALSE)
+
+## A level (alpha, conf.level): one number in (0, 1).
+chk_level <- function(x, name)
+  if (!is.numeric(x) || length(x) != 1L || !(x > 0 && x < 1))
+    stop(name, " must be a number in (0, 1)", call. = FALSE)
+
+## A named R list as a Python dict (an empty dict for an empty list).
+py_dict <- function(x) if (length(x)) do.call(reticulate::dict, x) else reticulate::dict()
 
 scalar_number <- function(x, name) {
   if (!is.numeric(x) || length(x) != 1L)

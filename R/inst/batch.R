@@ -21,22 +21,18 @@ max_datasets <- 8L
 ## ------------------------------------------------------------------ data sets
 make_dataset <- function(cols, is_factor, levels_list, y, ylevels) {
   n <- if (length(cols)) length(cols[[1L]]) else length(y)
-  for (j in seq_along(cols)) {
-    if (is_factor[j]) cols[[j]] <- structure(cols[[j]], levels = levels_list[[j]], class = "factor")
-  }
+  for (j in which(is_factor))
+    cols[[j]] <- structure(cols[[j]], levels = levels_list[[j]], class = "factor")
   names(cols) <- paste0("x", seq_along(cols))
   if (!is.null(y)) cols[["y"]] <- structure(y, levels = ylevels, class = "factor")
-  ds <- new.env(parent = emptyenv())
-  ds$df <- structure(cols, class = "data.frame", row.names = c(NA_integer_, -n))
-  ds$p <- length(is_factor)
-  ds$numeric <- !any(is_factor)
-  ds$cache <- new.env(parent = emptyenv())
-  ds
+  list2env(list(df = structure(cols, class = "data.frame", row.names = c(NA_integer_, -n)),
+                p = length(is_factor), numeric = !any(is_factor),
+                cache = new.env(parent = emptyenv())),
+           parent = emptyenv())
 }
 
 register_dataset <- function(key, cols, is_factor, levels_list, y, ylevels) {
-  ds <- make_dataset(cols, is_factor, levels_list, y, ylevels)
-  assign(key, ds, envir = datasets)
+  assign(key, make_dataset(cols, is_factor, levels_list, y, ylevels), envir = datasets)
   dataset_order <<- c(setdiff(dataset_order, key), key)
   while (length(dataset_order) > max_datasets) {
     rm(list = dataset_order[1L], envir = datasets)
@@ -105,14 +101,10 @@ weka_ranges <- function(i) {
 }
 
 weka_instances <- function(ds) {
-  inst <- ds$cache$weka
-  if (is.null(inst)) {
-    df <- ds$df
-    mf <- cbind(df["y"], df[seq_len(ds$p)])
-    inst <- RWeka:::read_data_into_Weka(mf, 1L)
-    assign("weka", inst, envir = ds$cache)
-  }
-  inst
+  if (is.null(ds$cache$weka))
+    assign("weka", RWeka:::read_data_into_Weka(cbind(ds$df["y"], ds$df[seq_len(ds$p)]), 1L),
+           envir = ds$cache)
+  ds$cache$weka
 }
 
 ## RWeka's .predictions_for_instances() without its per-call reflection
@@ -142,9 +134,8 @@ fit_weka <- function(fname, fixed = character()) {
     fun <- getExportedValue("RWeka", fname)
     opts <- c(fixed, as.character(unlist(params[["options"]], use.names = FALSE)))
     lev_all <- levels(ds$df$y)
-    fast <- !isFALSE(params[["fast"]]) && !is.unsorted(tr, strictly = TRUE) &&
-      length(unique(ds$df$y[tr])) == length(lev_all)
-    if (fast) {
+    if (!isFALSE(params[["fast"]]) && !is.unsorted(tr, strictly = TRUE) &&
+        length(unique(ds$df$y[tr])) == length(lev_all)) {      # the fast path
       handlers <- environment(fun)$handlers
       ctrl <- if (length(opts)) as.character(RWeka:::.compose_and_funcall(handlers$control, as.character(opts)))
               else character()
@@ -153,20 +144,13 @@ fit_weka <- function(fname, fixed = character()) {
       if (length(ctrl)) rJava::.jcall(cls, "V", "setOptions", rJava::.jarray(ctrl))
       rJava::.jcall(cls, "V", "buildClassifier", weka_rows(inst, tr))
       return(list(levels = lev_all, predict = function(ds2, te) {
-        if (identical(ds2, ds) && !is.unsorted(te, strictly = TRUE)) {
-          test <- weka_rows(inst, te)
-          weka_classify(cls, test)
-        } else {
+        if (identical(ds2, ds)) {       # the rows in increasing order, the codes back in te's
           o <- order(te)
-          test <- if (identical(ds2, ds)) weka_rows(inst, te[o]) else NULL
-          if (is.null(test)) {
-            mf <- cbind(CLASS = factor(rep(NA, length(te)), levels = lev_all),
-                        ds2$df[te, seq_len(ds2$p), drop = FALSE])
-            test <- RWeka:::read_data_into_Weka(mf, 1L)
-            o <- seq_along(te)
-          }
-          weka_classify(cls, test)[order(o)]
+          return(weka_classify(cls, weka_rows(inst, te[o]))[order(o)])
         }
+        mf <- cbind(CLASS = factor(rep(NA, length(te)), levels = lev_all),
+                    ds2$df[te, seq_len(ds2$p), drop = FALSE])
+        weka_classify(cls, RWeka:::read_data_into_Weka(mf, 1L))
       }))
     }
     train <- ds$df[tr, , drop = FALSE]
@@ -183,22 +167,18 @@ fit_weka <- function(fname, fixed = character()) {
 
 ## kknn's default contrasts are the names "contr.dummy" and "contr.ordinal",
 ## which model.matrix() looks up on the search path (found only after
-## library(kknn)); the functions themselves give the same model matrices
-## without attaching kknn.
-kknn_contrasts <- function()
-  list(unordered = kknn::contr.dummy, ordered = kknn::contr.ordinal)
-
+## library(kknn)); the functions themselves (contrasts = ) give the same
+## model matrices without attaching kknn.
 fit_kknn <- function(ds, tr, params) {
   train <- ds$df[tr, , drop = FALSE]
   train$y <- droplevels(train$y)
   lev <- levels(train$y)
-  if (length(lev) < 2L)       # one class in the training fold: kknn cannot fit; predict it
-    return(list(levels = lev, predict = function(ds2, te) rep.int(1L, length(te))))
+  if (length(lev) < 2L) return(fit_majority(ds, tr, params))   # one class: kknn cannot fit
   k <- as.integer(params[["k"]])
   kernel <- as.character(params[["kernel"]])
   list(levels = lev, predict = function(ds2, te) {
     f <- kknn::kknn(y ~ ., train, ds2$df[te, , drop = FALSE], k = k, kernel = kernel,
-                    contrasts = kknn_contrasts())
+                    contrasts = list(unordered = kknn::contr.dummy, ordered = kknn::contr.ordinal))
     match(as.character(stats::fitted(f)), lev)
   })
 }
@@ -206,14 +186,12 @@ fit_kknn <- function(ds, tr, params) {
 fit_tree <- function(ds, tr, params) {
   train <- ds$df[tr, , drop = FALSE]
   train$y <- droplevels(train$y)
-  lev <- levels(train$y)
   m <- tree::tree(y ~ ., data = train)
-  list(levels = lev, predict = function(ds2, te) {
+  list(levels = levels(train$y), predict = function(ds2, te) {
     # predict(type = "class") breaks ties between classes at random (with R's
     # RNG); the class probabilities and a first-maximum rule are deterministic.
     pr <- stats::predict(m, newdata = ds2$df[te, , drop = FALSE], type = "vector")
-    pr <- matrix(pr, nrow = length(te))
-    first_min(-pr)
+    first_min(-matrix(pr, nrow = length(te)))
   })
 }
 
@@ -225,12 +203,10 @@ fit_glm <- function(ds, tr, params) {
   if (length(lev) > 2L)
     stop("glm is a 2-class learner, but the training set has ", length(lev),
          " classes (", paste(lev, collapse = ", "), ")")
-  if (length(lev) < 2L)
-    return(list(levels = lev, predict = function(ds2, te) rep.int(1L, length(te))))
-  MM <- ds_modelmatrix(ds)
+  if (length(lev) < 2L) return(fit_majority(ds, tr, params))     # one class: predict it
   fam <- stats::binomial()
-  fit <- stats::glm.fit(MM[tr, , drop = FALSE], as.integer(y) - 1L, family = fam)
-  b <- fit$coefficients
+  b <- stats::glm.fit(ds_modelmatrix(ds)[tr, , drop = FALSE], as.integer(y) - 1L,
+                      family = fam)$coefficients
   b[is.na(b)] <- 0
   thr <- as.numeric(params[["threshold"]])
   list(levels = lev, predict = function(ds2, te) {
@@ -253,20 +229,12 @@ fit_mean <- function(ds, tr, params) {
   y <- train_class(ds, tr)
   lev <- levels(y)
   yi <- as.integer(y)
-  Xtr <- X[tr, , drop = FALSE]
   M <- matrix(0, length(lev), ncol(X))
-  for (c in seq_along(lev)) {
-    rows <- Xtr[yi == c, , drop = FALSE]
-    M[c, ] <- colSums(rows) / nrow(rows)
-  }
+  for (c in seq_along(lev)) M[c, ] <- colSums(X[tr[yi == c], , drop = FALSE]) / sum(yi == c)
   list(levels = lev, predict = function(ds2, te) {
     Xte <- ds_matrix(ds2, "mean")[te, , drop = FALSE]
     D <- matrix(0, nrow(Xte), length(lev))
-    for (c in seq_along(lev)) {
-      d <- numeric(nrow(Xte))
-      for (j in seq_len(ncol(Xte))) d <- d + (Xte[, j] - M[c, j])^2
-      D[, c] <- d
-    }
+    for (j in seq_len(ncol(Xte))) D <- D + outer(Xte[, j], M[, j], "-")^2
     first_min(D)
   })
 }
@@ -304,20 +272,18 @@ fit_fnn <- function(learner) {
     X <- ds_matrix(ds, learner)
     g <- fnn_groups(learner, params, ncol(X))
     y <- train_class(ds, tr)
-    lev <- levels(y)
     yi <- as.integer(y)
-    list(levels = lev, predict = function(ds2, te) {
-      if (identical(ds2, ds) && nrow(X) <= 2000L) {
+    list(levels = levels(y), predict = function(ds2, te) {
+      D <- if (identical(ds2, ds) && nrow(X) <= 2000L) {
         # whole-data distance matrix, computed once per data set and parameter
         # (only the latest parameter's matrix is kept)
         if (!identical(ds$cache$fnn_key, g$key)) {
           assign("fnn_D", fnn_dist(X, X, g$groups, g$w), envir = ds$cache)
           assign("fnn_key", g$key, envir = ds$cache)
         }
-        D <- ds$cache$fnn_D[te, tr, drop = FALSE]
+        ds$cache$fnn_D[te, tr, drop = FALSE]
       } else {
-        D <- fnn_dist(ds_matrix(ds2, learner)[te, , drop = FALSE], X[tr, , drop = FALSE],
-                      g$groups, g$w)
+        fnn_dist(ds_matrix(ds2, learner)[te, , drop = FALSE], X[tr, , drop = FALSE], g$groups, g$w)
       }
       yi[first_min(D)]
     })

@@ -23,17 +23,14 @@
 
 jvm_learners <- c("J48", "J48-unpruned", "JRip", "SMO", "Logistic")
 jvm_state <- new.env(parent = emptyenv())
-
 jvm_state$runs <- integer()
-
-jvm_jar <- function() file.path(here, "java", "pybcv-weka.jar")
 
 ## TRUE when the JVM path can run this learner with these parameters.
 jvm_usable <- function(learner, params) {
   if (!(learner %in% jvm_learners) || isFALSE(params$jvm) || isFALSE(params$fast) ||
       identical(Sys.getenv("PYBCV_WEKA_JVM"), "0")) return(FALSE)
   if (is.null(jvm_state$ok)) {
-    jar <- jvm_jar()
+    jar <- file.path(here, "java", "pybcv-weka.jar")
     if (!file.exists(jar)) {
       message("pybcv: the Weka helper ", jar, " is missing, so the Weka learners run through ",
               "RWeka's own interface (3-5x slower per fit); build it in the pybcv repository ",
@@ -50,50 +47,34 @@ jvm_usable <- function(learner, params) {
   isTRUE(jvm_state$ok)
 }
 
+## RWeka's name of a learner: J48-unpruned is J48 (with -U).
+jvm_fname <- function(learner) if (learner == "J48-unpruned") "J48" else learner
+
 ## Weka options as RWeka passes them: the learner's control handlers applied
 ## to the given options; J48-unpruned adds -U.
 jvm_options <- function(learner, params) {
-  fname <- if (learner == "J48-unpruned") "J48" else learner
   opts <- as.character(params$options)
   if (learner == "J48-unpruned" && !("-U" %in% opts)) opts <- c("-U", opts)
   if (!length(opts)) return(character())
-  handlers <- environment(getExportedValue("RWeka", fname))$handlers
+  handlers <- environment(getExportedValue("RWeka", jvm_fname(learner)))$handlers
   as.character(RWeka:::.compose_and_funcall(handlers$control, opts))
-}
-
-jvm_class_name <- function(learner) {
-  fname <- if (learner == "J48-unpruned") "J48" else learner
-  gsub("/", ".", RWeka:::get_Java_class(fname), fixed = TRUE)
 }
 
 ## The data set as a pybcv.WekaBatch (built once per data set).
 jvm_dataset <- function(ds) {
-  obj <- ds$cache$weka_jvm
-  if (is.null(obj)) {
+  if (is.null(ds$cache$weka_jvm)) {
     df <- ds$df
-    p <- ds$p
-    n <- nrow(df)
-    nlev <- integer(p)
-    levnames <- character()
-    x <- numeric(n * p)
-    for (j in seq_len(p)) {
-      col <- df[[j]]
-      if (is.factor(col)) {
-        nlev[j] <- nlevels(col)
-        levnames <- c(levnames, levels(col))
-        v <- as.double(unclass(col)) - 1
-      } else {
-        v <- as.double(col)
-      }
-      v[is.na(v)] <- NaN
-      x[(j - 1L) * n + seq_len(n)] <- v
-    }
-    obj <- rJava::.jnew("pybcv/WekaBatch", rJava::.jarray(x), as.integer(n),
-                        rJava::.jarray(nlev), rJava::.jarray(levnames),
-                        rJava::.jarray(as.integer(df$y) - 1L), rJava::.jarray(levels(df$y)))
-    assign("weka_jvm", obj, envir = ds$cache)
+    cols <- df[seq_len(ds$p)]      # column by column; a factor as its 0-based codes
+    x <- as.double(unlist(lapply(cols, function(col) if (is.factor(col)) as.double(col) - 1
+                                                     else as.double(col))))
+    x[is.na(x)] <- NaN
+    assign("weka_jvm", envir = ds$cache,
+           rJava::.jnew("pybcv/WekaBatch", rJava::.jarray(x), nrow(df),
+                        rJava::.jarray(unname(vapply(cols, nlevels, 1L))),
+                        rJava::.jarray(as.character(unlist(lapply(cols, levels)))),
+                        rJava::.jarray(as.integer(df$y) - 1L), rJava::.jarray(levels(df$y))))
   }
-  obj
+  ds$cache$weka_jvm
 }
 
 ## run_batch()'s contract (see batch.R): idx 1-based, fold by fold train then
@@ -110,22 +91,19 @@ jvm_dataset <- function(ds) {
 ##   the time limit per fit (option pybcv.timeout, as batch.R's folds) are
 ##   checked by Java every 50 ms, during a fit too.
 jvm_run_batch <- function(learner, ds, idx, ntr, nte, params) {
-  res <- tryCatch({
+  tryCatch({
     obj <- jvm_dataset(ds)
     opts <- jvm_options(learner, params)
-    limit <- getOption("pybcv.timeout")
-    job <- rJava::.jcall(obj, "Lpybcv/WekaJob;", "start", jvm_class_name(learner),
+    cls <- gsub("/", ".", RWeka:::get_Java_class(jvm_fname(learner)), fixed = TRUE)
+    job <- rJava::.jcall(obj, "Lpybcv/WekaJob;", "start", cls,
                          rJava::.jarray(opts), rJava::.jarray(as.integer(idx) - 1L),
                          rJava::.jarray(as.integer(ntr)), rJava::.jarray(as.integer(nte)),
                          as.character(getOption("pybcv.stop_file", "")),
-                         as.double(if (is.null(limit)) 0 else limit))
+                         as.double(getOption("pybcv.timeout", 0)))
     settled <- FALSE
     on.exit(if (!settled) rJava::.jcall(job, "V", "cancel"), add = TRUE)   # R interrupted
-    repeat {
-      state <- rJava::.jcall(job, "I", "await", 200L)
-      if (state != 0L) break
+    while ((state <- rJava::.jcall(job, "I", "await", 200L)) == 0L)
       Sys.sleep(0)                                   # R's interrupt check
-    }
     settled <- TRUE
     codes <- if (state == 1L) rJava::.jcall(job, "[I", "codes") else NULL
     if (is.null(codes)) {
@@ -140,5 +118,4 @@ jvm_run_batch <- function(learner, ds, idx, ntr, nte, params) {
       list(ok = TRUE, fold = 0L, message = "", codes = codes + 1L)
     }
   }, error = function(e) list(ok = FALSE, fold = 1L, message = conditionMessage(e), codes = integer()))
-  res
 }
