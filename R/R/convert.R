@@ -150,9 +150,15 @@ make_htest <- function(v, data.name, method = NULL, warn = TRUE, design = NULL) 
   obj
 }
 
-#' @rdname bcv_mcnemar_test
+#' Print a 5x2 BCV McNemar test
+#'
+#' The `htest` print, then the averaged and the effective contingency tables
+#' of a [mcnemar_5x2bcv_test()] result (class `"bcv_htest"`).
+#'
+#' @param x A result of class `"bcv_htest"`.
 #' @param digits Number of significant digits to print.
 #' @param ... Passed to `print`.
+#' @return `x`, invisibly.
 #' @export
 print.bcv_htest <- function(x, digits = getOption("digits"), ...) {
   NextMethod()

@@ -1,6 +1,6 @@
 ## The tests, each returning an htest object.  Every <key>_test is made by
 ## registry_wrapper() from the formals that scripts/gen_r_tests.py writes from
-## Python's registry into tests_generated.R (with the docs); each hands its
+## Python's registry into tests_generated.R (the docs into man/); each hands its
 ## inputs and options to ONE caller, run_registry_test(), which runs Python's
 ## `TESTS[key].function` (the test's public function) and converts the result.
 
@@ -18,8 +18,9 @@ run_registry_test <- function(key, inputs, options = list(), data.name, warn = T
 #'
 #' Every test of [pybcv_tests()] has its R function `<key>_test`, generated
 #' from Python's registry (`scripts/gen_r_tests.py` writes
-#' `R/tests_generated.R`): the Python function's inputs and options under the
-#' same names and defaults (choices by `match.arg`, R spelling `"two.sided"`).
+#' `R/tests_generated.R` and the pages in `man/`): the Python function's
+#' inputs and options under the same names and defaults (choices by
+#' `match.arg`, R spelling `"two.sided"`).
 #'
 #' @param conf.level Level of the confidence interval (`conf.int`, present
 #'   where the Python result has one).
@@ -153,7 +154,7 @@ chk_seed <- function(seed, what = "a single non-negative whole number")
 
 ## A level (alpha, conf.level): one number in (0, 1).
 chk_level <- function(x, name)
-  if (!is.numeric(x) || length(x) != 1L || !(x > 0 && x < 1))
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !(x > 0 && x < 1))
     stop(name, " must be a number in (0, 1)", call. = FALSE)
 
 ## A named R list as a Python dict (an empty dict for an empty list).

@@ -28,6 +28,8 @@ test_that("tables of the wrong shape or with bad counts", {
   expect_clean_error(mcnemar_ho_test(c(0, 0, 0, 0)), "table is empty")
   expect_clean_error(mcnemar_kfold_naive_test(tab, empty_fold = "skip"), "empty_fold must be one of")
   expect_clean_error(mcnemar_ho_test(c(1, 2, 3, 4), exact = NA), "exact must be TRUE or FALSE")
+  expect_clean_error(bcv_mcnemar_test(tab, conf.level = NA), "^conf.level must be a number in")
+  expect_clean_error(bcv_mcnemar_test(tab, conf.level = 1.5), "^conf.level must be a number in")
 })
 
 test_that("differences of the wrong shape or range", {
@@ -56,6 +58,8 @@ test_that("partitions and compare_learners reject bad arguments", {
                      "learner .cnn.*no R implementation")
   expect_clean_error(compare_learners("majority", "majority", iris, "Kind"), "target must name exactly one column of data; columns: \"Sepal.Length\"")
   expect_clean_error(compare_learners("majority", "majority", as.list(iris), "Species"), "data must be a data frame")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Species", alpha = NA),
+                     "^alpha must be a number in \\(0, 1\\)")
   expect_clean_error(compare_learners("majority", "majority", iris, "Species", tests = "nope"),
                      "unknown test key 'nope'")
   expect_clean_error(compare_learners("kknn:q=3", "majority", iris, "Species"),
