@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -125,4 +126,6 @@ def test_r_wrapper_is_generated(toy):
     spec.loader.exec_module(gen)
     text = gen.generate()
     assert 'toy_t_test <- registry_wrapper("toy_t"' in text
-    assert "Toy paired t-test" in text
+    assert "Toy paired t-test" in gen.generate(docs=True)       # the roxygen form of its page
+    if shutil.which("Rscript"):                                 # and the Rd page roxygen2 makes
+        assert "\\title{Toy paired t-test}" in gen.rd_pages()["toy_t_test.Rd"]
