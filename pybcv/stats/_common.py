@@ -309,7 +309,7 @@ WITHDRAWN_OPTIONS: Dict[Tuple[str, str], Tuple[Callable[[Dict[str, Any]], bool],
         "and rho2",
         "the test needs t <= 10/v_eff, so any t above the paper's shrinks the range of "
         "training variability where it holds; the validity battery found t = 2.512 liberal "
-        "on 11 null families where t = 20/11 holds (e.g. 0.069 [0.064, 0.074] on 'epsilon "
+        "on 12 null families where t = 20/11 holds (e.g. 0.069 [0.064, 0.074] on 'epsilon "
         "n=10000 eps=0.1', against 0.033) and t = 2 more liberal than 20/11 where that is "
         "liberal too (0.069 against 0.057 on 'shift-twins c=0.25')"),
     ("cvci_z", "alternative"): _one_sided(

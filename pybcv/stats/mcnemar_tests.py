@@ -391,7 +391,7 @@ def mcnemar_5x2bcv(tables, rho1=0.5, rho2=0.5, clamp_correction=False, t=None,
     (derived the same way; :func:`bcv_t`).  Pass ``t`` to set it directly,
     at most the paper's: a t above it (given, or from rho1 and rho2 below
     1/2) makes the test liberal where the folds vary more than it assumes
-    (the test needs t <= 10/v_eff; t = 2.512 is liberal on 11 of the
+    (the test needs t <= 10/v_eff; t = 2.512 is liberal on 12 of the
     battery's null families where 20/11 holds; conventions.md,
     "The calibrated t (withdrawn)"), so it is an error naming the finding.
 
