@@ -26,8 +26,8 @@ import datetime as _dt
 from typing import List, Optional, Sequence
 
 import numpy as np
-import pandas as pd
 
+from ._deferred import deferred
 from . import __version__, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
@@ -50,6 +50,8 @@ from .pipeline import learner_label, spec_dict
 from .report import build_report, failure_lines
 from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 from . import validity as V
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 EXIT_USAGE = 2
 EXIT_RUNTIME = 1     # a learner or R failed while running
@@ -683,7 +685,6 @@ def cmd_simulate(a) -> int:
             "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
-        s = res.summary()
         head = f"{ds}" + ("" if v is None else f" {experiment.varied}={v:g}")
         truth = res.config.true_difference()
         print(f"# {head}: {len(res.reps)} repetitions, profile {a.profile}, seed {a.seed}, "
@@ -691,7 +692,7 @@ def cmd_simulate(a) -> int:
               + (f", backend {_sim_backends(res, a.backend)}" if res.backends != ("none",) else ""))
         rate = "type-I error" if truth is not None else "rejection rate"
         print(f"{'test':<22} {rate:>12}  {'MC SE':>6}" + ("  95% CI coverage" if truth is not None else ""))
-        for _, row in s.iterrows():
+        for row in res.summary_rows():
             cov = row["ci_coverage"]
             print(f"{row['test']:<22} {row['rejection_rate']:>12.3f}  {row['mc_se']:>6.3f}"
                   + (("  " + ("-" if math.isnan(cov) else f"{cov:.3f}")) if truth is not None else ""))

@@ -26,8 +26,8 @@ from itertools import combinations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-import pandas as pd
 
+from ._deferred import deferred
 from .experiments import COMPARE_DEFAULTS
 from ._validate import check_labels, missing_positions
 from .datasets import Dataset, check_record_count, from_arrays
@@ -45,6 +45,8 @@ from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats._common import check_probability
 from .stats.registry import zero_one_message
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 PAPER_TEST = "mcnemar_5x2bcv"   # [YWSL]'s recommended test: listed first, marked
 #: the tests a printed comparison leads with, in order (under a real-valued

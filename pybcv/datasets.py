@@ -37,11 +37,13 @@ from functools import lru_cache
 from typing import Any, Dict, Optional
 
 import numpy as np
-import pandas as pd
 
+from ._deferred import deferred
 from .errors import DataError
 from .experiments import EXPERIMENTS
 from ._validate import check_labels, listed
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 def data_dir() -> str:
     """The folder of the offline data (``uci/``, ``mnist/``): the environment

@@ -41,13 +41,15 @@ import os
 from typing import Dict
 
 import numpy as np
-import pandas as pd
 
+from ._deferred import deferred
 from ._validate import csv_safe
 from .datasets import check_name
 from .engine import archive
 from .engine.config import RunConfig
 from .engine.store import Store
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 #: where ``pybcv rq1 run --out DIR`` keeps its runs: ``DIR/runs/<dataset>``
 RUNS = "runs"

@@ -45,9 +45,9 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-import pandas as pd
 from scipy.stats import beta, norm
 
+from ._deferred import deferred
 from . import rq1
 from .datasets import simple
 from .engine import RunConfig, Store, simulate
@@ -59,6 +59,8 @@ from .partitions import DESIGNS
 from .stats import PROFILES, TESTS
 from .stats._common import admit_withdrawn
 from .stats.registry import _n_folds
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 ALPHA = 0.05
 LEVEL = 0.95

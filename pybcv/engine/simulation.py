@@ -10,6 +10,7 @@ of processes, the chunking or the order of execution.
 """
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -22,9 +23,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlparse
 
 import numpy as np
-import pandas as pd
 from tqdm import tqdm
 
+from .._deferred import deferred
 from ..interrupts import workers_deaf
 from ..stats import TESTS
 from . import archive
@@ -32,6 +33,8 @@ from .config import RunConfig, score
 from ..learners.timelimit import check_timeout
 from .repetition import Repetition, learner_free_batch, run_chunk
 from .store import DB_NAME, Store
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 ALPHA = 0.05
 #: Seconds a dask scheduler's address may take to answer before a run gives up on it.
@@ -89,6 +92,11 @@ class SimulationResult:
         """pandas DataFrame, one row per test (a k-learner run: per test and
         pair, the pair's learners in ``learner_a``, ``learner_b``;
         ``ci_coverage``: NaN where unknown)."""
+        return pd.DataFrame(self.summary_rows(alpha))
+
+    def summary_rows(self, alpha: float = ALPHA) -> List[dict]:
+        """The rows of :meth:`summary` as dicts (what ``summary.csv`` holds;
+        no pandas needed)."""
         R = len(self.reps)
         cov = self.coverage()
         cfg = self.config
@@ -113,11 +121,10 @@ class SimulationResult:
                                               if k2 != "name"}),
                          "learner_a": a, "learner_b": b,
                          "backend": ",".join(self.backends), "seed": cfg.seed})
-        return pd.DataFrame(rows)
+        return rows
 
     def to_json(self, alpha: float = ALPHA) -> dict:
         """One machine-readable object: the configuration and per-test rates."""
-        s = self.summary(alpha)
         return {"config": self.config.identity(), "reps": int(len(self.reps)), "alpha": alpha,
                 "failures": list(self.failures),
                 "fits_per_rep": list(self.fits_per_rep), "backends": list(self.backends),
@@ -125,7 +132,7 @@ class SimulationResult:
                                         "mc_se": row["mc_se"],
                                         "ci_coverage": None if math.isnan(row["ci_coverage"])
                                         else row["ci_coverage"]}
-                          for _, row in s.iterrows()}}
+                          for row in self.summary_rows(alpha)}}
 
 
 def default_chunk(cfg: RunConfig, reps: int, jobs: int) -> int:
@@ -290,14 +297,8 @@ def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000,
         if announce is not None:
             announce(v, folder)
         runs.append((v, simulate(cfg, reps, out=folder, **options)))
-    frames = []
-    for v, res in runs:
-        df = res.summary()
-        df.insert(0, "param_value", v)
-        df.insert(0, "param_name", config.experiment.varied)
-        frames.append(df)
-    with open(os.path.join(out, "power.csv"), "w", newline="") as fh:   # never a URL
-        pd.concat(frames).to_csv(fh, index=False)
+    write_rows([{"param_name": config.experiment.varied, "param_value": v, **row}
+                for v, res in runs for row in res.summary_rows()], os.path.join(out, "power.csv"))
     return runs
 
 
@@ -463,10 +464,20 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile,
                             *_run_facts([tuple(i) for i in info]), out, ci)
 
 
-def write_summary(res: SimulationResult, out: str, name: str = "summary.csv"):
-    path = os.path.join(out, name)
+def write_rows(rows: List[dict], path: str) -> str:
+    """``rows`` (dicts with the same keys) as a CSV file at ``path``, written
+    as pandas' ``DataFrame(rows).to_csv(index=False)`` writes it (a NaN or
+    None an empty cell, a float its shortest repr), replacing the file only
+    once complete."""
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as fh:      # a handle: a path like file:x is no URL
-        res.summary().to_csv(fh, index=False)
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(list(rows[0]) if rows else [])
+        w.writerows([["" if v is None or (isinstance(v, float) and math.isnan(v)) else v
+                      for v in r.values()] for r in rows])
     os.replace(tmp, path)
     return path
+
+
+def write_summary(res: SimulationResult, out: str, name: str = "summary.csv"):
+    return write_rows(res.summary_rows(), os.path.join(out, name))

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
 import numpy as np
-from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from .._validate import keep_init_args
 from . import fallbacks as _py
@@ -45,6 +44,9 @@ from .noisy import VIEW_PARAMS, NoisyLearner
 from .predictions import check_predictions
 from .rlearners import RClassifier
 from .spec import check_param, weka_options
+from .._deferred import deferred
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 SETUP_COMMAND = "bash scripts/setup.sh"
 _warned = set()
@@ -397,12 +399,16 @@ def check_learner(name, backend="auto", **params):
                          f"({problem})") from None
 
 
+def _numeric_or_bool(dtype) -> bool:
+    return pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)
+
+
 def _text_columns_hint(X, error) -> str:
     """A scikit-learn estimator that met a text (categorical) predictor: the
     columns named and what to do, appended to its error."""
     if "could not convert string to float" not in str(error) or not hasattr(X, "dtypes"):
         return ""
-    cols = [str(c) for c, t in X.dtypes.items() if not (is_numeric_dtype(t) or is_bool_dtype(t))]
+    cols = [str(c) for c, t in X.dtypes.items() if not _numeric_or_bool(t)]
     if not cols:
         return ""
     return (f" (predictor column(s) {', '.join(repr(c) for c in cols[:5])} hold text; scikit-learn "
@@ -481,7 +487,7 @@ class SklearnLearner(ClassifierMixin, BaseEstimator):
         with a :class:`TextColumnsError` (a LearnerInputError) naming the columns.  A trial, not a
         rule on the estimator's type: a Pipeline, a ColumnTransformer or any
         estimator that encodes text itself passes, whatever wraps it."""
-        if not hasattr(X, "dtypes") or all(is_numeric_dtype(t) or is_bool_dtype(t) for t in X.dtypes):
+        if not hasattr(X, "dtypes") or all(_numeric_or_bool(t) for t in X.dtypes):
             return
         ya = np.asarray(y)
         rows = (np.arange(min(20, ya.size)) if self.is_regressor else

@@ -18,12 +18,14 @@ import inspect
 import threading
 
 import numpy as np
-import pandas as pd
 
+from .._deferred import deferred
 from .spec import weka_options
 from .timelimit import one_fit
 
 from .._validate import Params, check_labels, keep_init_args, nonfinite_message
+
+pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
 
 class BaseEstimator(Params):

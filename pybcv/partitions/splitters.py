@@ -32,6 +32,14 @@ def _perm(n: int, g) -> np.ndarray:
     return np.arange(n) if g is None else g.permutation(n)
 
 
+def _perms(n: int, g, k: int) -> np.ndarray:
+    """(k, n): row i is the i-th of k calls ``_perm(n, g)`` in turn, drawn in
+    one call (``Generator.permuted`` shuffles row after row with the draws of
+    ``permutation``; tests/test_partitions_fast.py holds them equal)."""
+    rows = np.broadcast_to(np.arange(n), (k, n))
+    return rows.copy() if g is None else g.permuted(rows, axis=1)
+
+
 def _complement_splits(n: int, tests: List[np.ndarray]) -> List[Split]:
     """(train, test) pairs, train = every record not in test; both sorted."""
     out = []
@@ -220,8 +228,10 @@ class RepeatedHoldOut(Splitter):
         return self._n_draws()
 
     def _test_sets(self, n, g):
-        n1 = train_size_of(n, self.train_size)
-        return [_perm(n, g)[n1:] for _ in range(self._n_draws())]
+        return list(_perms(n, g, self._n_draws())[:, train_size_of(n, self.train_size):])
+
+    def _test_order(self, n, g):
+        return _perms(n, g, self._n_draws())[:, train_size_of(n, self.train_size):].ravel()
 
     def _check_test_sets(self, folds, n):
         _check_count(folds, self._count(), self.scheme)
@@ -358,8 +368,11 @@ class RepeatedKFoldCV(Splitter):
         sizes = np.full(k, n // k)
         sizes[: n % k] += 1
         bounds = np.concatenate([[0], np.cumsum(sizes)]).tolist()   # slices: np.split is slower
-        return [p[lo:hi] for p in (_perm(n, g) for _ in range(self._n_runs()))
+        return [p[lo:hi] for p in _perms(n, g, self._n_runs())
                 for lo, hi in zip(bounds[:-1], bounds[1:])]
+
+    def _test_order(self, n, g):          # the folds are each run's permutation cut in turn
+        return _perms(n, g, self._n_runs()).ravel()
 
     def _check_test_sets(self, folds, n):
         k = int(self.k)
@@ -422,11 +435,11 @@ class RandomMx2CV(Splitter):
 
     def _test_sets(self, n, g):
         h = n // 2
-        out = []
-        for _ in range(int(self.m)):
-            p = _perm(n, g)
-            out += [p[h:], p[:h]]
-        return out
+        return [t for p in _perms(n, g, int(self.m)) for t in (p[h:], p[:h])]
+
+    def _test_order(self, n, g):
+        p = _perms(n, g, int(self.m))
+        return np.concatenate([p[:, n // 2:], p[:, :n // 2]], axis=1).ravel()
 
     def _check_test_sets(self, folds, n):
         m = int(self.m)
