@@ -19,8 +19,10 @@ the order of execution.
 from __future__ import annotations
 
 import zlib
+from typing import List, Tuple
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 
 def stable_id(key: str) -> int:
@@ -58,3 +60,99 @@ def keyed_seq(seed, r: int, part: int, key: str) -> np.random.SeedSequence:
     """``(r, part, stable_id(key))``: the streams of an experiment record with
     its own ``stream_key`` (part 0 its data, part 1 its design's partition)."""
     return np.random.SeedSequence(check_seed(seed), spawn_key=(int(r), int(part), stable_id(key)))
+
+
+# ---- many streams at once -------------------------------------------------
+# A learner-free batch needs a Generator per (repetition, design): 8,000 for
+# 1000 Table-5 repetitions, at ~17 us each through SeedSequence, more than
+# the draws themselves.  ``rngs`` makes the same Generators from the same
+# SeedSequence words, computed for every key at once with numpy: numpy's
+# SeedSequence algorithm (pool of 4 uint32 words; the hashmix and mix
+# constants of numpy/random/bit_generator.pyx), its ``generate_state(4,
+# np.uint64)`` being what PCG64 is seeded with.  tests/test_seeds_batch.py
+# holds every word equal to numpy's own SeedSequence.
+_POOL = 4
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+_M32 = 0xFFFFFFFF
+
+
+def _words32(n: int) -> List[int]:
+    """A non-negative int as numpy's SeedSequence reads it: 32-bit words,
+    least significant first ([0] for 0)."""
+    out = [n & _M32]
+    n >>= 32
+    while n:
+        out.append(n & _M32)
+        n >>= 32
+    return out
+
+
+def _hashmix(value: np.ndarray, h: int) -> Tuple[np.ndarray, int]:
+    value = value ^ np.uint32(h)
+    h = (h * _MULT_A) & _M32
+    value = value * np.uint32(h)
+    return value ^ (value >> np.uint32(16)), h
+
+
+def _mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    r = np.uint32(_MIX_L) * x - np.uint32(_MIX_R) * y
+    return r ^ (r >> np.uint32(16))
+
+
+def pcg64_words(seed, keys: np.ndarray) -> np.ndarray:
+    """(K, 4) uint64: row k is ``SeedSequence(seed, spawn_key=keys[k])
+    .generate_state(4, np.uint64)``, for a (K, S) array of spawn keys whose
+    entries are below 2**32 (one word each)."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    run = _words32(check_seed(seed))
+    if keys.shape[1] and len(run) < _POOL:
+        run += [0] * (_POOL - len(run))
+    K = keys.shape[0]
+    entropy = np.concatenate([np.broadcast_to(np.asarray(run, np.uint32), (K, len(run))),
+                              keys.astype(np.uint32)], axis=1)
+    with np.errstate(over="ignore"):
+        h, pool = _INIT_A, []
+        for i in range(_POOL):
+            v, h = _hashmix(entropy[:, i] if i < entropy.shape[1] else np.zeros(K, np.uint32), h)
+            pool.append(v)
+        for src in range(_POOL):
+            for dst in range(_POOL):
+                if src != dst:
+                    v, h = _hashmix(pool[src], h)
+                    pool[dst] = _mix(pool[dst], v)
+        for src in range(_POOL, entropy.shape[1]):
+            for dst in range(_POOL):
+                v, h = _hashmix(entropy[:, src], h)
+                pool[dst] = _mix(pool[dst], v)
+        h, state = _INIT_B, np.empty((K, 8), np.uint32)
+        for i in range(8):
+            v = pool[i % _POOL] ^ np.uint32(h)
+            h = (h * _MULT_B) & _M32
+            v = v * np.uint32(h)
+            state[:, i] = v ^ (v >> np.uint32(16))
+    return state.astype("<u4").view("<u8").astype(np.uint64)
+
+
+class _Words(ISeedSequence):
+    """A SeedSequence's PCG64 state words, computed beforehand."""
+    __slots__ = ("words",)
+
+    def __init__(self, words):
+        self.words = words
+
+    def generate_state(self, n_words, dtype=np.uint32):
+        if n_words != 4 or np.dtype(dtype) != np.uint64:
+            raise ValueError("precomputed words serve PCG64's seeding only")
+        return self.words
+
+
+def rngs(seed, r, *key) -> List[np.random.Generator]:
+    """``[rng(SeedSequence(seed, spawn_key=(r_i, *key))) for r_i in r]``,
+    the same Generators, made together (:func:`pcg64_words`)."""
+    keys = [(int(ri),) + tuple(int(k) for k in key) for ri in np.asarray(r).reshape(-1)]
+    if not all(0 <= k <= _M32 for row in keys for k in row):     # not one word each: numpy's way
+        return [rng(np.random.SeedSequence(check_seed(seed), spawn_key=row)) for row in keys]
+    words = pcg64_words(seed, np.asarray(keys, dtype=np.uint64).reshape(len(keys), 1 + len(key)))
+    return [np.random.Generator(np.random.PCG64(_Words(w))) for w in words]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -210,11 +210,16 @@ class RunConfig:
         return TESTS[test].design if self.share_designs else test
 
     def unit_rng(self, r: int, unit: str):
+        return self.unit_rngs([r], unit)[0]
+
+    def unit_rngs(self, reps: Sequence[int], unit: str) -> list:
+        """The Generators of ``unit``'s partition in repetitions ``reps``: the
+        streams of ``seeds.keyed_seq(seed, r, 1, stream key)`` (a record with
+        its own stream key), ``seeds.design_seq`` (shared designs) or
+        ``seeds.test_seq``, made together (``seeds.rngs``)."""
         if self.experiment.stream_key:
-            return seeds.rng(seeds.keyed_seq(self.seed, r, 1, self._stream_key()))
-        if self.share_designs:
-            return seeds.rng(seeds.design_seq(self.seed, r, unit))
-        return seeds.rng(seeds.test_seq(self.seed, r, unit))
+            return seeds.rngs(self.seed, reps, 1, seeds.stable_id(self._stream_key()))
+        return seeds.rngs(self.seed, reps, 1 if self.share_designs else 2, seeds.stable_id(unit))
 
     def split_labels(self, y) -> dict:
         """The keyword arguments of ``pybcv.pipeline.draw_splits`` that draw

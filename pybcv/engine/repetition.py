@@ -86,12 +86,12 @@ def learner_free_batch(cfg: RunConfig, reps: Sequence[int]) -> Dict[str, np.ndar
     """{unit: (R, F, 2, 2)} fold tables (0/1 loss) or {unit: (R, F, 4)}
     per-fold loss sums (a real-valued loss) of learner-free repetitions
     ``reps``, all at once: each repetition's losses from ``dataset_for(r)``
-    (``RunConfig.fixed_losses``), each unit's partition from ``unit_rng(r, unit)``."""
+    (``RunConfig.fixed_losses``), each unit's partition from ``unit_rngs(reps, unit)``."""
     la = np.empty((len(reps), cfg.n), np.int64 if cfg.zero_one else float)
     lb = np.empty_like(la)
     for i, r in enumerate(reps):
         la[i], lb[i] = cfg.fixed_losses(cfg.dataset_for(r))
-    gens = {u: [cfg.unit_rng(r, u) for r in reps] for u, _ in cfg.units()}
+    gens = {u: cfg.unit_rngs(reps, u) for u, _ in cfg.units()}
     if cfg.zero_one:
         return {u: tables_batch(d, 2 * la + lb, gens[u]) for u, d in cfg.units()}
     return {u: loss_sums_batch(d, la, lb, gens[u]) for u, d in cfg.units()}

@@ -1,0 +1,52 @@
+"""``seeds.rngs`` makes many Generators at once from numpy's SeedSequence
+algorithm written with numpy arrays: every state word and every draw must
+equal numpy's own SeedSequence, or every stored repetition would change."""
+import hypothesis.strategies as hs
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from pybcv import seeds
+from pybcv.engine import RunConfig
+
+word = hs.integers(0, 2 ** 32 - 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=hs.one_of(hs.integers(0, 50), hs.integers(0, 2 ** 130)),
+       keys=hs.integers(0, 6).flatmap(lambda s: hs.lists(hs.lists(word, min_size=s, max_size=s),
+                                                           min_size=1, max_size=5)))
+def test_words_are_numpys_seedsequence(seed, keys):
+    want = np.stack([np.random.SeedSequence(seed, spawn_key=tuple(k)).generate_state(4, np.uint64)
+                     for k in keys])
+    got = seeds.pcg64_words(seed, np.asarray(keys, dtype=np.uint64).reshape(len(keys), -1))
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("key", [(), (1, 12345), (2, 2 ** 31 - 1)])
+@pytest.mark.parametrize("reps", [[0], [0, 1, 2, 999], [2 ** 32 - 1], [2 ** 32, 5]])
+def test_rngs_draw_as_numpys_generators(reps, key):
+    got = seeds.rngs(18, reps, *key)
+    want = [seeds.rng(np.random.SeedSequence(18, spawn_key=(r,) + key)) for r in reps]
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a.permutation(97), b.permutation(97))
+        assert a.random() == b.random()
+
+
+def test_rngs_checks_the_seed():
+    with pytest.raises(ValueError, match="seed"):
+        seeds.rngs(-1, [0], 1)
+
+
+@pytest.mark.parametrize("record, options", [("epsilon", {}), ("epsilon", {"share_designs": False}),
+                                             ("simple", {})])
+def test_unit_rngs_are_the_documented_streams(record, options):
+    cfg = RunConfig(record, "table5", seed=3, **options)
+    for unit, design in cfg.units()[:3]:
+        seq = (seeds.design_seq if cfg.share_designs else seeds.test_seq)
+        for r, g in zip([0, 7, 41], cfg.unit_rngs([0, 7, 41], unit)):
+            ref = seeds.rng(seq(3, r, unit))
+            np.testing.assert_array_equal(g.permutation(50), ref.permutation(50))
+            np.testing.assert_array_equal(cfg.unit_rng(r, unit).permutation(50),
+                                          seeds.rng(seq(3, r, unit)).permutation(50))
