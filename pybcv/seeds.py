@@ -76,6 +76,7 @@ _INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
 _INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
 _MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
 _M32 = 0xFFFFFFFF
+_BATCH = 32         # fewer keys: numpy's SeedSequence one at a time is faster
 
 
 def _words32(n: int) -> List[int]:
@@ -152,7 +153,8 @@ def rngs(seed, r, *key) -> List[np.random.Generator]:
     """``[rng(SeedSequence(seed, spawn_key=(r_i, *key))) for r_i in r]``,
     the same Generators, made together (:func:`pcg64_words`)."""
     keys = [(int(ri),) + tuple(int(k) for k in key) for ri in np.asarray(r).reshape(-1)]
-    if not all(0 <= k <= _M32 for row in keys for k in row):     # not one word each: numpy's way
+    if len(keys) < _BATCH or not all(0 <= k <= _M32 for row in keys for k in row):
+        # a few keys (numpy's SeedSequence is faster), or not one word each
         return [rng(np.random.SeedSequence(check_seed(seed), spawn_key=row)) for row in keys]
     words = pcg64_words(seed, np.asarray(keys, dtype=np.uint64).reshape(len(keys), 1 + len(key)))
     return [np.random.Generator(np.random.PCG64(_Words(w))) for w in words]

@@ -329,10 +329,15 @@ def test_coverage_is_reported_where_the_true_difference_is_known(monkeypatch, tm
     assert off.coverage() == {} and np.isnan(off.summary()["ci_coverage"][0])     # truth unknown
 
 
-@pytest.mark.parametrize("experiment", ["epsilon", "simple"])
-def test_each_kernel_runs_once_per_repetition_for_score_and_interval(monkeypatch, experiment):
-    """The statistic, p-value and interval of a repetition come from one run
-    of each test's kernel (not one for the score and one for the interval)."""
+@pytest.mark.parametrize("experiment, chunk, runs", [("epsilon", None, 1), ("simple", None, 1),
+                                                     ("simple", 1, 2)])
+def test_each_kernel_runs_once_per_chunk_for_score_and_interval(monkeypatch, experiment, chunk,
+                                                                 runs):
+    """The statistic, p-value and interval of a chunk's repetitions come
+    from one run of each test's kernel (not one for the score and one for the
+    interval, nor one per repetition): learner-free repetitions all at once,
+    fitted ones once per chunk (simple's chunk is 4: the 2 repetitions in
+    one; a chunk of 1: one run each)."""
     import dataclasses
     from pybcv.stats import registry
     calls = {}
@@ -344,10 +349,9 @@ def test_each_kernel_runs_once_per_repetition_for_score_and_interval(monkeypatch
             return _kernel(*a, **o)
         monkeypatch.setitem(registry.TESTS, k, dataclasses.replace(spec, kernel=counted))
     res = simulate(experiment, tests=["mcnemar_5x2bcv", "kfold_t"], reps=2, seed=1,
-                   backend="python")
+                   backend="python", chunk=chunk)
     assert set(res.interval) == {"mcnemar_5x2bcv", "kfold_t"}
-    per_rep = 1 if experiment == "epsilon" else 2      # learner-free: all repetitions at once
-    assert calls == {"mcnemar_5x2bcv": per_rep, "kfold_t": per_rep}
+    assert calls == {"mcnemar_5x2bcv": runs, "kfold_t": runs}
 
 
 def test_no_coverage_where_a_test_gives_no_interval():
@@ -479,3 +483,17 @@ def test_a_learner_free_run_keeps_its_tables_when_asked(tmp_path, monkeypatch):
     for k in tests:
         for x, y in zip((*plain.interval[k], plain.pvalue[k]), (*again.interval[k], again.pvalue[k])):
             assert np.array_equal(x, y, equal_nan=True)
+
+
+@pytest.mark.parametrize("fields", [{}, {"loss": "squared"}, {"share_designs": False}])
+def test_a_chunk_scored_together_equals_each_repetition_alone(fields):
+    """run_chunk scores its fitted repetitions in one batch; every statistic,
+    p-value and interval is the number that repetition gives alone."""
+    from pybcv.engine.repetition import run_chunk, run_repetition
+    cfg = RunConfig("simple", "table5", n=120, backend="python", seed=5, **fields)
+    together = run_chunk(cfg, [0, 1, 2, 3])
+    for rec in together:
+        alone = run_repetition(cfg, rec.rep)
+        assert rec.results == alone.results and rec.results
+        np.testing.assert_array_equal(np.asarray(list(rec.intervals.values())),
+                                      np.asarray(list(alone.intervals.values())))

@@ -24,7 +24,9 @@ def test_words_are_numpys_seedsequence(seed, keys):
 
 
 @pytest.mark.parametrize("key", [(), (1, 12345), (2, 2 ** 31 - 1)])
-@pytest.mark.parametrize("reps", [[0], [0, 1, 2, 999], [2 ** 32 - 1], [2 ** 32, 5]])
+@pytest.mark.parametrize("reps", [[0], [0, 1, 2, 999], [2 ** 32 - 1], [2 ** 32, 5],
+                                  list(range(40)), list(range(2 ** 32 - 40, 2 ** 32)),
+                                  list(range(2 ** 32 - 20, 2 ** 32 + 20))])
 def test_rngs_draw_as_numpys_generators(reps, key):
     got = seeds.rngs(18, reps, *key)
     want = [seeds.rng(np.random.SeedSequence(18, spawn_key=(r,) + key)) for r in reps]
@@ -45,7 +47,8 @@ def test_unit_rngs_are_the_documented_streams(record, options):
     cfg = RunConfig(record, "table5", seed=3, **options)
     for unit, design in cfg.units()[:3]:
         seq = (seeds.design_seq if cfg.share_designs else seeds.test_seq)
-        for r, g in zip([0, 7, 41], cfg.unit_rngs([0, 7, 41], unit)):
+        reps = [0, 7, 41] + list(range(100, 140))          # enough for the batched words
+        for r, g in zip(reps, cfg.unit_rngs(reps, unit)):
             ref = seeds.rng(seq(3, r, unit))
             np.testing.assert_array_equal(g.permutation(50), ref.permutation(50))
             np.testing.assert_array_equal(cfg.unit_rng(r, unit).permutation(50),

@@ -76,10 +76,10 @@ def run_chunk(cfg: RunConfig | dict, reps: Sequence[int], timeout: Optional[floa
         for r in reps:
             t0 = time.perf_counter()
             try:
-                out.append(run_repetition(cfg, r))
+                out.append(fit_repetition(cfg, r))
             except LearnerContext as e:
                 out.append(Repetition.failed(r, e, time.perf_counter() - t0))
-    return out
+    return score_repetitions(cfg, out)
 
 
 def learner_free_batch(cfg: RunConfig, reps: Sequence[int]) -> Dict[str, np.ndarray]:
@@ -110,9 +110,33 @@ def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
 
 
 def run_repetition(cfg: RunConfig, r: int) -> Repetition:
-    """Repetition ``r`` of a run with learners: A and B, or (a k-learner run)
-    each learner predicting the design's folds once (one batch) and every
-    pair's tables counted from those predictions."""
+    """Repetition ``r`` of a run with learners, fitted and scored."""
+    return score_repetitions(cfg, [fit_repetition(cfg, r)])[0]
+
+
+def score_repetitions(cfg: RunConfig, recs: List[Repetition]) -> List[Repetition]:
+    """Fill in the results and intervals of the fitted records of ``recs``
+    (failed ones are left as they are), every test scored once for all of
+    them: the tests are vectorised over repetitions, and a test of one
+    repetition's tables is the same numbers alone or in a batch."""
+    done = [rec for rec in recs if rec.failure is None and rec.tables is not None]
+    if not done:
+        return recs
+    t0 = time.perf_counter()
+    res, ci = score(cfg, {u: np.stack([rec.tables[u] for rec in done]) for u in done[0].tables})
+    share = (time.perf_counter() - t0) / len(done)
+    for i, rec in enumerate(done):
+        rec.results = {k: (float(s[i]), float(p[i])) for k, (s, p) in res.items()}
+        rec.intervals = {k: (float(lo[i]), float(hi[i])) for k, (lo, hi) in ci.items()}
+        rec.seconds += share
+    return recs
+
+
+def fit_repetition(cfg: RunConfig, r: int) -> Repetition:
+    """Repetition ``r`` of a run with learners, fitted but not yet scored
+    (:func:`score_repetitions`): A and B, or (a k-learner run) each learner
+    predicting the design's folds once (one batch) and every pair's tables
+    counted from those predictions."""
     t0 = time.perf_counter()
     d = cfg.dataset_for(r)
     units = dict(cfg.units())
@@ -136,7 +160,5 @@ def run_repetition(cfg: RunConfig, r: int) -> Repetition:
             pa, pb = (predict_designs(x, d.X, d.y, splits, cfg.share_designs) for x in learners)
             tables = loss_sums_from_design_predictions(d.y, pa, pb, splits, cfg.loss_for(d.y))
         fits = (la.fits, lb.fits)
-    res, ci = score(cfg, {u: t[None] for u, t in tables.items()})
-    return Repetition(int(r), {k: (float(s[0]), float(p[0])) for k, (s, p) in res.items()},
-                      time.perf_counter() - t0, *fits, "/".join(x.backend_ for x in learners),
-                      tables, {k: (float(lo[0]), float(hi[0])) for k, (lo, hi) in ci.items()})
+    return Repetition(int(r), {}, time.perf_counter() - t0, *fits,
+                      "/".join(x.backend_ for x in learners), tables)
