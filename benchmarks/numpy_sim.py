@@ -131,8 +131,14 @@ def simulate(R=1000, n=300, eps=0.1, seed=0, streams=False):
         u = rng.random((2, R, n))
     codes = 2 * (u[0] < pa).astype(np.int64) + (u[1] < pb)
     te = draw(rng, R, n, seed if streams else None)
-    c = {k: counts(codes, v) for k, v in te.items()}
-    diff = {k: (a - b) / te[k].shape[2] for k, (a, b, _) in c.items()}   # p_j per fold
+    return score({k: counts(codes, v) for k, v in te.items()}, {k: v.shape[2] for k, v in te.items()}, n)
+
+
+def score(c, n2, n):
+    """{test: (statistic[R], p[R])} of the 14 tests from every design's (R, F)
+    counts ``c[design] = (n01, n10, n00)``; ``n2[design]``: its test size."""
+    R = next(iter(c.values()))[0].shape[0]
+    diff = {k: (a - b) / n2[k] for k, (a, b, _) in c.items()}   # p_j per fold
     out = {}
     for key, design, J, ratio in (("rho_t", "rho15_2of3", 15, 0), ("kfold_t", "cv10", 10, 0),
                                   ("corrected_rho_t", "rho15_9of10", 15, 30 / 270),
@@ -158,11 +164,11 @@ def simulate(R=1000, n=300, eps=0.1, seed=0, streams=False):
     t = rule_d(mu, np.sqrt(((x - mu[:, None]) ** 2).mean(1)))
     out["blocked_t_3x2bcv"] = (t, t_p(t, 5))
     a, b, both = (v[:, 0] for v in c["holdout"])
-    n2 = te["holdout"].shape[2]
-    pA, pB = (a + both) / n2, (b + both) / n2
+    m = n2["holdout"]
+    pA, pB = (a + both) / m, (b + both) / m
     pm = (pA + pB) / 2
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where((pm > 0) & (pm < 1), (pA - pB) / np.sqrt(2 * pm * (1 - pm) / n2), 0.0)
+        z = np.where((pm > 0) & (pm < 1), (pA - pB) / np.sqrt(2 * pm * (1 - pm) / m), 0.0)
     out["proportion_z"] = (z, 2 * stats.norm.sf(np.abs(z)))
     with np.errstate(divide="ignore", invalid="ignore"):
         m = np.where(a + b > 0, (np.abs(a - b) - 1.0) ** 2 / (a + b), 0.0)
