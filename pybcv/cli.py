@@ -28,7 +28,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from ._deferred import deferred
-from . import __version__, interrupts, mnist, rq1
+from . import __version__, _malloc, interrupts, mnist, rq1
 from . import datasets as D
 from ._validate import int_at_least
 from .comparison import (ADJUSTMENTS, compare, compare_many, design_notes,
@@ -1246,6 +1246,7 @@ def _end_on_stuck_interrupt():
 def main(argv: Optional[List[str]] = None) -> int:
     if argv is None:
         _end_on_stuck_interrupt()
+        _malloc.tune()                  # the command only (pybcv/_malloc.py)
     try:
         args = build_parser().parse_args(argv)      # None: sys.argv[1:]
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)

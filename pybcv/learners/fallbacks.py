@@ -57,14 +57,36 @@ def take_rows(X, idx):
     return X.iloc[idx] if hasattr(X, "iloc") else np.asarray(X)[idx]
 
 
+_RANGE_BLOCK = 1 << 14       # indices gathered at a time: 128 KiB, below malloc's mmap threshold
+
+
+def _index_range(arrays):
+    """(min, max) over the entries of ``arrays`` ((0, -1) when there are
+    none), gathered a block of about 16k indices at a time: one
+    concatenation of every split's indices (~1 MB for a Table-5 repetition)
+    is memory the allocator maps and unmaps at every call, thousands of page
+    faults per repetition (issue 23)."""
+    lo, hi, block, size = 0, -1, [], 0
+    for a in arrays + [None]:
+        if a is not None and a.size:
+            block.append(a)
+            size += a.size
+        if block and (a is None or size >= _RANGE_BLOCK):
+            b = np.concatenate(block) if len(block) > 1 else block[0]
+            lo, hi = (int(b.min()), int(b.max())) if hi < lo else \
+                (min(lo, int(b.min())), max(hi, int(b.max())))
+            block, size = [], 0
+    return lo, hi
+
+
 def _check_splits(splits, n):
     """Splits as lists of intp arrays; index range checked once for all."""
     out = [(np.asarray(tr, dtype=np.intp).ravel(), np.asarray(te, dtype=np.intp).ravel())
            for tr, te in splits]
     if not out:
         return out
-    allidx = np.concatenate([a for pair in out for a in pair])
-    if allidx.size and (allidx.min() < 0 or allidx.max() >= n):
+    lo, hi = _index_range([a for pair in out for a in pair])
+    if lo < 0 or hi >= n:
         for f, (tr, te) in enumerate(out):
             for a, what in ((tr, "train"), (te, "test")):
                 if a.size and (a.min() < 0 or a.max() >= n):
