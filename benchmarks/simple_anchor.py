@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
@@ -71,14 +70,9 @@ def main(argv=None):
     ap.add_argument("--delta", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    c, t = time.process_time(), time.perf_counter()
-    res = simulate(args.reps, args.n, args.delta, args.seed)
-    cpu, wall = time.process_time() - c, time.perf_counter() - t
-    print(f"# plain loop: simple, {args.reps} repetitions, n = {args.n}, delta = {args.delta}; "
-          f"compute {wall:.3f} s wall, {cpu:.3f} s CPU")
-    print("test                   rejection rate")
-    for k, (_, p) in res.items():
-        print(f"{k:22s} {np.mean(p < 0.05):.3f}")
+    numpy_sim.timed_rates(f"plain loop: simple, {args.reps} repetitions, n = {args.n}, "
+                          f"delta = {args.delta}", "rejection rate",
+                          lambda: simulate(args.reps, args.n, args.delta, args.seed))
 
 
 if __name__ == "__main__":
