@@ -45,7 +45,6 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy.stats import beta, norm
 
 from ._deferred import deferred
 from . import rq1
@@ -61,6 +60,7 @@ from .stats._common import admit_withdrawn
 from .stats.registry import _n_folds
 
 pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
+_st = deferred("scipy.stats")      # 0.25 s: only the battery's scoring uses it
 
 ALPHA = 0.05
 LEVEL = 0.95
@@ -400,8 +400,8 @@ def simple_truth(n_train: int, delta: float, sets: int = 2000, seed: int = SEED)
     training set).  A training set's population error is integrated over a
     grid of x (step 0.002 on [-8, 8 + delta])."""
     grid = np.arange(-8.0, 8.0 + delta, 0.002)
-    w0 = 0.5 * norm.pdf(grid) * 0.002          # P(x in cell, y = 0)
-    w1 = 0.5 * norm.pdf(grid - delta) * 0.002  # P(x in cell, y = 1)
+    w0 = 0.5 * _st.norm.pdf(grid) * 0.002          # P(x in cell, y = 0)
+    w1 = 0.5 * _st.norm.pdf(grid - delta) * 0.002  # P(x in cell, y = 1)
     glm = make_learner("glm", backend="python")
     errs = np.empty(sets)
     batch = 50
@@ -557,8 +557,8 @@ def clopper_pearson(k, n, level: float = 0.95) -> Tuple[float, float]:
     if n == 0:
         return float("nan"), float("nan")
     a = (1 - level) / 2
-    lo = 0.0 if k == 0 else float(beta.ppf(a, k, n - k + 1))
-    hi = 1.0 if k == n else float(beta.ppf(1 - a, k + 1, n - k))
+    lo = 0.0 if k == 0 else float(_st.beta.ppf(a, k, n - k + 1))
+    hi = 1.0 if k == n else float(_st.beta.ppf(1 - a, k + 1, n - k))
     return lo, hi
 
 

@@ -26,9 +26,10 @@ def _python(code, tmp_path):
     return r.stdout.strip()
 
 
-def test_import_leaves_pandas_unimported(tmp_path):
-    out = _python("import sys, pybcv, pybcv.cli; print('pandas' in sys.modules)", tmp_path)
-    assert out == "False"
+def test_import_leaves_pandas_and_scipy_stats_unimported(tmp_path):
+    out = _python("import sys, pybcv, pybcv.cli\n"
+                  "print('pandas' in sys.modules, 'scipy.stats' in sys.modules)", tmp_path)
+    assert out == "False False"
 
 
 def test_learner_free_simulate_runs_without_pandas(tmp_path):
@@ -37,8 +38,8 @@ def test_learner_free_simulate_runs_without_pandas(tmp_path):
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
         "    rc = pybcv.cli.main(['simulate', '--dataset', 'epsilon', '--tests', 'table5',\n"
         "                         '--reps', '20', '--out', 'run', '--quiet'])\n"
-        "print(rc, 'pandas' in sys.modules)", tmp_path)
-    assert out == "0 False"
+        "print(rc, 'pandas' in sys.modules, 'scipy.stats' in sys.modules)", tmp_path)
+    assert out == "0 False False"
     # the summary it wrote is the one pandas reads back, one row per test
     assert len(pd.read_csv(tmp_path / "run" / "summary.csv")) == 14
 

@@ -270,3 +270,26 @@ def test_bcv_mcnemar_interval_coverage_monte_carlo(probs):
     Cbar = T.mean(1)
     off_corner = np.abs(Cbar[:, 0, 1] - Cbar[:, 1, 0]) >= 11 / 20
     assert np.array_equal(excl[off_corner], (p < 1 - level)[off_corner])
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+@pytest.mark.parametrize("level", [0.5, 0.9, 0.95, 0.999])
+def test_sample_t_interval_is_scipys_number_for_number(alternative, level):
+    """The paired t's interval is computed without scipy.stats (its import
+    is 0.25 s of every start) and must stay scipy's exactly: batches of
+    repetitions, real-valued differences, constant rows, 2 to 100 folds."""
+    from pybcv.stats._common import sample_t_interval
+    rng = np.random.default_rng(int(level * 1000) + len(alternative))
+    for J in (2, 3, 10, 15, 100):
+        x = rng.normal(0.01, 0.05, size=(40, J))
+        x[:3] = rng.integers(-3, 4, size=(3, J)) / 30          # counts / n2, as from tables
+        x[3] = 0.0                                               # zero variance
+        x[4] = 1 / 3
+        with np.errstate(divide="ignore", invalid="ignore"):
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                ref = st.ttest_1samp(x, 0.0, axis=-1, alternative=alternative).confidence_interval(level)
+        lo, hi = sample_t_interval(x, level=level, alternative=alternative)
+        np.testing.assert_array_equal(lo, ref.low)
+        np.testing.assert_array_equal(hi, ref.high)
