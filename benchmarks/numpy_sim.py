@@ -29,7 +29,7 @@ import argparse
 import time
 
 import numpy as np
-from scipy import stats
+from scipy import special  # the distributions' tails; scipy.stats adds 0.25 s of import
 
 T5 = ("rho_t", "kfold_t", "t_5x2cv", "corrected_rho_t", "corrected_10x10cv_t",
       "combined_t_5x2cv", "blocked_t_3x2bcv", "combined_f_5x2cv", "calibrated_f_5x2bcv",
@@ -113,7 +113,7 @@ def rule_d(num, scale):
 
 
 def t_p(t, df):
-    return 2 * stats.t.sf(np.abs(t), df)
+    return 2 * special.stdtr(df, -np.abs(t))
 
 
 def simulate(R=1000, n=300, eps=0.1, seed=0, streams=False):
@@ -154,11 +154,11 @@ def score(c, n2, n):
     t = rule_d(np.sqrt(10) * x.mean((1, 2)), np.sqrt(s2.mean(1)))
     out["combined_t_5x2cv"] = (t, t_p(t, 5))
     f = rule_d((x ** 2).sum((1, 2)), 2 * s2.sum(1))
-    out["combined_f_5x2cv"] = (f, stats.f.sf(f, 10, 5))
+    out["combined_f_5x2cv"] = (f, special.fdtrc(10, 5, f))
     x = diff["bcv5x2"].reshape(R, 5, 2)
     s2 = ((x - x.mean(2, keepdims=True)) ** 2).sum(2)
     f = rule_d((x ** 2).sum((1, 2)), 2 * s2.sum(1))
-    out["calibrated_f_5x2bcv"] = (f, stats.f.sf(f, 7, 5))
+    out["calibrated_f_5x2bcv"] = (f, special.fdtrc(7, 5, f))
     x = diff["bcv3x2"]
     mu = x.mean(1)
     t = rule_d(mu, np.sqrt(((x - mu[:, None]) ** 2).mean(1)))
@@ -169,22 +169,22 @@ def score(c, n2, n):
     pm = (pA + pB) / 2
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where((pm > 0) & (pm < 1), (pA - pB) / np.sqrt(2 * pm * (1 - pm) / m), 0.0)
-    out["proportion_z"] = (z, 2 * stats.norm.sf(np.abs(z)))
+    out["proportion_z"] = (z, 2 * special.ndtr(-np.abs(z)))
     with np.errstate(divide="ignore", invalid="ignore"):
         m = np.where(a + b > 0, (np.abs(a - b) - 1.0) ** 2 / (a + b), 0.0)
-    out["mcnemar_ho"] = (m, stats.chi2.sf(m, 1))
+    out["mcnemar_ho"] = (m, special.chdtrc(1, m))
     a, b, _ = c["cv10"]
     N01, N10 = a.sum(1), b.sum(1)
     z = rule_d((N01 - N10).astype(float), np.sqrt(N01 + N10 - (N01 - N10) ** 2 / n))
-    out["cvci_z"] = (z, 2 * stats.norm.sf(np.abs(z)))
+    out["cvci_z"] = (z, 2 * special.ndtr(-np.abs(z)))
     with np.errstate(divide="ignore", invalid="ignore"):
         m = np.where(a + b > 0, (np.abs(a - b) - 1.0) ** 2 / (a + b), 0.0).sum(1)
-    out["mcnemar_kfold_naive"] = (m, stats.chi2.sf(m, 10))
+    out["mcnemar_kfold_naive"] = (m, special.chdtrc(10, m))
     a, b, _ = c["bcv5x2"]
     a, b, t = a.mean(1), b.mean(1), 20 / 11
     with np.errstate(divide="ignore", invalid="ignore"):
         m = np.where(a + b > 0, t * (np.abs(a - b) - 1 / t) ** 2 / (a + b), 0.0)
-    out["mcnemar_5x2bcv"] = (m, stats.chi2.sf(m, 1))
+    out["mcnemar_5x2bcv"] = (m, special.chdtrc(1, m))
     return {k: out[k] for k in T5}
 
 
