@@ -30,11 +30,29 @@ The R bridge adds ``RLearnerError`` (a LearnerContext) and
 from __future__ import annotations
 
 
+def _restore(cls, args, state):
+    """An error rebuilt from its class, args and attributes (unpickling)."""
+    e = cls.__new__(cls, *args)
+    e.args = args
+    e.__dict__.update(state)
+    return e
+
+
+class _Picklable:
+    """Errors whose ``__init__`` takes other arguments than their ``args``
+    pickle as class + args + attributes: a worker process's error reaches
+    the parent as itself (pickle's default calls ``cls(*args)``, which fails
+    for them and breaks the worker pool instead)."""
+
+    def __reduce__(self):
+        return _restore, (type(self), self.args, dict(self.__dict__))
+
+
 class DataError(ValueError):
     """Bad user data (missing file or column, NaN, too few records, one class)."""
 
 
-class ArgumentError(ValueError):
+class ArgumentError(_Picklable, ValueError):
     """An argument of a public function that cannot be used as given;
     ``argument`` names it ("options", "tests", "loss", "learners", "y",
     "stratify", "groups") so that a front end names its own option for it
@@ -50,7 +68,7 @@ class ArgumentError(ValueError):
         self.argument = argument
 
 
-class LearnerContext(Exception):
+class LearnerContext(_Picklable, Exception):
     """Mixin of the errors raised while a learner runs (R errors, predictions
     that are not labels): where it happened, for the message.
 
@@ -132,7 +150,7 @@ class FitError(LearnerContext, RuntimeError):
     the fold, and the engine adds the design and the repetition."""
 
 
-class FitWarning(UserWarning):
+class FitWarning(_Picklable, UserWarning):
     """One warning message of some fits of a learner, said once: ``learner``,
     ``folds`` (1-based, within the splits of the call), ``n_folds``, ``text``
     (the warning's class and first line, or R's message) and ``category``

@@ -53,7 +53,8 @@ def _same(a, b):
 
 @pytest.mark.slow
 def test_a_killed_run_resumes_to_identical_results(tmp_path):
-    reps, killed, whole = 6000, str(tmp_path / "killed"), str(tmp_path / "whole")
+    # long enough to outlast its first commit (COMMIT_EVERY_S) by seconds: ~0.4 ms a repetition
+    reps, killed, whole = 30000, str(tmp_path / "killed"), str(tmp_path / "whole")
     code = (f"from pybcv.engine import simulate; simulate('epsilon', reps={reps}, chunk=100, "
             f"out={killed!r}, tests={RUN['tests']!r}, seed={RUN['seed']})")
     proc = subprocess.Popen([sys.executable, "-c", code])

@@ -133,9 +133,10 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+# learners that fit the default data (EXP6, 6 classes; glm is a 2-class learner)
 @pytest.mark.parametrize("args", [
-    ["compare", "--n", "60", "--learners", "J48,kknn,glm", "--backend", "python", "--jobs", "2"],
-    ["compare", "--n", "60", "--a", "J48", "--b", "glm", "--backend", "python", "--jobs", "2"],
+    ["compare", "--n", "60", "--learners", "J48,kknn,majority", "--backend", "python", "--jobs", "2"],
+    ["compare", "--n", "60", "--a", "J48", "--b", "kknn", "--backend", "python", "--jobs", "2"],
 ], ids=["three-learners", "two-learners"])
 def test_ctrl_c_between_starting_a_worker_and_writing_its_task(args):
     p = subprocess.Popen([sys.executable, "-c", _CTRL_C_AS_A_WORKER_STARTS, *args], cwd=ROOT,
@@ -151,8 +152,11 @@ def test_ctrl_c_between_starting_a_worker_and_writing_its_task(args):
 
 
 @pytest.mark.slow
+# a compare long enough to be running when the last Ctrl-C comes (0.4 s after the
+# first helper process): 3000 records, learners that fit EXP6's 6 classes
 @pytest.mark.parametrize("args", [
-    ["compare", "--n", "60", "--learners", "J48,kknn,glm", "--backend", "python", "--jobs", "2"],
+    ["compare", "--n", "3000", "--learners", "J48,kknn,majority", "--backend", "python",
+     "--jobs", "2"],
     ["simulate", "--dataset", "simple", "--reps", "40", "--n", "200", "--tests", "mcnemar_5x2bcv",
      "--backend", "python", "--jobs", "2"],
 ], ids=["compare", "simulate"])
@@ -165,3 +169,19 @@ def test_many_ctrl_c_at_random_moments_while_workers_start(args, tmp_path):
         assert _wait(p, lambda: len(_children(p.pid)) >= 1), p.communicate()
         time.sleep(rng.uniform(0.0, 0.4))     # the first helper or worker exists: around its start
         _quiet_interrupt(p, _ctrl_c(p))
+
+
+def test_a_learner_error_in_a_worker_is_the_learners_error(tmp_path):
+    """A worker's learner error reaches the command as itself: glm (2-class)
+    on EXP6's 6 classes names the learner, the design and the fold with
+    --jobs 2 as with --jobs 1 (its error did not pickle, and the pool broke:
+    "A process in the process pool was terminated abruptly")."""
+    msgs = []
+    for jobs in ("1", "2"):
+        r = subprocess.run([sys.executable, "-m", "pybcv", "compare", "--n", "60", "--learners",
+                            "J48,glm", "--backend", "python", "--jobs", jobs, "--quiet"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 1, r.stderr
+        msgs.append(r.stderr.strip().splitlines()[-1])
+    assert "terminated abruptly" not in msgs[1]
+    assert "learner 'glm'" in msgs[1] and "2-class learner" in msgs[1], msgs
