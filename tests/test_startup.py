@@ -112,3 +112,17 @@ def test_test_order_is_the_spec_drawn_one_permutation_at_a_time(splitter, n):
         np.testing.assert_array_equal(a, b)
     order = splitter.test_orders(n, [np.random.default_rng(7)])
     np.testing.assert_array_equal(order[0], np.concatenate(want))
+
+
+def test_index_range_is_the_min_and_max_of_all_indices():
+    """_check_splits' range check, gathered a block at a time, finds what one
+    concatenation finds (empty arrays skipped; none at all: (0, -1))."""
+    from pybcv.learners.fallbacks import _index_range
+    rng = np.random.default_rng(3)
+    assert _index_range([]) == (0, -1) and _index_range([np.array([], int)]) == (0, -1)
+    for _ in range(50):
+        arrays = [rng.integers(-5, 10 ** 6, size=rng.integers(0, 9000))
+                  for _ in range(rng.integers(1, 40))]
+        every = np.concatenate(arrays)
+        want = (int(every.min()), int(every.max())) if every.size else (0, -1)
+        assert _index_range(arrays) == want

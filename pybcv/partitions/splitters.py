@@ -35,7 +35,7 @@ def _perm(n: int, g) -> np.ndarray:
 def _perms(n: int, g, k: int) -> np.ndarray:
     """(k, n): row i is the i-th of k calls ``_perm(n, g)`` in turn, drawn in
     one call (``Generator.permuted`` shuffles row after row with the draws of
-    ``permutation``; tests/test_partitions_fast.py holds them equal)."""
+    ``permutation``; tests/test_startup.py holds them equal)."""
     rows = np.broadcast_to(np.arange(n), (k, n))
     return rows.copy() if g is None else g.permuted(rows, axis=1)
 
@@ -227,11 +227,15 @@ class RepeatedHoldOut(Splitter):
     def _count(self):
         return self._n_draws()
 
+    def _test_rows(self, n, g):
+        """(draws, n - n1): each draw's test records, one row a draw."""
+        return _perms(n, g, self._n_draws())[:, train_size_of(n, self.train_size):]
+
     def _test_sets(self, n, g):
-        return list(_perms(n, g, self._n_draws())[:, train_size_of(n, self.train_size):])
+        return list(self._test_rows(n, g))
 
     def _test_order(self, n, g):
-        return _perms(n, g, self._n_draws())[:, train_size_of(n, self.train_size):].ravel()
+        return self._test_rows(n, g).ravel()
 
     def _check_test_sets(self, folds, n):
         _check_count(folds, self._count(), self.scheme)

@@ -653,9 +653,10 @@ def sample_t_interval(sample, *, level=DEFAULT_LEVEL, alternative="two-sided"):
     (tests/test_stats_intervals.py holds the numbers equal to scipy's)."""
     x = np.asarray(sample, float)
     n = x.shape[-1]
-    mean = x.mean(axis=-1)
+    m = x.mean(axis=-1, keepdims=True)
+    mean = m[..., 0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        v = np.mean((x - x.mean(axis=-1, keepdims=True)) ** 2, axis=-1) * np.divide(n, n - 1)
+        v = np.mean((x - m) ** 2, axis=-1) * np.divide(n, n - 1)
         se = np.sqrt(v / n)
         q_low, q_high = _tail_quantiles(lambda p: _sp.stdtrit(n - 1, p), level, alternative)
         return np.asarray(q_low * se + mean, float), np.asarray(q_high * se + mean, float)
