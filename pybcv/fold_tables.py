@@ -49,8 +49,10 @@ def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     ``DESIGNS[design].test_sets(n, generators[r])[f]``."""
     R, n = codes.shape
     fid, F, idx = _folds(design, n, generators)
-    c = np.take_along_axis(codes, idx, axis=1)                       # (R, L)
-    key = (np.arange(R)[:, None] * F + fid[None, :]) * 4 + c
+    # key (r * F + fold) * 4 + code: each row's codes offset by 4 F r, gathered, then the folds added
+    shifted = np.asarray(codes, np.intp) + (np.arange(R) * (4 * F))[:, None]
+    key = np.take_along_axis(shifted, idx, axis=1)                 # (R, L)
+    key += 4 * fid
     cnt = np.bincount(key.ravel(), minlength=R * F * 4).reshape(R, F, 4)
     # code 3 = both wrong (n00), 2 = A wrong only (n01), 1 = B wrong only (n10), 0 = n11
     return cnt[..., ::-1].reshape(R, F, 2, 2)

@@ -53,3 +53,33 @@ def test_unit_rngs_are_the_documented_streams(record, options):
             np.testing.assert_array_equal(g.permutation(50), ref.permutation(50))
             np.testing.assert_array_equal(cfg.unit_rng(r, unit).permutation(50),
                                           seeds.rng(seq(3, r, unit)).permutation(50))
+
+
+@pytest.mark.parametrize("record", ["epsilon", "twin-residuals", "twin-labels", "twin-probs"])
+def test_datasets_for_are_each_repetitions_data(record):
+    """A learner-free batch draws its repetitions' data from Generators made
+    together: the same records as ``dataset_for`` one repetition at a time."""
+    cfg = RunConfig(record, "table5", seed=5)
+    reps = [0, 3] + list(range(60, 100))
+    for r, d in zip(reps, cfg.datasets_for(reps)):
+        ref = cfg.dataset_for(r)
+        for field in ("loss_a", "loss_b", "y", "pred_a", "pred_b"):
+            a, b = getattr(d, field, None), getattr(ref, field, None)
+            assert (a is None) == (b is None)
+            if a is not None:
+                np.testing.assert_array_equal(a, b)
+        assert any(getattr(d, f, None) is not None for f in ("loss_a", "pred_a"))
+
+
+def test_test_orders_without_shuffling_are_the_identity_cuts():
+    """shuffle=False: each batch row is the unshuffled test order."""
+    from pybcv.partitions import DESIGNS
+    for name, design in DESIGNS.items():
+        cv = type(design)(**{**design.get_params(), "shuffle": False})
+        try:
+            rows = cv.test_orders(40, [None, None])
+        except ValueError:          # a scheme that needs labels
+            continue
+        want = np.concatenate(cv.test_sets(40))
+        for row in rows:
+            np.testing.assert_array_equal(row, want)

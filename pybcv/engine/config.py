@@ -244,8 +244,17 @@ class RunConfig:
     def dataset_for(self, r: int) -> "_ds.Dataset":
         seq = (seeds.keyed_seq(self.seed, r, 0, self._stream_key()) if self.experiment.stream_key
                else seeds.data_seq(self.seed, r))
+        return self._make_dataset(seq)
+
+    def datasets_for(self, reps: Sequence[int]) -> List["_ds.Dataset"]:
+        """``[dataset_for(r) for r in reps]``, their Generators made together
+        (``seeds.rngs``; a data set draws from a Generator as from its seed)."""
+        key = (0, seeds.stable_id(self._stream_key())) if self.experiment.stream_key else (0,)
+        return [self._make_dataset(g) for g in seeds.rngs(self.seed, reps, *key)]
+
+    def _make_dataset(self, seed) -> "_ds.Dataset":
         where = {"folder": self.data_dir} if self.data_dir else {}
-        return _ds.make_dataset(self.experiment.dataset, seq, n=self.n, **self.data_params, **where)
+        return _ds.make_dataset(self.experiment.dataset, seed, n=self.n, **self.data_params, **where)
 
     def at(self, value: float) -> "RunConfig":
         """This configuration with the experiment's varied parameter at

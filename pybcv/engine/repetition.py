@@ -85,12 +85,12 @@ def run_chunk(cfg: RunConfig | dict, reps: Sequence[int], timeout: Optional[floa
 def learner_free_batch(cfg: RunConfig, reps: Sequence[int]) -> Dict[str, np.ndarray]:
     """{unit: (R, F, 2, 2)} fold tables (0/1 loss) or {unit: (R, F, 4)}
     per-fold loss sums (a real-valued loss) of learner-free repetitions
-    ``reps``, all at once: each repetition's losses from ``dataset_for(r)``
+    ``reps``, all at once: each repetition's losses from ``datasets_for(reps)``
     (``RunConfig.fixed_losses``), each unit's partition from ``unit_rngs(reps, unit)``."""
     la = np.empty((len(reps), cfg.n), np.int64 if cfg.zero_one else float)
     lb = np.empty_like(la)
-    for i, r in enumerate(reps):
-        la[i], lb[i] = cfg.fixed_losses(cfg.dataset_for(r))
+    for i, d in enumerate(cfg.datasets_for(reps)):
+        la[i], lb[i] = cfg.fixed_losses(d)
     gens = {u: cfg.unit_rngs(reps, u) for u, _ in cfg.units()}
     if cfg.zero_one:
         return {u: tables_batch(d, 2 * la + lb, gens[u]) for u, d in cfg.units()}

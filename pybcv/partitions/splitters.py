@@ -40,6 +40,18 @@ def _perms(n: int, g, k: int) -> np.ndarray:
     return rows.copy() if g is None else g.permuted(rows, axis=1)
 
 
+def _perms_batch(n: int, gens, k: int) -> np.ndarray:
+    """(R, k, n): row r is ``_perms(n, gens[r], k)``, every Generator
+    shuffling its rows in place in one preallocated array (the engine's
+    batches; the same draws, without a copy and a stack per Generator)."""
+    out = np.empty((len(gens), k, n), np.arange(0).dtype)
+    out[...] = np.arange(n)
+    for g, rows in zip(gens, out):
+        if g is not None:
+            g.permuted(rows, axis=1, out=rows)
+    return out
+
+
 def _complement_splits(n: int, tests: List[np.ndarray]) -> List[Split]:
     """(train, test) pairs, train = every record not in test; both sorted."""
     out = []
@@ -145,7 +157,12 @@ class Splitter(Params):
         order; the arguments checked once, for the engine's batches)."""
         n = self._n(n)
         self._labels(n, None, None)
-        return np.stack([self._test_order(n, self._generator(g)) for g in generators])
+        return self._test_orders(n, [self._generator(g) for g in generators])
+
+    def _test_orders(self, n: int, gens) -> np.ndarray:
+        """(R, L): ``_test_order`` of each generator; the permutation schemes
+        draw them together (:func:`_perms_batch`)."""
+        return np.stack([self._test_order(n, g) for g in gens])
 
     def _test_order(self, n: int, g) -> np.ndarray:
         return np.concatenate(self._test_sets(n, g))
@@ -236,6 +253,10 @@ class RepeatedHoldOut(Splitter):
 
     def _test_order(self, n, g):
         return self._test_rows(n, g).ravel()
+
+    def _test_orders(self, n, gens):
+        p = _perms_batch(n, gens, self._n_draws())
+        return p[:, :, train_size_of(n, self.train_size):].reshape(len(gens), -1)
 
     def _check_test_sets(self, folds, n):
         _check_count(folds, self._count(), self.scheme)
@@ -378,6 +399,9 @@ class RepeatedKFoldCV(Splitter):
     def _test_order(self, n, g):          # the folds are each run's permutation cut in turn
         return _perms(n, g, self._n_runs()).ravel()
 
+    def _test_orders(self, n, gens):
+        return _perms_batch(n, gens, self._n_runs()).reshape(len(gens), -1)
+
     def _check_test_sets(self, folds, n):
         k = int(self.k)
         _check_count(folds, self._count(), f"{self.scheme} ({k} folds x {self._n_runs()} runs)")
@@ -445,6 +469,10 @@ class RandomMx2CV(Splitter):
         p = _perms(n, g, int(self.m))
         return np.concatenate([p[:, n // 2:], p[:, :n // 2]], axis=1).ravel()
 
+    def _test_orders(self, n, gens):
+        p, h = _perms_batch(n, gens, int(self.m)), n // 2
+        return np.concatenate([p[:, :, h:], p[:, :, :h]], axis=2).reshape(len(gens), -1)
+
     def _check_test_sets(self, folds, n):
         m = int(self.m)
         _check_halves(folds, m, n, f"{m}x2 CV")
@@ -497,6 +525,9 @@ class BlockRegularizedMx2CV(Splitter):
         # the plain BCV's; its stratified and grouped variants override _test_sets (test_orders
         # refuses them: they need y or groups)
         return _perm(n, g)[bcv_test_positions(n, int(self.m), self.extra_rule)]
+
+    def _test_orders(self, n, gens):
+        return _perms_batch(n, gens, 1)[:, 0, bcv_test_positions(n, int(self.m), self.extra_rule)]
 
     def _check_test_sets(self, folds, n):
         return _check_bcv(folds, int(self.m), n, self.extra_rule)
