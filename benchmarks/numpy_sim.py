@@ -9,7 +9,14 @@ epsilon data (per-record losses, H0 true), the eight partition designs of the
 paper's Table-5 tests (hold-out 2/3, 15 RHO 2/3, 15 RHO 9/10, 10-fold, 10x10-fold,
 random 5x2, 3x2 BCV, 5x2 BCV), every fold's 2x2 counts, and
 the 14 test statistics with their p-values, all
-vectorised over the repetitions with one ``numpy.random.Generator``.  It
+vectorised over the repetitions with one ``numpy.random.Generator``.  Each
+record's counts are packed in the bit fields of one integer, and each
+design shuffles those integers themselves (``Generator.permuted(...,
+out=)``; a shuffle moves values as it would move indices), so a fold's
+counts are one sum of its test positions: no index arrays, no gather (an
+outside reviewer's plain simulation, faster than this file's first
+version, did so; ``draw`` below still gives the index sets that
+``simple_anchor.py`` fits on).  It
 prints the type-I error of each test (a sanity check against ``pybcv
 simulate``: other random draws, so equal within Monte Carlo error only).
 
@@ -116,6 +123,63 @@ def t_p(t, df):
     return 2 * special.stdtr(df, -np.abs(t))
 
 
+BITS = 21      # a record's counts packed in bit fields of one int64: folds under 2**21 records
+MASK = (1 << BITS) - 1
+BCV = {"bcv3x2": (4, (1, 2, 3, 4), ((1, 2), (1, 3), (1, 4))),
+       "bcv5x2": (8, (1, 7, 2, 8, 3, 5, 4, 6),
+                  ((1, 2, 3, 4), (1, 3, 5, 7), (1, 2, 5, 6), (1, 4, 5, 8), (1, 3, 6, 8)))}
+
+
+def shuffled(rng, v, k, seed=None, key=0):
+    """(R, k, n): each repetition's row of ``v`` repeated k times, each copy
+    shuffled (a shuffle moves values as it would move indices, so these are
+    the records in the order of k permutations, with no index array and no
+    gather).  ``seed`` given: repetition r's copies from the Generator of
+    SeedSequence(seed, spawn_key=(r, key)), one shuffle call each."""
+    R, n = v.shape
+    x = np.empty((R, k, n), v.dtype)
+    x[...] = v[:, None, :]
+    if seed is None:
+        rng.permuted(x.reshape(R * k, n), axis=1, out=x.reshape(R * k, n))
+    else:
+        for r in range(R):
+            np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+                seed, spawn_key=(r, key)))).permuted(x[r], axis=1, out=x[r])
+    return x
+
+
+def fold_counts(rng, v, seed=None):
+    """{design: (n01, n10, n00) each (R, F)} and {design: test size} from
+    the packed codes ``v`` (R, n): every fold's sum of its test records
+    holds its three counts in its bit fields."""
+    R, n = v.shape
+    sums, n2 = {}, {}
+    keys = iter(range(1, 100))
+
+    def draw(k):
+        return shuffled(rng, v, k, seed, next(keys) if seed is not None else 0)
+
+    for key, k, frac in (("holdout", 1, 2 / 3), ("rho15_2of3", 15, 2 / 3), ("rho15_9of10", 15, 0.9)):
+        n1 = round(frac * n)
+        sums[key], n2[key] = draw(k)[:, :, n1:].sum(2), n - n1
+    sums["cv10"] = draw(1).reshape(R, 10, n // 10).sum(2)
+    sums["cv10x10"] = draw(10).reshape(R, 100, n // 10).sum(2)
+    n2["cv10"] = n2["cv10x10"] = n // 10
+    x, h = draw(5), n // 2
+    sums["rcv5x2"] = np.stack([x[:, :, h:].sum(2), x[:, :, :h].sum(2)], 2).reshape(R, 10)
+    n2["rcv5x2"] = n - h
+    for key, (B, order, S) in BCV.items():
+        cut = blocks(n, B, order)
+        b = np.add.reduceat(draw(1)[:, 0], cut[:-1], axis=1)          # (R, B) block sums
+        inS = np.zeros((len(S), B), np.int64)
+        for j, sj in enumerate(S):
+            inS[j, np.asarray(sj) - 1] = 1
+        member = np.empty((2 * len(S), B), np.int64)                   # fold (j,1) tests T_j, (j,2) S_j
+        member[0::2], member[1::2] = 1 - inS, inS
+        sums[key], n2[key] = b @ member.T, n // 2
+    return {k: (s & MASK, (s >> BITS) & MASK, s >> (2 * BITS)) for k, s in sums.items()}, n2
+
+
 def simulate(R=1000, n=300, eps=0.1, seed=0, streams=False):
     """{test: (statistic[R], p[R])}; ``streams``: a Generator per repetition
     for its data and per (repetition, design) for its partitions, instead of
@@ -125,13 +189,18 @@ def simulate(R=1000, n=300, eps=0.1, seed=0, streams=False):
     pa = np.where(first, eps / 2, 1.5 * eps)
     pb = np.where(first, 1.5 * eps, eps / 2)
     if streams:
-        u = np.stack([np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-            seed, spawn_key=(r, 0)))).random((2, n)) for r in range(R)], 1)
+        u = np.empty((R, 2, n))
+        for r in range(R):
+            np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+                seed, spawn_key=(r, 0)))).random(out=u[r])
     else:
-        u = rng.random((2, R, n))
-    codes = 2 * (u[0] < pa).astype(np.int64) + (u[1] < pb)
-    te = draw(rng, R, n, seed if streams else None)
-    return score({k: counts(codes, v) for k, v in te.items()}, {k: v.shape[2] for k, v in te.items()}, n)
+        u = rng.random((R, 2, n))
+    la, lb = u[:, 0] < pa, u[:, 1] < pb
+    # A wrong only -> field 0, B wrong only -> field 1, both -> field 2
+    v = ((la & ~lb).astype(np.int64) | (lb & ~la).astype(np.int64) << BITS
+         | (la & lb).astype(np.int64) << (2 * BITS))
+    c, n2 = fold_counts(rng, v, seed if streams else None)
+    return score(c, n2, n)
 
 
 def score(c, n2, n):

@@ -3,8 +3,9 @@
 When the losses do not depend on the training set (learner-free outcomes),
 a fold's 2x2 table needs only its test indices: ``DESIGNS[d].test_sets``
 (:mod:`pybcv.partitions`) draws exactly the permutations of
-``DESIGNS[d].splits`` without sorting or building training sets, and all
-folds of all repetitions are counted with one ``numpy.bincount``.  Table
+``DESIGNS[d].splits`` without sorting or building training sets, and
+``DESIGNS[d].test_values`` shuffles the records' codes themselves with
+those draws, so that every fold of every repetition is counted by one sum.  Table
 orientation as in :mod:`pybcv.outcomes` (``docs/conventions.md``):
 ``[[n00, n01], [n10, n11]]`` with 0 = wrong, 1 = right, A's outcome first.
 
@@ -26,18 +27,27 @@ import numpy as np
 from .partitions import DESIGNS
 
 
+#: bits per count in a packed record (:func:`tables_batch`): folds of fewer than 2**21 records
+_BITS = 21
+#: code (2 loss_a + loss_b) -> packed record: A wrong only counts in bit field 0 (n01), B wrong
+#: only in field 1 (n10), both wrong in field 2 (n00)
+_PACK = np.array([0, 1 << _BITS, 1, 1 << (2 * _BITS)], np.int64)
+
+
 @lru_cache(maxsize=64)
-def _fold_ids(design: str, n: int) -> np.ndarray:
-    _, nte = DESIGNS[design].sizes(n)
-    return np.repeat(np.arange(len(nte)), nte)
+def _fold_sizes(design: str, n: int) -> np.ndarray:
+    sizes = np.asarray(DESIGNS[design].sizes(n)[1], np.int64)
+    sizes.flags.writeable = False
+    return sizes
 
 
-def _folds(design: str, n: int, generators):
-    """(fold of each test row, number of folds F, (R, L) test rows of every
-    fold in turn) of ``design`` for each generator."""
-    fid = _fold_ids(design, n)
-    idx = DESIGNS[design].test_orders(n, generators)
-    return fid, int(fid[-1]) + 1, idx
+def _fold_sums(v: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """(R, F) sums of ``v`` (R, L) over consecutive runs of ``sizes`` columns."""
+    ends = np.cumsum(sizes)
+    if sizes.min() > 0:
+        return np.add.reduceat(v, ends - sizes, axis=1)
+    c = np.concatenate([np.zeros((v.shape[0], 1), v.dtype), np.cumsum(v, axis=1)], axis=1)
+    return c[:, ends] - c[:, ends - sizes]          # an empty fold sums to 0
 
 
 def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
@@ -46,16 +56,22 @@ def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     ``codes``: (R, n) int array, ``2*loss_a + loss_b`` per record (loss 1 =
     wrong); ``generators``: R Generators, one per repetition (the design's
     stream).  Fold f of repetition r counts the records of
-    ``DESIGNS[design].test_sets(n, generators[r])[f]``."""
+    ``DESIGNS[design].test_sets(n, generators[r])[f]``.  Each record
+    becomes one integer holding its n01, n10 and n00 counts in separate bit
+    fields, the design shuffles those (``Splitter.test_values``), and a
+    fold's sum holds its three counts."""
+    codes = np.asarray(codes)
     R, n = codes.shape
-    fid, F, idx = _folds(design, n, generators)
-    # key (r * F + fold) * 4 + code: each row's codes offset by 4 F r, gathered, then the folds added
-    shifted = np.asarray(codes, np.intp) + (np.arange(R) * (4 * F))[:, None]
-    key = np.take_along_axis(shifted, idx, axis=1)                 # (R, L)
-    key += 4 * fid
-    cnt = np.bincount(key.ravel(), minlength=R * F * 4).reshape(R, F, 4)
-    # code 3 = both wrong (n00), 2 = A wrong only (n01), 1 = B wrong only (n10), 0 = n11
-    return cnt[..., ::-1].reshape(R, F, 2, 2)
+    sizes = _fold_sizes(design, n)
+    d = DESIGNS[design]
+    if n < 1 << _BITS:
+        s = _fold_sums(d.test_values(_PACK[codes], generators), sizes)
+        mask = (1 << _BITS) - 1
+        n01, n10, n00 = s & mask, (s >> _BITS) & mask, s >> (2 * _BITS)
+    else:
+        v = d.test_values(codes, generators)
+        n01, n10, n00 = (_fold_sums((v == c).astype(np.int64), sizes) for c in (2, 1, 3))
+    return np.stack([n00, n01, n10, sizes - n01 - n10 - n00], axis=-1).reshape(R, -1, 2, 2)
 
 
 def loss_sums_batch(design: str, loss_a: np.ndarray, loss_b: np.ndarray, generators) -> np.ndarray:
@@ -63,14 +79,18 @@ def loss_sums_batch(design: str, loss_a: np.ndarray, loss_b: np.ndarray, generat
     sum of A's losses, sum of B's, sum of the squared differences) of
     ``design`` for R repetitions of fixed real-valued per-record losses
     ``loss_a``, ``loss_b`` (R, n); the folds are those of
-    :func:`tables_batch` for the same generators."""
+    :func:`tables_batch` for the same generators (A's and B's losses
+    shuffled together as the parts of one complex number)."""
     la = np.asarray(loss_a, float)
     lb = np.asarray(loss_b, float)
     R, n = la.shape
-    fid, F, idx = _folds(design, n, generators)
-    a = np.take_along_axis(la, idx, axis=1)
-    b = np.take_along_axis(lb, idx, axis=1)
-    key = (np.arange(R)[:, None] * F + fid[None, :]).ravel()
+    both = np.empty(la.shape, complex)
+    both.real, both.imag = la, lb
+    z = DESIGNS[design].test_values(both, generators)
+    a, b = z.real, z.imag
+    sizes = _fold_sizes(design, n)
+    F = len(sizes)
+    key = np.repeat(np.arange(R * F), np.tile(sizes, R))
     out = np.empty((R, F, 4))
     for j, w in enumerate((None, a, b, (a - b) ** 2)):
         out[..., j] = np.bincount(key, weights=None if w is None else w.ravel(),

@@ -25,8 +25,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ------------------------------------------------------------------ vectorised tables
 @pytest.mark.parametrize("design", sorted(DESIGNS))
 @pytest.mark.parametrize("n", [300, 301])
-def test_fast_tables_equal_generic_tables(design, n):
-    """The vectorised path draws the same partitions as Design.splits."""
+@pytest.mark.parametrize("packed", [True, False])
+def test_fast_tables_equal_generic_tables(design, n, packed, monkeypatch):
+    """The vectorised path draws the same partitions as Design.splits, with
+    the counts packed in one integer per record or (data sets of 2**21
+    records and more; forced here) counted one code at a time."""
+    if not packed:
+        monkeypatch.setattr("pybcv.fold_tables._BITS", 4)
     rng = np.random.default_rng(n)
     la = (rng.random((3, n)) < 0.2).astype(np.int64)
     lb = (rng.random((3, n)) < 0.3).astype(np.int64)

@@ -70,6 +70,19 @@ def test_test_orders_are_the_concatenated_test_sets(name):
         assert row.tolist() == np.concatenate(cv.test_sets(97, np.random.default_rng(s))).tolist()
 
 
+@pytest.mark.parametrize("name", IDS)
+def test_test_values_are_the_values_at_the_test_orders(name):
+    """The permutation schemes shuffle the values themselves with the draws
+    that shuffle the indices: the same as gathering at the test orders."""
+    cv = SCHEMES[name][0]
+    values = np.random.default_rng(1).normal(size=(3, 97)) + 1j
+    gens = lambda: [np.random.default_rng(s) for s in (4, 5, 6)]  # noqa: E731
+    want = np.take_along_axis(values, cv.test_orders(97, gens()), axis=1)
+    np.testing.assert_array_equal(cv.test_values(values, gens()), want)
+    with pytest.raises(ValueError, match="a row per generator"):
+        cv.test_values(values, gens()[:2])
+
+
 def test_test_orders_refuse_label_schemes():
     with pytest.raises(ValueError, match="y .* is required"):
         StratifiedBlockRegularizedMx2CV().test_orders(40, [np.random.default_rng(0)])

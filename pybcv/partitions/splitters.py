@@ -40,12 +40,17 @@ def _perms(n: int, g, k: int) -> np.ndarray:
     return rows.copy() if g is None else g.permuted(rows, axis=1)
 
 
-def _perms_batch(n: int, gens, k: int) -> np.ndarray:
-    """(R, k, n): row r is ``_perms(n, gens[r], k)``, every Generator
-    shuffling its rows in place in one preallocated array (the engine's
-    batches; the same draws, without a copy and a stack per Generator)."""
-    out = np.empty((len(gens), k, n), np.arange(0).dtype)
-    out[...] = np.arange(n)
+def _shuffled(values: np.ndarray, gens, k: int) -> np.ndarray:
+    """(R, k, n): ``values`` (R, n) row r repeated k times, each copy
+    shuffled in turn by ``gens[r]`` (None: left as it is) in one
+    preallocated array, in place.  A shuffle's draws do not depend on what
+    it moves, so with ``values`` the row ``arange(n)`` row r is
+    ``_perms(n, gens[r], k)``, and with any values it is those values taken
+    in that permutation's order (the engine's learner-free batches shuffle
+    the records' codes themselves, with no index array and no gather)."""
+    R, n = values.shape
+    out = np.empty((R, k, n), values.dtype)
+    out[...] = values[:, None, :]
     for g, rows in zip(gens, out):
         if g is not None:
             g.permuted(rows, axis=1, out=rows)
@@ -159,10 +164,24 @@ class Splitter(Params):
         self._labels(n, None, None)
         return self._test_orders(n, [self._generator(g) for g in generators])
 
+    def test_values(self, values, generators) -> np.ndarray:
+        """(R, L): row r is ``values[r][self.test_orders(n, generators)[r]]``,
+        the r-th row of ``values`` (R, n) at its test records in fold order,
+        drawn with the same numbers (the permutation schemes shuffle the
+        values themselves, the others gather them)."""
+        values = np.asarray(values)
+        if values.ndim != 2 or values.shape[0] != len(generators):
+            raise ValueError(f"values must be (R, n) with a row per generator ({len(generators)}), "
+                             f"got shape {values.shape}")
+        n = self._n(values.shape[1])
+        self._labels(n, None, None)
+        return self._test_values(values, [self._generator(g) for g in generators])
+
     def _test_orders(self, n: int, gens) -> np.ndarray:
-        """(R, L): ``_test_order`` of each generator; the permutation schemes
-        draw them together (:func:`_perms_batch`)."""
         return np.stack([self._test_order(n, g) for g in gens])
+
+    def _test_values(self, values: np.ndarray, gens) -> np.ndarray:
+        return np.take_along_axis(values, self._test_orders(values.shape[1], gens), axis=1)
 
     def _test_order(self, n: int, g) -> np.ndarray:
         return np.concatenate(self._test_sets(n, g))
@@ -220,8 +239,16 @@ class Splitter(Params):
         return self._check_test_sets(_as_folds(test_sets, n), n)
 
 
+class _Shuffles:
+    """A scheme whose folds are cut from permutations: its test orders are
+    the test values of the rows ``arange(n)`` (:func:`_shuffled`)."""
+
+    def _test_orders(self, n, gens):
+        return self._test_values(np.broadcast_to(np.arange(n), (len(gens), n)), gens)
+
+
 # ---- hold-out schemes: each draw is a fresh permutation; its last n - n1 records test
-class RepeatedHoldOut(Splitter):
+class RepeatedHoldOut(_Shuffles, Splitter):
     """J independent hold-out splits: for each a fresh permutation, whose
     first n1 records train and the other n - n1 test.
 
@@ -254,9 +281,9 @@ class RepeatedHoldOut(Splitter):
     def _test_order(self, n, g):
         return self._test_rows(n, g).ravel()
 
-    def _test_orders(self, n, gens):
-        p = _perms_batch(n, gens, self._n_draws())
-        return p[:, :, train_size_of(n, self.train_size):].reshape(len(gens), -1)
+    def _test_values(self, values, gens):
+        p = _shuffled(values, gens, self._n_draws())
+        return p[:, :, train_size_of(values.shape[1], self.train_size):].reshape(len(gens), -1)
 
     def _check_test_sets(self, folds, n):
         _check_count(folds, self._count(), self.scheme)
@@ -361,7 +388,7 @@ class ConservativeZSplit(Splitter):
 
 
 # ---- K-fold schemes: each run cuts one permutation into k contiguous folds
-class RepeatedKFoldCV(Splitter):
+class RepeatedKFoldCV(_Shuffles, Splitter):
     """r independent K-fold partitions (fold order: run 1 folds 1..k, run 2
     ...); each run cuts a fresh permutation into k contiguous folds, the
     first ``n mod k`` one record larger.
@@ -399,8 +426,8 @@ class RepeatedKFoldCV(Splitter):
     def _test_order(self, n, g):          # the folds are each run's permutation cut in turn
         return _perms(n, g, self._n_runs()).ravel()
 
-    def _test_orders(self, n, gens):
-        return _perms_batch(n, gens, self._n_runs()).reshape(len(gens), -1)
+    def _test_values(self, values, gens):
+        return _shuffled(values, gens, self._n_runs()).reshape(len(gens), -1)
 
     def _check_test_sets(self, folds, n):
         k = int(self.k)
@@ -439,7 +466,7 @@ class KFoldCV(RepeatedKFoldCV):
 
 
 # ---- m x 2 schemes: replication j gives fold (j, 1) testing T_j, (j, 2) testing S_j
-class RandomMx2CV(Splitter):
+class RandomMx2CV(_Shuffles, Splitter):
     """m x 2 random CV (Dietterich; Alpaydin): per replication a fresh
     permutation, S_j = its first floor(n/2) records, T_j = the rest.
 
@@ -469,8 +496,8 @@ class RandomMx2CV(Splitter):
         p = _perms(n, g, int(self.m))
         return np.concatenate([p[:, n // 2:], p[:, :n // 2]], axis=1).ravel()
 
-    def _test_orders(self, n, gens):
-        p, h = _perms_batch(n, gens, int(self.m)), n // 2
+    def _test_values(self, values, gens):
+        p, h = _shuffled(values, gens, int(self.m)), values.shape[1] // 2
         return np.concatenate([p[:, :, h:], p[:, :, :h]], axis=2).reshape(len(gens), -1)
 
     def _check_test_sets(self, folds, n):
@@ -484,7 +511,7 @@ class RandomMx2CV(Splitter):
         return []
 
 
-class BlockRegularizedMx2CV(Splitter):
+class BlockRegularizedMx2CV(_Shuffles, Splitter):
     """m x 2 block-regularized CV (1 <= m <= 15; 5x2 BCV for m = 5).
 
     One permutation is cut into B = 2^ceil(log2(m+1)) blocks (sizes n // B,
@@ -526,8 +553,9 @@ class BlockRegularizedMx2CV(Splitter):
         # refuses them: they need y or groups)
         return _perm(n, g)[bcv_test_positions(n, int(self.m), self.extra_rule)]
 
-    def _test_orders(self, n, gens):
-        return _perms_batch(n, gens, 1)[:, 0, bcv_test_positions(n, int(self.m), self.extra_rule)]
+    def _test_values(self, values, gens):
+        pos = bcv_test_positions(values.shape[1], int(self.m), self.extra_rule)
+        return _shuffled(values, gens, 1)[:, 0, pos]
 
     def _check_test_sets(self, folds, n):
         return _check_bcv(folds, int(self.m), n, self.extra_rule)
