@@ -50,6 +50,31 @@ def _fold_sums(v: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return c[:, ends] - c[:, ends - sizes]          # an empty fold sums to 0
 
 
+#: values a batch of repetitions shuffles at once, at most (64 MB of int64): a design's (R, k, n)
+#: copies and its (R, L) test values stay within it whatever n, the repetitions taken a few
+#: at a time (the engine's learner-free chunks read it too: ``simulation.default_chunk``)
+BATCH_VALUES = 1 << 23
+
+
+def _row_batches(R: int, sizes: np.ndarray, n: int):
+    """Slices of the R repetitions whose shuffled values fit in
+    ``BATCH_VALUES``: a repetition shuffles at most F copies of its n
+    values (k <= F permutations) and keeps at most F n test values."""
+    step = max(1, BATCH_VALUES // max(1, len(sizes) * n))
+    return [slice(i, min(R, i + step)) for i in range(0, R, step)]
+
+
+def _fold_counts(d, codes: np.ndarray, generators, sizes: np.ndarray):
+    """(n01, n10, n00), each (R, F), of one batch of repetitions."""
+    n = codes.shape[1]
+    if n < 1 << _BITS:
+        s = _fold_sums(d.test_values(_PACK[codes], generators), sizes)
+        mask = (1 << _BITS) - 1
+        return s & mask, (s >> _BITS) & mask, s >> (2 * _BITS)
+    v = d.test_values(codes, generators)
+    return tuple(_fold_sums((v == c).astype(np.int64), sizes) for c in (2, 1, 3))
+
+
 def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     """(R, F, 2, 2) fold tables of ``design`` for R repetitions.
 
@@ -63,14 +88,9 @@ def tables_batch(design: str, codes: np.ndarray, generators) -> np.ndarray:
     codes = np.asarray(codes)
     R, n = codes.shape
     sizes = _fold_sizes(design, n)
-    d = DESIGNS[design]
-    if n < 1 << _BITS:
-        s = _fold_sums(d.test_values(_PACK[codes], generators), sizes)
-        mask = (1 << _BITS) - 1
-        n01, n10, n00 = s & mask, (s >> _BITS) & mask, s >> (2 * _BITS)
-    else:
-        v = d.test_values(codes, generators)
-        n01, n10, n00 = (_fold_sums((v == c).astype(np.int64), sizes) for c in (2, 1, 3))
+    d, gens = DESIGNS[design], list(generators)
+    parts = [_fold_counts(d, codes[b], gens[b], sizes) for b in _row_batches(R, sizes, n)]
+    n01, n10, n00 = (np.concatenate(x) for x in zip(*parts))
     return np.stack([n00, n01, n10, sizes - n01 - n10 - n00], axis=-1).reshape(R, -1, 2, 2)
 
 
@@ -84,15 +104,17 @@ def loss_sums_batch(design: str, loss_a: np.ndarray, loss_b: np.ndarray, generat
     la = np.asarray(loss_a, float)
     lb = np.asarray(loss_b, float)
     R, n = la.shape
-    both = np.empty(la.shape, complex)
-    both.real, both.imag = la, lb
-    z = DESIGNS[design].test_values(both, generators)
-    a, b = z.real, z.imag
     sizes = _fold_sizes(design, n)
-    F = len(sizes)
-    key = np.repeat(np.arange(R * F), np.tile(sizes, R))
+    F, gens = len(sizes), list(generators)
     out = np.empty((R, F, 4))
-    for j, w in enumerate((None, a, b, (a - b) ** 2)):
-        out[..., j] = np.bincount(key, weights=None if w is None else w.ravel(),
-                                  minlength=R * F).reshape(R, F)
+    for rows in _row_batches(R, sizes, n):
+        both = np.empty(la[rows].shape, complex)
+        both.real, both.imag = la[rows], lb[rows]
+        z = DESIGNS[design].test_values(both, gens[rows])
+        a, b = z.real, z.imag
+        r = len(z)
+        key = np.repeat(np.arange(r * F), np.tile(sizes, r))
+        for j, w in enumerate((None, a, b, (a - b) ** 2)):
+            out[rows, :, j] = np.bincount(key, weights=None if w is None else w.ravel(),
+                                          minlength=r * F).reshape(r, F)
     return out

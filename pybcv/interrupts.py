@@ -26,8 +26,12 @@ import os
 import signal
 import sys
 import threading
-from multiprocessing import resource_tracker
 from contextlib import contextmanager
+
+from ._deferred import deferred
+
+#: imported when a pool first starts (multiprocessing: 5 ms of every command's start)
+_resource_tracker = deferred("multiprocessing.resource_tracker")
 
 EXIT_INTERRUPTED = 130
 
@@ -68,7 +72,7 @@ def _start_resource_trackers():
     their first pool, started first: starting one lifts SIGINT's block in
     the calling thread (each blocks it around its own start, then unblocks
     it), so it is blocked again after each."""
-    trackers = [resource_tracker]
+    trackers = [_resource_tracker]
     try:
         from joblib.externals.loky.backend import resource_tracker as loky_tracker
         trackers.append(loky_tracker)

@@ -29,15 +29,14 @@ A wrong/right, columns B wrong/right.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import warnings
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Dict, List, Mapping, Sequence
 
 import numpy as np
 from tqdm import tqdm
 
 from . import seeds
+from ._deferred import deferred
 from .errors import FitWarning, LearnerContext, LearnerInputError
 from .interrupts import stop_pool, workers_deaf
 from .learners import as_learner as _wrap_learner
@@ -45,6 +44,10 @@ from .learners import make_learner, parse_spec, seeded
 from .learners.timelimit import fit_timeout
 from .outcomes import loss_sums, tables_from_predictions
 from .partitions import DESIGNS, design_splitter
+
+# imported when a pool of workers first starts, not with every command's start
+_mp = deferred("multiprocessing")
+_futures = deferred("concurrent.futures")
 
 
 def spec_dict(spec) -> dict:
@@ -269,13 +272,13 @@ def predict_learners(learners, X, y, splits, backend, n_jobs, progress, seed=Non
             else:
                 # fresh processes (spawn): an embedded R or JVM of this process is not forked
                 with workers_deaf():    # the workers and their helpers, started here, ignore Ctrl-C
-                    pool = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"))
+                    pool = _futures.ProcessPoolExecutor(n_jobs, mp_context=_mp.get_context("spawn"))
                 try:
                     with workers_deaf():
                         futures = {pool.submit(_predict_task, learners[i], backend, X, y,
                                                {d: splits[d]}, seed, timeout, proba): (i, d)
                                    for i, d in tasks}
-                    for fut in as_completed(futures):
+                    for fut in _futures.as_completed(futures):
                         done(*futures[fut], fut.result())
                 except BaseException:
                     stop_pool(pool)      # Ctrl-C or a failure: the deaf workers are stopped now

@@ -25,13 +25,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ------------------------------------------------------------------ vectorised tables
 @pytest.mark.parametrize("design", sorted(DESIGNS))
 @pytest.mark.parametrize("n", [300, 301])
-@pytest.mark.parametrize("packed", [True, False])
-def test_fast_tables_equal_generic_tables(design, n, packed, monkeypatch):
+@pytest.mark.parametrize("packed, batch", [(True, None), (False, None), (True, 1)])
+def test_fast_tables_equal_generic_tables(design, n, packed, batch, monkeypatch):
     """The vectorised path draws the same partitions as Design.splits, with
     the counts packed in one integer per record or (data sets of 2**21
-    records and more; forced here) counted one code at a time."""
+    records and more; forced here) counted one code at a time, and with the
+    repetitions all at once or (large n; forced here) one at a time."""
     if not packed:
         monkeypatch.setattr("pybcv.fold_tables._BITS", 4)
+    if batch:
+        monkeypatch.setattr("pybcv.fold_tables.BATCH_VALUES", batch)
     rng = np.random.default_rng(n)
     la = (rng.random((3, n)) < 0.2).astype(np.int64)
     lb = (rng.random((3, n)) < 0.3).astype(np.int64)

@@ -101,7 +101,10 @@ def test_stored_loss_sums_keep_their_decimals_and_rescore(tmp_path):
     assert np.allclose(again.pvalue["kfold_t"], res.pvalue["kfold_t"])
 
 
-def test_learner_free_loss_sums_are_those_of_the_designs_folds():
+@pytest.mark.parametrize("batch", [None, 1])
+def test_learner_free_loss_sums_are_those_of_the_designs_folds(batch, monkeypatch):
+    if batch:       # the repetitions one at a time, as for a large n
+        monkeypatch.setattr("pybcv.fold_tables.BATCH_VALUES", batch)
     rng = np.random.default_rng(3)
     la, lb = rng.gamma(2.0, 1.0, (2, 40)), rng.gamma(2.0, 1.0, (2, 40))
     la[0, 3], lb[1, 7] = np.inf, 0.0          # shuffled as one complex number: kept exactly

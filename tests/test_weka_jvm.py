@@ -299,8 +299,9 @@ def test_the_time_limit_cuts_a_weka_fit_inside_the_jvm_short():
     (WekaJob gives up on the fit at the limit and names its fold); before,
     a design in one Java call ran all its fits whatever the limit."""
     import pybcv
-    X, y = _long_fit_data(20000)          # J48 on 10,000 records: far over 0.05 s
-    with pytest.raises(RuntimeError, match=r"R learner 'J48' failed on fold 1 of 10, design "
+    X, y = _long_fit_data(20000)          # J48 on 10,000 records: mostly over 0.05 s
+    # which fold is the first over the limit depends on the machine's speed at the time
+    with pytest.raises(RuntimeError, match=r"R learner 'J48' failed on fold \d+ of 10, design "
                                            r"'bcv5x2': the fit took longer than the time limit of "
                                            r"0.05 s \(timeout\)"):
         pybcv.compare(X, y, "J48", "majority", backend="r", timeout=0.05)

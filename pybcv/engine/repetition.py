@@ -103,7 +103,12 @@ def run_learner_free(cfg: RunConfig, reps: Sequence[int]) -> List[Repetition]:
     tabs = learner_free_batch(cfg, reps)
     res, ci = score(cfg, tabs)
     sec = (time.perf_counter() - t0) / max(len(reps), 1)
-    return [Repetition(int(r), {k: (res[k][0][i], res[k][1][i]) for k in cfg.tests}, sec,
+    # Python floats, as score_repetitions gives (a list read once, not a numpy scalar per entry)
+    res = {k: (np.asarray(res[k][0], float).tolist(), np.asarray(res[k][1], float).tolist())
+           for k in cfg.tests}
+    ci = {k: (np.asarray(lo, float).tolist(), np.asarray(hi, float).tolist())
+          for k, (lo, hi) in ci.items()}
+    return [Repetition(int(r), {k: (s[i], p[i]) for k, (s, p) in res.items()}, sec,
                        tables={u: T[i] for u, T in tabs.items()} if cfg.keep_tables else None,
                        intervals={k: (lo[i], hi[i]) for k, (lo, hi) in ci.items()})
             for i, r in enumerate(reps)]

@@ -14,7 +14,6 @@ import csv
 import json
 import math
 import os
-import socket
 import sys
 import time
 from contextlib import ExitStack
@@ -26,6 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 from .._deferred import deferred
+from ..fold_tables import BATCH_VALUES
 from ..interrupts import workers_deaf
 from ..stats import TESTS
 from . import archive
@@ -35,6 +35,7 @@ from .repetition import Repetition, learner_free_batch, run_chunk
 from .store import DB_NAME, Store
 
 pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
+_socket = deferred("socket")  # to check a scheduler's address
 
 ALPHA = 0.05
 #: Seconds a dask scheduler's address may take to answer before a run gives up on it.
@@ -137,11 +138,12 @@ class SimulationResult:
 
 def default_chunk(cfg: RunConfig, reps: int, jobs: int) -> int:
     """Repetitions per unit of work: the record's ``chunk``, else ~reps/jobs
-    up to 500 for learner-free runs and 1 for learner runs."""
+    up to 500 for learner-free runs (fewer for large n: a chunk's per-record
+    arrays within ``fold_tables.BATCH_VALUES``) and 1 for learner runs."""
     if cfg.experiment.chunk is not None:
         return cfg.experiment.chunk
-    if cfg.learner_free:
-        return max(1, min(500, math.ceil(reps / max(jobs, 1))))
+    if cfg.learner_free:       # and a chunk's (R, n) losses within BATCH_VALUES whatever n
+        return max(1, min(500, math.ceil(reps / max(jobs, 1)), BATCH_VALUES // max(cfg.n, 1)))
     return 1
 
 
@@ -352,7 +354,7 @@ def connect_scheduler(address: str, name: str = "scheduler"):
         if u.scheme not in ("tcp", "tls") or not host or port is None:
             raise ValueError(f"{name}: give an address as tcp://host:port, got {address!r}")
         try:
-            socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT_S).close()
+            _socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT_S).close()
         except OSError as e:
             raise ConnectionError(f"{name}: cannot reach {address} within {SCHEDULER_TIMEOUT_S:g} s "
                                   f"({e.strerror or e or 'timed out'})") from None
