@@ -271,15 +271,8 @@ class RepeatedHoldOut(_Shuffles, Splitter):
     def _count(self):
         return self._n_draws()
 
-    def _test_rows(self, n, g):
-        """(draws, n - n1): each draw's test records, one row a draw."""
-        return _perms(n, g, self._n_draws())[:, train_size_of(n, self.train_size):]
-
-    def _test_sets(self, n, g):
-        return list(self._test_rows(n, g))
-
-    def _test_order(self, n, g):
-        return self._test_rows(n, g).ravel()
+    def _test_sets(self, n, g):          # each draw's last n - n1 records
+        return list(_perms(n, g, self._n_draws())[:, train_size_of(n, self.train_size):])
 
     def _test_values(self, values, gens):
         p = _shuffled(values, gens, self._n_draws())
@@ -423,9 +416,6 @@ class RepeatedKFoldCV(_Shuffles, Splitter):
         return [p[lo:hi] for p in _perms(n, g, self._n_runs())
                 for lo, hi in zip(bounds[:-1], bounds[1:])]
 
-    def _test_order(self, n, g):          # the folds are each run's permutation cut in turn
-        return _perms(n, g, self._n_runs()).ravel()
-
     def _test_values(self, values, gens):
         return _shuffled(values, gens, self._n_runs()).reshape(len(gens), -1)
 
@@ -491,10 +481,6 @@ class RandomMx2CV(_Shuffles, Splitter):
     def _test_sets(self, n, g):
         h = n // 2
         return [t for p in _perms(n, g, int(self.m)) for t in (p[h:], p[:h])]
-
-    def _test_order(self, n, g):
-        p = _perms(n, g, int(self.m))
-        return np.concatenate([p[:, n // 2:], p[:, :n // 2]], axis=1).ravel()
 
     def _test_values(self, values, gens):
         p, h = _shuffled(values, gens, int(self.m)), values.shape[1] // 2
