@@ -50,10 +50,10 @@ def _fold_sums(v: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return c[:, ends] - c[:, ends - sizes]          # an empty fold sums to 0
 
 
-#: values a batch of repetitions shuffles at once, at most (64 MB of int64): a design's (R, k, n)
+#: values a batch of repetitions shuffles at once, at most (8 MB of int64): a design's (R, k, n)
 #: copies and its (R, L) test values stay within it whatever n, the repetitions taken a few
 #: at a time (the engine's learner-free chunks read it too: ``simulation.default_chunk``)
-BATCH_VALUES = 1 << 23
+BATCH_VALUES = 1 << 20
 
 
 def _row_batches(R: int, sizes: np.ndarray, n: int):
