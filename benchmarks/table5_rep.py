@@ -32,7 +32,7 @@ Every prediction of the bridge is asserted equal to the loop's.
 
 Cases: ``exp6`` (EXP6, n = 300, 6 classes: the Weka learners, kknn, tree),
 ``simple300`` (the simple experiment's data at n = 300, 2 classes: glm, a
-2-class learner), ``wave`` (UCI wave, 5,000 rows, 21 predictors, 3 classes)
+2-class learner), ``wave`` (UCI wave, 5,000 rows, 40 predictors, 3 classes)
 ``twonorm`` (UCI twonorm, 7,400 rows, 2 classes: glm) and ``wave-bcv`` (wave,
 JRip, SMO and Logistic on the repetition's 5x2 BCV splits only: 10 fits on
 2,500 training rows instead of 167, hours per round otherwise); on the UCI
