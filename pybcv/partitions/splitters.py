@@ -171,8 +171,8 @@ class Splitter(Params):
         values themselves, the others gather them)."""
         values = np.asarray(values)
         if values.ndim != 2 or values.shape[0] != len(generators):
-            raise ValueError(f"values must be (R, n) with a row per generator ({len(generators)}), "
-                             f"got shape {values.shape}")
+            raise ArgumentError("values", f"values must be (R, n) with a row per generator "
+                                          f"({len(generators)}), got shape {values.shape}")
         n = self._n(values.shape[1])
         self._labels(n, None, None)
         return self._test_values(values, [self._generator(g) for g in generators])
