@@ -35,9 +35,9 @@ def _perm(n: int, g) -> np.ndarray:
 def _perms(n: int, g, k: int) -> np.ndarray:
     """(k, n): row i is the i-th of k calls ``_perm(n, g)`` in turn, drawn in
     one call (``Generator.permuted`` shuffles row after row with the draws of
-    ``permutation``; tests/test_startup.py holds them equal)."""
-    rows = np.broadcast_to(np.arange(n), (k, n))
-    return rows.copy() if g is None else g.permuted(rows, axis=1)
+    ``permutation``; tests/test_startup.py holds them equal): the one
+    generator's case of :func:`_shuffled`."""
+    return _shuffled(np.arange(n)[None, :], [g], k)[0]
 
 
 def _shuffled(values: np.ndarray, gens, k: int) -> np.ndarray:
