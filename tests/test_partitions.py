@@ -429,3 +429,17 @@ def test_docstring_examples(module):
     import importlib
     res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert res.attempted > 0 and res.failed == 0
+
+
+@pytest.mark.parametrize("name", sorted(P.DESIGNS))
+def test_named_design_sizes_are_its_fold_lengths(name):
+    """sizes (worked out from the test sets alone where the training sets are
+    their complements) and the fold count agree with drawn folds at every n,
+    including the design's smallest."""
+    cv = P.DESIGNS[name]
+    for n in sorted({cv.min_n, cv.min_n + 1, 97, 300}):
+        sp = cv.splits(n, 3)
+        ntr, nte = cv.sizes(n)
+        assert [len(tr) for tr, _ in sp] == ntr.tolist(), (name, n)
+        assert [len(te) for _, te in sp] == nte.tolist(), (name, n)
+        assert len(sp) == cv.n_splits(n) == cv.get_n_splits(), (name, n)

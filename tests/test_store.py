@@ -196,3 +196,27 @@ def test_reading_a_run_never_changes_its_file(tmp_path):
     assert open(path, "rb").read() == before and sorted(os.listdir(out)) == [S.DB_NAME, "summary.csv"]
     again = simulate("epsilon", tests="table5", reps=12, seed=2, out=out, resume=True)
     assert again.reps.tolist() == list(range(12))
+
+
+def test_results_are_the_stored_rows_of_complete_repetitions(tmp_path):
+    """results() puts every stored value at its repetition's place, a stored
+    NaN (NULL) back as nan and the tests in the configuration's order, and
+    leaves out a repetition that lost a row (repetitions written out of
+    order, with a gap in their numbers)."""
+    st = S.Store(str(tmp_path))
+    st.init_config(CONFIG, resume=False, reps_target=9)
+    rows = [_row(r) for r in (7, 0, 3, 8, 1)]
+    rows[2]["results"]["cv10_t"] = (float("nan"), 0.5)
+    st.write(rows)
+    st.close()
+    _sql(tmp_path, "DELETE FROM results WHERE rep=8 AND test='mcnemar'")
+    st = S.Store(str(tmp_path), readonly=True)
+    reps, res = st.results()
+    st.close()
+    assert reps.tolist() == [0, 1, 3, 7]
+    assert list(res) == TESTS            # the configuration's order, not the key's
+    want = {r["rep"]: r["results"] for r in rows}
+    for k in TESTS:
+        for j in (0, 1):
+            np.testing.assert_array_equal(res[k][j], [want[r][k][j] for r in (0, 1, 3, 7)])
+    assert np.isnan(res["cv10_t"][0][2]) and res["cv10_t"][1][2] == 0.5

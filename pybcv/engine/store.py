@@ -68,7 +68,7 @@ REQUIRED_TABLES = ("meta", "results", "reps")
 _SCHEMA = """
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
     CREATE TABLE IF NOT EXISTS results(rep INTEGER, test TEXT, statistic REAL, pvalue REAL,
-                                       PRIMARY KEY(rep, test));
+                                       PRIMARY KEY(rep, test)) WITHOUT ROWID;  -- one b-tree
     CREATE TABLE IF NOT EXISTS reps(rep INTEGER PRIMARY KEY, seconds REAL, fits_a INTEGER,
                                     fits_b INTEGER, backend TEXT, tables BLOB, finished REAL);
     CREATE TABLE IF NOT EXISTS failures(rep INTEGER PRIMARY KEY, learner TEXT, design TEXT,
@@ -481,15 +481,29 @@ class Store:
     def results(self) -> Tuple[np.ndarray, Dict[str, Tuple[np.ndarray, np.ndarray]]]:
         """(reps sorted, {test: (statistic[R], pvalue[R])}) over complete repetitions."""
         reps = np.array(sorted(self.done()), dtype=np.int64)
-        pos = {int(r): i for i, r in enumerate(reps)}
         out: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
-        for r, k, s, p in self._run("SELECT rep, test, statistic, pvalue FROM results"):
-            if r not in pos:
-                continue
-            if k not in out:
-                out[k] = (np.full(len(reps), np.nan), np.full(len(reps), np.nan))
-            out[k][0][pos[r]] = np.nan if s is None else s
-            out[k][1][pos[r]] = np.nan if p is None else p
+        rows = self._run("SELECT rep, test, statistic, pvalue FROM results").fetchall()
+        if not rows or not len(reps):
+            return reps, out
+        rep, test, stat, pval = zip(*rows)
+        rep = np.array(rep, dtype=np.int64)
+        at = np.minimum(np.searchsorted(reps, rep), len(reps) - 1)
+        mine = reps[at] == rep                       # rows of complete repetitions
+        seen = dict.fromkeys(k for k, m in zip(test, mine.tolist()) if m)
+        # the tests in the configuration's order, which the engine writes
+        # them in (a results table without rowid keeps its rows in key order)
+        order = self._expectation()[0] or []
+        known = set(order)
+        names = {k: i for i, k in enumerate([k for k in order if k in seen]
+                                            + [k for k in seen if k not in known])}
+        code = np.array([names.get(k, -1) for k in test], dtype=np.int64)
+        # NULL (a NaN stored) reads as None: float arrays take it as nan
+        stat, pval = np.array(stat, dtype=float), np.array(pval, dtype=float)
+        for k, i in names.items():
+            sel = mine & (code == i)
+            s, p = np.full(len(reps), np.nan), np.full(len(reps), np.nan)
+            s[at[sel]], p[at[sel]] = stat[sel], pval[sel]
+            out[k] = (s, p)
         return reps, out
 
     def tables(self, reps: Optional[Iterable[int]] = None

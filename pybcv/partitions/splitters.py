@@ -108,6 +108,15 @@ class Splitter(Params):
     def _folds(self, n: int, g, **labels) -> List[Split]:
         return _complement_splits(n, self._test_sets(n, g, **labels))
 
+    def _fold_sizes(self, n: int):
+        """(n_train, n_test) per fold, unshuffled; the training sets are the
+        complements of the test sets unless a scheme says otherwise."""
+        if type(self)._folds is not Splitter._folds:
+            folds = self._folds(n, None)
+            return [len(t) for t, _ in folds], [len(v) for _, v in folds]
+        n_test = np.array([len(v) for v in self._test_sets(n, None)])
+        return n - n_test, n_test
+
     def _labels(self, n: int, y, groups) -> dict:
         """What the scheme takes from ``y`` and ``groups`` (keyword arguments
         of ``_test_sets``).  A scheme that forms its folds from the record
@@ -219,8 +228,7 @@ class Splitter(Params):
             return _SIZES[key]
         except (KeyError, TypeError):
             pass
-        folds = self._folds(n, None)
-        out = (np.array([len(t) for t, _ in folds]), np.array([len(v) for _, v in folds]))
+        out = tuple(np.asarray(x, np.int64) for x in self._fold_sizes(n))
         for x in out:
             x.setflags(write=False)
         try:
@@ -374,6 +382,14 @@ class ConservativeZSplit(Splitter):
 
     def _test_sets(self, n, g):
         return [te for _, te in self._folds(n, g)]
+
+    def _fold_sizes(self, n):
+        J, M = int(self.n_repeats), int(self.n_halvings)
+        n1 = train_size_of(n, self.train_size)
+        n2, half = n - n1, n // 2
+        if n2 >= half:
+            return super()._fold_sizes(n)           # _folds says why
+        return [n1] * J + [half - n2] * (2 * M * J), [n2] * (J + 2 * M * J)
 
     def _check_test_sets(self, folds, n):
         raise ValueError("the training sets of the conservative-Z half-sample splits are not "
