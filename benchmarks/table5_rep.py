@@ -17,8 +17,9 @@ round (interleaved), ``--runs`` rounds:
 
 * bridge: ``python benchmarks/table5_rep.py --worker DIR LEARNER ...`` --
   Python -> rpy2 -> R -> (Java), ``pipeline.predict_designs`` per repetition;
-* Java loop (Weka learners): ``java -cp weka.jar:pybcv-weka.jar pybcv.WekaLoop``
-  over the same weka.jar, data (ARFF) and splits;
+* Java loop (Weka learners): ``java -Xmx512m -cp weka.jar:pybcv-weka.jar
+  pybcv.WekaLoop`` over the same weka.jar, data (ARFF) and splits, with
+  the heap RWeka gives the bridge's JVM (512 MB);
 * R loop (kknn, tree, glm): ``Rscript`` running a plain loop of the R
   functions over the same data (CSV) and splits.
 
@@ -60,6 +61,7 @@ sys.path.insert(0, HERE)
 from rounds import fmt3, machine, parser, report, stamp  # noqa: E402
 
 PASSES = 3            # timed passes (WekaLoop: -Dpybcv.passes), the fastest counts
+JAVA_HEAP = "-Xmx512m"  # RWeka's heap for the JVM in R (its default java.parameters)
 # label -> (registry name, Weka class and options | None for an R learner)
 LEARNERS = {
     "J48": ("J48", "weka.classifiers.trees.J48", []),
@@ -226,8 +228,8 @@ def weka_jar():
 def run_java(d, label, warmup, passes):
     _, cls, opts = LEARNERS[label]
     cp = weka_jar() + os.pathsep + os.path.join(ROOT, "R", "inst", "java", "pybcv-weka.jar")
-    res = subprocess.run(["java", f"-Dpybcv.passes={passes}", "-cp", cp, "pybcv.WekaLoop", d,
-                          str(warmup), cls, *opts],
+    res = subprocess.run(["java", JAVA_HEAP, f"-Dpybcv.passes={passes}", "-cp", cp,
+                          "pybcv.WekaLoop", d, str(warmup), cls, *opts],
                          capture_output=True, text=True, check=True)
     out = res.stdout.split()
     tag = cls.rsplit(".", 1)[1] + "".join(opts)

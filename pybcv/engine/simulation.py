@@ -438,9 +438,10 @@ def _result_from_parts(cfg, reps, res, info, tables, out, profile,
         if k not in into:
             into[k] = (np.full(len(reps), np.nan), np.full(len(reps), np.nan))
         into[k][0][j], into[k][1][j] = a, b
-    for j, r in enumerate(reps):
-        for k, (lo, hi) in known.get(r, {}).items():
-            put(ci, k, j, lo, hi)
+    have = [j for j, r in enumerate(reps) if r in known]
+    for k in dict.fromkeys(k for j in have for k in known[reps[j]]):
+        lohi = np.array([known[reps[j]].get(k, (np.nan, np.nan)) for j in have], float)
+        put(ci, k, have, lohi[:, 0], lohi[:, 1])
     todo = [j for j, r in enumerate(reps) if r not in known]
     for i in range(0, len(todo), RESCORE_CHUNK):
         idx = todo[i:i + RESCORE_CHUNK]

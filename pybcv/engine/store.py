@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import os
 import sqlite3
 import time
@@ -140,11 +139,6 @@ def unpack_tables(blob: bytes) -> Dict[str, np.ndarray]:
     if pos != len(raw):
         raise ValueError(f"{len(raw) - pos} bytes of the tables blob left unread")
     return out
-
-
-def _f(x):
-    x = float(x)
-    return None if math.isnan(x) else x
 
 
 def sqlite_uri(path: str) -> str:
@@ -429,7 +423,8 @@ class Store:
             self._many("DELETE FROM results WHERE rep=?", reps, what)
             self._many("DELETE FROM failures WHERE rep=?", reps, what)
             self._many("INSERT INTO results(rep, test, statistic, pvalue) VALUES(?,?,?,?)",
-                       [(r, k, _f(st), _f(p)) for (r,), row in zip(reps, rows)
+                       # SQLite stores a NaN as NULL, which reads back as None
+                       [(r, k, float(st), float(p)) for (r,), row in zip(reps, rows)
                         for k, (st, p) in row["results"].items()], what)
             now = time.time()
             self._many(
