@@ -318,3 +318,27 @@ def test_pybcv_truth_mnist_routes_to_the_true_error_procedure(monkeypatch, capsy
                  "--eval-size", "1000", "--seed", "2", "--quiet"]) == 0
     assert seen == {"n": 200, "epochs": 5, "rates": [0.0, 0.5], "data_sets": 4, "seed": 2,
                     "eval_size": 1000}
+
+
+@pytest.mark.slow
+def test_the_gpu_script_runs_its_steps_at_a_toy_size_on_the_cpu(tmp_path):
+    """``scripts/mnist_gpu.sh --smoke``: the device call's steps (versions,
+    the batched trainer's benchmark, a stored run of the column's tests and
+    its report in $OUT) on the CPU at n = 200, one epoch (~20 s)."""
+    import subprocess
+    import sys
+    from pybcv.engine.store import Store
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "OUT": str(tmp_path), "PYBCV_PYTHON": sys.executable}
+    p = subprocess.run(["bash", os.path.join(root, "scripts", "mnist_gpu.sh"), "--smoke"],
+                       env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    assert "predictions identical" in (tmp_path / "cnn_bench.txt").read_text()
+    st = Store(str(tmp_path), readonly=True)
+    try:
+        assert len(st.done()) == 2 and st.config()["n"] == 200
+        assert sorted(st.results()[1]) == sorted(
+            ["mcnemar_5x2bcv", "calibrated_f_5x2bcv", "mcnemar_ho", "proportion_z"])
+    finally:
+        st.close()
+    assert "repetitions: **2**" in (tmp_path / "report.md").read_text()

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The MNIST column at full fidelity on a GPU (issue 23, item 5): one call of
+# a device machine, resumable across calls and sessions.  Never run by the
+# tests or the default commands.  docs/replication/mnist/README.md, "The
+# full-fidelity column on a GPU", says how to call it; in short, from the
+# repository root of the device machine:
+#
+#   bash scripts/mnist_gpu.sh SECONDS [--bench]
+#
+# runs the 5x2 BCV and hold-out tests (n = 10,000, 250 epochs, 100
+# repetitions) for at most SECONDS, resuming the store in $RUN, and copies
+# the store and its report to $OUT (the device tool's folder that comes
+# back).  --bench first times the batched trainer (benchmarks/cnn.py, one
+# epoch).  The interpreter is $PYBCV_PYTHON (default python3: on the device
+# machine the one with a CUDA build of PyTorch); pybcv runs from this
+# checkout (PYTHONPATH), MNIST from $PYBCV_DATA (default .mnist, carried:
+# .mnist/mnist/mnist.npz).
+#
+#   bash scripts/mnist_gpu.sh --smoke
+#
+# checks the same steps here on the CPU at a toy size (n = 200, one epoch,
+# 2 repetitions, a temporary store).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+out="${OUT:-$(mktemp -d)}"
+tests=mcnemar_5x2bcv,calibrated_f_5x2bcv,mcnemar_ho,proportion_z
+
+if [ "${1:-}" = --smoke ]; then
+    device=cpu n=200 epochs=1 reps=2 budget=300 bench=--bench
+    run="$(mktemp -d)/run"
+    py="${PYBCV_PYTHON:-.venv/bin/python}"        # scripts/setup.sh's interpreter
+else
+    py="${PYBCV_PYTHON:-python3}"
+    budget="${1:?usage: bash scripts/mnist_gpu.sh SECONDS [--bench] | --smoke}"
+    bench="${2:-}"
+    device=cuda n=10000 epochs=250 reps=100
+    run="${RUN:-docs/replication/mnist/runs/h0_n10000_e250_cuda}"
+    export PYBCV_DATA="${PYBCV_DATA:-$PWD/.mnist}"
+fi
+
+"$py" - "$device" <<'EOF' || exit 1
+import sys
+import numpy, torch
+print(f"python {sys.version.split()[0]}, numpy {numpy.__version__}, torch {torch.__version__}")
+if sys.argv[1] == "cuda":
+    if not torch.cuda.is_available():
+        sys.exit("no CUDA device visible to this torch: run where one is")
+    print("device:", torch.cuda.get_device_name(0))
+EOF
+
+if [ "$bench" = --bench ]; then
+    "$py" benchmarks/cnn.py --device "$device" --n "$n" --folds 10 --epochs 1 --runs 1 \
+        | tee "$out/cnn_bench.txt"
+fi
+
+resume=(); [ -f "$run/results.sqlite" ] && resume=(--resume)
+mkdir -p "$run"
+a="cnn:epochs=$epochs,device=$device,batch_folds=10"
+b="cnn-dropout:rate=0,epochs=$epochs,device=$device,batch_folds=10"
+# SIGINT at the budget: the run stores what finished and stops (exit 130)
+timeout -s INT "$budget" "$py" -m pybcv simulate --dataset mnist --n "$n" --a "$a" --b "$b" \
+    --tests "$tests" --seed 0 --reps "$reps" --out "$run" "${resume[@]}" --quiet
+rc=$?
+"$py" -m pybcv report "$run" > "$out/report.md" 2>&1
+cp "$run/results.sqlite" "$out/" && echo "store and report in $out (simulate exit $rc)"
+head -40 "$out/report.md"
+[ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$rc" = 130 ]
