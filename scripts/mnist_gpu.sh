@@ -28,7 +28,8 @@ tests=mcnemar_5x2bcv,calibrated_f_5x2bcv,mcnemar_ho,proportion_z
 
 if [ "${1:-}" = --smoke ]; then
     device=cpu n=200 epochs=1 reps=2 budget=300 bench=--bench
-    run="$(mktemp -d)/run"
+    tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+    run="$tmp/run"
     py="${PYBCV_PYTHON:-.venv/bin/python}"        # scripts/setup.sh's interpreter
 else
     py="${PYBCV_PYTHON:-python3}"
@@ -51,18 +52,21 @@ EOF
 
 if [ "$bench" = --bench ]; then
     "$py" benchmarks/cnn.py --device "$device" --n "$n" --folds 10 --epochs 1 --runs 1 \
-        | tee "$out/cnn_bench.txt"
+        | tee "$out/cnn_bench.txt" || { echo "the trainer's benchmark failed"; exit 1; }
 fi
 
 resume=(); [ -f "$run/results.sqlite" ] && resume=(--resume)
 mkdir -p "$run"
 a="cnn:epochs=$epochs,device=$device,batch_folds=10"
 b="cnn-dropout:rate=0,epochs=$epochs,device=$device,batch_folds=10"
-# SIGINT at the budget: the run stores what finished and stops (exit 130)
-timeout -s INT "$budget" "$py" -m pybcv simulate --dataset mnist --n "$n" --a "$a" --b "$b" \
-    --tests "$tests" --seed 0 --reps "$reps" --out "$run" "${resume[@]}" --quiet
+# SIGINT at the budget: the run stores what finished and stops (timeout's
+# exit 124); killed a minute later if it has not (a call stuck on the device)
+timeout -k 60 -s INT "$budget" "$py" -m pybcv simulate --dataset mnist --n "$n" \
+    --a "$a" --b "$b" --tests "$tests" --seed 0 --reps "$reps" --out "$run" \
+    ${resume[@]+"${resume[@]}"} --quiet
 rc=$?
 "$py" -m pybcv report "$run" > "$out/report.md" 2>&1
-cp "$run/results.sqlite" "$out/" && echo "store and report in $out (simulate exit $rc)"
 head -40 "$out/report.md"
+cp "$run/results.sqlite" "$out/" || { echo "no store to bring back (simulate exit $rc)"; exit 1; }
+echo "store and report in $out (simulate exit $rc)"
 [ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$rc" = 130 ]

@@ -476,30 +476,20 @@ class Store:
     def results(self) -> Tuple[np.ndarray, Dict[str, Tuple[np.ndarray, np.ndarray]]]:
         """(reps sorted, {test: (statistic[R], pvalue[R])}) over complete repetitions."""
         reps = np.array(sorted(self.done()), dtype=np.int64)
-        out: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
-        rows = self._run("SELECT rep, test, statistic, pvalue FROM results").fetchall()
-        if not rows or not len(reps):
-            return reps, out
-        rep, test, stat, pval = zip(*rows)
-        rep = np.array(rep, dtype=np.int64)
-        at = np.minimum(np.searchsorted(reps, rep), len(reps) - 1)
-        mine = reps[at] == rep                       # rows of complete repetitions
-        seen = dict.fromkeys(k for k, m in zip(test, mine.tolist()) if m)
+        pos = {int(r): i for i, r in enumerate(reps)}
+        got: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
+        for r, k, s, p in self._run("SELECT rep, test, statistic, pvalue FROM results"):
+            if r not in pos:
+                continue                                # not a complete repetition
+            if k not in got:
+                got[k] = (np.full(len(reps), np.nan), np.full(len(reps), np.nan))
+            got[k][0][pos[r]] = np.nan if s is None else s     # NULL: a NaN stored
+            got[k][1][pos[r]] = np.nan if p is None else p
         # the tests in the configuration's order, which the engine writes
         # them in (a results table without rowid keeps its rows in key order)
-        order = self._expectation()[0] or []
+        order = [k for k in self._expectation()[0] or () if k in got]
         known = set(order)
-        names = {k: i for i, k in enumerate([k for k in order if k in seen]
-                                            + [k for k in seen if k not in known])}
-        code = np.array([names.get(k, -1) for k in test], dtype=np.int64)
-        # NULL (a NaN stored) reads as None: float arrays take it as nan
-        stat, pval = np.array(stat, dtype=float), np.array(pval, dtype=float)
-        for k, i in names.items():
-            sel = mine & (code == i)
-            s, p = np.full(len(reps), np.nan), np.full(len(reps), np.nan)
-            s[at[sel]], p[at[sel]] = stat[sel], pval[sel]
-            out[k] = (s, p)
-        return reps, out
+        return reps, {k: got[k] for k in order + [k for k in got if k not in known]}
 
     def tables(self, reps: Optional[Iterable[int]] = None
                ) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
