@@ -544,12 +544,25 @@ def _groups_column(X, groups):
     return X.drop(columns=[groups]), X[groups].to_numpy()
 
 
+def _refuse_target_in_X(X, y) -> None:
+    """y given as a column of the DataFrame X that is still in X (``compare(df,
+    df["class"], ...)``): every learner would read the answer and both err
+    0, a silent wrong answer; refused, naming the column."""
+    name = getattr(y, "name", None)
+    if name is not None and name in getattr(X, "columns", ()) and \
+            np.array_equal(np.asarray(X[name]), np.asarray(y)):
+        raise ArgumentError("X", f"X holds the target column {name!r} (the values of y), so "
+                                 f"every learner would read the answer; drop it from X: "
+                                 f"X.drop(columns=[{name!r}])")
+
+
 def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,
               stratify, groups, alternative, options, timeout, loss) -> Dict[Tuple[str, str], Comparison]:
     """{(name i, name j): Comparison} of every pair of ``learners`` (labelled
     ``names``), each learner fitted once per design (:func:`compare`)."""
     seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
     X, groups = _groups_column(X, groups)
+    _refuse_target_in_X(X, y)
     read_notes = []
     if isinstance(X, Dataset):    # read and checked when it was built: its notes said then
         if X.X is None:

@@ -484,3 +484,21 @@ def test_notes_on_how_x_was_read_reach_the_result_and_the_callers_line():
     notes = [w for w in caught if "decimal commas" in str(w.message)]
     assert notes and all(w.filename == __file__ for w in notes)
     assert any("decimal commas" in m for m in r.warnings) and "decimal commas" in str(r)
+
+
+def test_a_target_left_in_X_is_refused_naming_the_column():
+    """compare(df, df["class"], ...) with the class still a column of X: the
+    learners would read the answer (both err 0); refused, naming it."""
+    import pandas as pd
+    from pybcv.errors import ArgumentError
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=60), "class": rng.integers(0, 2, 60)})
+    for call in (lambda: compare(df, df["class"], "glm", "majority", backend="python"),
+                 lambda: compare_many(df, df["class"], ["glm", "majority", "mean"],
+                                            backend="python")):
+        with pytest.raises(ArgumentError, match=r"X holds the target column 'class'") as e:
+            call()
+        assert e.value.argument == "X"
+    res = compare(df.drop(columns=["class"]), df["class"], "glm", "majority",
+                        backend="python")
+    assert res.tables["bcv5x2"].shape == (10, 2, 2)

@@ -106,3 +106,32 @@ def test_an_address_where_no_dask_scheduler_answers(silent_listener, tmp_path, c
                  "--out", str(tmp_path / "rq1")]) == 2
     err = capsys.readouterr().err
     assert f"--scheduler: {words}" in err and "Traceback" not in err
+
+
+def test_workers_without_pybcv_are_named_as_the_cause(monkeypatch):
+    """A worker whose Python lacks pybcv fails each chunk with "No module
+    named 'pybcv'" (the exception's name does not survive the trip): the
+    error says it is the workers and how to start them; another missing
+    module is left as it is."""
+    from pybcv.engine import simulation as S
+
+    class Fut:
+        def __init__(self, err):
+            self.err = err
+
+        def result(self):
+            raise self.err
+
+    class Client:
+        def __init__(self, err):
+            self.err = err
+
+        def submit(self, *a, **k):
+            return Fut(self.err)
+
+    monkeypatch.setattr(distributed, "as_completed", lambda fs: iter(fs))
+    with pytest.raises(ModuleNotFoundError, match=r"a dask worker of the scheduler cannot import "
+                                                  r"pybcv .*distributed\.cli\.dask_worker"):
+        S._run_dask({}, [[0]], lambda recs: None, Client(ModuleNotFoundError("No module named 'pybcv'")))
+    with pytest.raises(ModuleNotFoundError, match=r"^No module named 'torch'$"):
+        S._run_dask({}, [[0]], lambda recs: None, Client(ModuleNotFoundError("No module named 'torch'")))

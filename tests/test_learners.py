@@ -574,3 +574,18 @@ def test_cli_unknown_learner_suggests_the_nearest_registry_name(tmp_path, capsys
     p.write_text("x,class\n" + "".join(f"{i},{'ab'[i % 2]}\n" for i in range(40)))
     assert main(["compare", "--csv", str(p), "--a", "J84"]) == 2
     assert "--a: unknown learner 'J84' (did you mean 'J48'?)" in capsys.readouterr().err
+
+
+def test_a_bare_scikit_learn_class_name_gets_its_import_path():
+    """'RandomForestClassifier' is no registry learner: the message gives
+    the import path that names it (scikit-learn's classifier modules);
+    a name scikit-learn does not have gets no such hint."""
+    pytest.importorskip("sklearn")
+    from pybcv.learners import make_learner
+    with pytest.raises(ValueError, match=r"import path: 'sklearn\.ensemble\.RandomForestClassifier'"):
+        make_learner("RandomForestClassifier")
+    with pytest.raises(ValueError, match=r"import path: 'sklearn\.linear_model\.LogisticRegression'"):
+        make_learner("LogisticRegression")
+    with pytest.raises(ValueError) as e:
+        make_learner("NoSuchClassifier")
+    assert "import path" not in str(e.value)

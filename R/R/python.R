@@ -27,6 +27,13 @@ imports_pybcv <- function(python) {
   identical(as.integer(out), 0L)
 }
 
+## The modules of `need` that `python` cannot import (one quick subprocess each).
+missing_modules <- function(python, need) {
+  need[vapply(need, function(m) !identical(as.integer(suppressWarnings(tryCatch(
+    system2(python, c("-c", shQuote(paste("import", m))), stdout = FALSE, stderr = FALSE),
+    error = function(e) 1L))), 0L), logical(1))]
+}
+
 ## The Python of reticulate's virtual environment "r-pybcv", or NULL.
 envname_python <- function() {
   if (!requireNamespace("reticulate", quietly = TRUE)) return(NULL)
@@ -131,7 +138,9 @@ pybcv_find_python <- function() {
 #' @param from A pybcv checkout (folder), wheel or sdist.
 #' @param envname The virtual environment's name (reticulate's convention:
 #'   `"r-pybcv"`, which [pybcv_find_python()] looks for).
-#' @param python_for_env The Python the environment is created from.
+#' @param python_for_env The Python the environment is created from. The
+#'   environment sees its packages (numpy, scipy, pandas, tqdm must be there)
+#'   and nothing is fetched from PyPI.
 #' @return `use_pybcv_python`: the interpreter's path, invisibly.
 #'   `install_pybcv`: the environment's Python, invisibly.
 #' @export
@@ -178,12 +187,36 @@ install_pybcv <- function(from, envname = pybcv_envname,
   if (dir.exists(from) && !file.exists(file.path(from, "pyproject.toml")))
     stop("install_pybcv: ", from, " holds no pyproject.toml; give the pybcv repository, ",
          "a wheel or an sdist", call. = FALSE)
-  py <- reticulate::virtualenv_create(envname, python = unname(python_for_env),
-                                      system_site_packages = TRUE)
+  python_for_env <- unname(python_for_env)
+  if (!is.character(python_for_env) || length(python_for_env) != 1L || !nzchar(python_for_env) ||
+      !file.exists(path.expand(python_for_env)))
+    stop("install_pybcv: python_for_env must be the path of a Python 3 interpreter that ",
+         "exists (got \"", python_for_env, "\")", call. = FALSE)
+  # numpy, scipy, pandas and tqdm come from python_for_env's own packages
+  # (system_site_packages); packages = FALSE: nothing is fetched from PyPI
+  need <- c("numpy", "scipy", "pandas", "tqdm", if (!grepl("\\.whl$", from)) "setuptools")
+  lack <- missing_modules(python_for_env, need)
+  if (length(lack))
+    stop("install_pybcv: ", python_for_env, " lacks ", paste(lack, collapse = ", "),
+         " (the environment takes its packages and fetches none). Give python_for_env a ",
+         "Python that has them (Debian: /usr/bin/python3 with python3-numpy, python3-scipy, ",
+         "python3-pandas, python3-tqdm, python3-setuptools)", call. = FALSE)
+  reticulate::virtualenv_create(envname, python = python_for_env,
+                                system_site_packages = TRUE, packages = FALSE)
+  py <- reticulate::virtualenv_python(envname)
+  lack <- missing_modules(py, need)
+  if (length(lack))
+    stop("install_pybcv: the existing virtual environment ", envname, " (", py, ") lacks ",
+         paste(lack, collapse = ", "), "; it was made from another Python. Remove it ",
+         "(reticulate::virtualenv_remove(\"", envname, "\")) and call install_pybcv() again",
+         call. = FALSE)
   st <- system2(py, c("-m", "pip", "install", "--no-deps", "--no-index", "--no-build-isolation",
                       shQuote(from)))
   if (!identical(as.integer(st), 0L))
     stop("install_pybcv: pip could not install ", from, " into ", envname, call. = FALSE)
+  if (!imports_pybcv(py))
+    stop("install_pybcv: pybcv is installed in ", envname, " but ", py, " cannot import it",
+         call. = FALSE)
   message("pybcv: installed into the virtual environment ", envname, " (", py, ")")
   invisible(py)
 }

@@ -14,6 +14,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 import time
 from contextlib import ExitStack
@@ -369,7 +370,17 @@ def _run_dask(cfg_dict, chunks, keep, client, timeout=None):
     from distributed import as_completed
     futures = [client.submit(run_chunk, cfg_dict, c, timeout, pure=False) for c in chunks]
     for fut in as_completed(futures):
-        keep(fut.result())
+        try:
+            recs = fut.result()
+        except ModuleNotFoundError as e:     # its name may not survive the trip: the text
+            name = e.name or "".join(re.findall(r"No module named '([^']+)'", str(e))[:1])
+            if name.split(".")[0] != "pybcv":
+                raise
+            raise ModuleNotFoundError(
+                f"a dask worker of the scheduler cannot import pybcv ({e}): start the workers "
+                f"with a Python that has pybcv installed (python -m distributed.cli.dask_worker "
+                f"<address>, with that python)", name=name) from None
+        keep(recs)
 
 
 def _run_facts(info):

@@ -23,6 +23,7 @@ fallback, with a warning once per learner).
 from __future__ import annotations
 
 import difflib
+import importlib
 import inspect
 import json
 import warnings
@@ -601,7 +602,36 @@ def _did_you_mean(name) -> str:
         return ""
     lower = {k.lower(): k for k in LEARNERS}
     near = difflib.get_close_matches(name.lower(), list(lower), n=1)
+    path = _sklearn_path(name)
+    if path:
+        return (f" (a scikit-learn classifier is given by its import path: {path!r}"
+                + (f"; or did you mean {lower[near[0]]!r}?)" if near else ")"))
     return f" (did you mean {lower[near[0]]!r}?)" if near else ""
+
+
+#: where scikit-learn keeps its classifiers (a bare class name is looked up there)
+_SKLEARN_MODULES = ("ensemble", "linear_model", "tree", "neighbors", "svm", "naive_bayes",
+                    "neural_network", "discriminant_analysis", "gaussian_process", "dummy")
+
+
+def _sklearn_path(name: str):
+    """``sklearn.ensemble.RandomForestClassifier`` for ``RandomForestClassifier``
+    (a class of one of scikit-learn's classifier modules), else None; only
+    an error message asks, so scikit-learn is imported only then."""
+    if not name.isidentifier() or not name[:1].isupper():
+        return None
+    try:
+        import sklearn  # noqa: F401  (optional: absent, no hint)
+    except ImportError:
+        return None
+    for mod in _SKLEARN_MODULES:
+        try:
+            m = importlib.import_module(f"sklearn.{mod}")
+        except ImportError:
+            continue
+        if isinstance(getattr(m, name, None), type):
+            return f"sklearn.{mod}.{name}"
+    return None
 
 
 def check_params(name, params: Dict[str, Any]) -> Dict[str, Any]:

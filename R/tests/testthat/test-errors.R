@@ -101,6 +101,18 @@ test_that("install_pybcv refuses what is not pybcv", {
   expect_clean_error(install_pybcv(tempdir()), "holds no pyproject.toml")
 })
 
+test_that("install_pybcv names a Python that cannot make the environment, before making it", {
+  src <- file.path(tempdir(), "a_checkout")
+  dir.create(src, showWarnings = FALSE)
+  file.create(file.path(src, "pyproject.toml"))
+  expect_clean_error(install_pybcv(src, envname = "r-pybcv-test-never", python_for_env = "/no/python"),
+                     "python_for_env must be the path of a Python 3 interpreter that exists")
+  # a Python without numpy (a shell that runs no Python at all stands in for it)
+  expect_clean_error(install_pybcv(src, envname = "r-pybcv-test-never", python_for_env = "/bin/false"),
+                     "/bin/false lacks numpy, scipy, pandas, tqdm, setuptools")
+  expect_false(reticulate::virtualenv_exists("r-pybcv-test-never"))
+})
+
 test_that("the Weka learners run inside the JVM from the installed package (inst/java)", {
   need_python()
   need_r_packages("RWeka")
