@@ -286,6 +286,11 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
                                         n_folds=len(ntr), java_out_of_memory=True)
                 fold, msg = fold2, msg2
         if not ok:
+            if "needs numeric predictors" in msg:       # R sees x1, x2, ...: name them here
+                names = [str(c) for c in getattr(X, "columns", range(len(cols.schema.kinds)))]
+                msg += (" (" + ", ".join(repr(c) for c, k in zip(names, cols.schema.kinds)
+                                         if k == "fac")
+                        + "); choose a learner that takes factors or convert the columns")
             raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),
                                 stage=None if fold else "the R batch call")
         codes = np.asarray(res[3].memoryview(), dtype=np.int64) - 1

@@ -5,6 +5,8 @@ import pytest
 
 from pybcv.cli import main
 
+from conftest import requires_r
+
 
 def _csv(tmp_path, header, rows):
     p = tmp_path / "d.csv"
@@ -15,7 +17,8 @@ def _csv(tmp_path, header, rows):
 @pytest.mark.parametrize("learner,kind,msg", [
     ("fnn-weighted", "num", "learner 'fnn-weighted', design 'bcv5x2': fnn-weighted needs exactly 2 "
                             "predictors, got 3"),
-    ("mean", "cat", "learner 'mean', design 'bcv5x2': mean needs numeric predictors"),
+    ("mean", "cat", "learner 'mean', design 'bcv5x2': mean needs numeric predictors; X has "
+                    "categorical columns ('a'); choose a learner"),
     ("glm", "3class", "learner 'glm', design 'bcv5x2': glm failed on fold 1 of 10: glm is a 2-class"),
 ])
 def test_learner_data_errors_are_plain(tmp_path, capsys, learner, kind, msg):
@@ -65,3 +68,15 @@ def test_argument_errors_name_their_argument(argument, call):
     with pytest.raises(ArgumentError) as info:
         call(compare, X, y)
     assert info.value.argument == argument and isinstance(info.value, ValueError)
+
+
+@requires_r()
+def test_an_r_learner_that_needs_numbers_names_the_text_columns(tmp_path, capsys):
+    """R sees the predictors as x1, x2, ...: the bridge names the user's
+    factor columns in R's "needs numeric predictors" message."""
+    rows = [f"{i / 7:.3f},{'pq'[i % 2]},{'xy'[i % 5 == 0]}" for i in range(60)]
+    p = _csv(tmp_path, "size,color,class", rows)
+    rc = main(["compare", "--csv", p, "--a", "mean", "--b", "majority", "--backend", "r", "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 1 and "mean needs numeric predictors; the data have factor columns ('color'); " \
+                       "choose a learner that takes factors" in err, err
