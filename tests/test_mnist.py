@@ -323,8 +323,9 @@ def test_pybcv_truth_mnist_routes_to_the_true_error_procedure(monkeypatch, capsy
 @pytest.mark.slow
 def test_the_gpu_script_runs_its_steps_at_a_toy_size_on_the_cpu(tmp_path):
     """``scripts/mnist_gpu.sh --smoke``: the device call's steps (versions,
-    the batched trainer's benchmark, a stored run of the column's tests and
-    its report in $OUT) on the CPU at n = 200, one epoch (~20 s)."""
+    a self-test, the batched trainer's benchmark, a stored run of the
+    column's tests and its report in $OUT) on the CPU at n = 200, one epoch
+    (~20 s)."""
     import subprocess
     import sys
     from pybcv.engine.store import Store
@@ -334,6 +335,7 @@ def test_the_gpu_script_runs_its_steps_at_a_toy_size_on_the_cpu(tmp_path):
                        env=env, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     assert "predictions identical" in (tmp_path / "cnn_bench.txt").read_text()
+    assert " passed" in (tmp_path / "selftest.txt").read_text()
     st = Store(str(tmp_path), readonly=True)
     try:
         assert len(st.done()) == 2 and st.config()["n"] == 200
