@@ -549,11 +549,20 @@ def _refuse_target_in_X(X, y) -> None:
     df["class"], ...)``): every learner would read the answer and both err
     0, a silent wrong answer; refused, naming the column."""
     name = getattr(y, "name", None)
-    if name is not None and name in getattr(X, "columns", ()) and \
-            np.array_equal(np.asarray(X[name]), np.asarray(y)):
-        raise ArgumentError("X", f"X holds the target column {name!r} (the values of y), so "
-                                 f"every learner would read the answer; drop it from X: "
-                                 f"X.drop(columns=[{name!r}])")
+    cols = getattr(X, "columns", None)
+    if name is None or cols is None or name not in cols:
+        return
+    yv = np.asarray(y)
+    for j in np.flatnonzero(np.asarray(cols == name)):       # duplicate names: each
+        xv = np.asarray(X.iloc[:, j])
+        try:
+            same = np.array_equal(xv, yv, equal_nan=True)
+        except TypeError:                                    # text: no NaN to match
+            same = np.array_equal(xv, yv)
+        if same:
+            raise ArgumentError("X", f"X holds the target column {name!r} (the values of y), "
+                                     f"so every learner would read the answer; drop it from "
+                                     f"X: X.drop(columns=[{name!r}])")
 
 
 def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, progress, alpha,

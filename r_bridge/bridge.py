@@ -287,8 +287,9 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
                 fold, msg = fold2, msg2
         if not ok:
             if "needs numeric predictors" in msg:       # R sees x1, x2, ...: name them here
-                names = [str(c) for c in getattr(X, "columns", range(len(cols.schema.kinds)))]
-                msg += (" (" + ", ".join(repr(c) for c, k in zip(names, cols.schema.kinds)
+                names = ([repr(c) for c in X.columns] if hasattr(X, "columns") else
+                         [f"column {j}" for j in range(len(cols.schema.kinds))])
+                msg += (" (" + ", ".join(c for c, k in zip(names, cols.schema.kinds)
                                          if k == "fac")
                         + "); choose a learner that takes factors or convert the columns")
             raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),

@@ -38,6 +38,7 @@ else
     py="${PYBCV_PYTHON:-python3}"
     budget="${1:?usage: bash scripts/mnist_gpu.sh SECONDS [--first] | --smoke}"
     first="${2:-}"
+    case "$first" in ""|--first) ;; *) echo "unknown option $first (--first or nothing)"; exit 2;; esac
     selftest=(tests/test_partitions.py tests/test_stats_examples.py tests/test_engine.py
               tests/test_store.py tests/test_seeds_batch.py tests/test_mnist.py)
     device=cuda n=10000 epochs=250 reps=100

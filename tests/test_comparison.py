@@ -500,5 +500,15 @@ def test_a_target_left_in_X_is_refused_naming_the_column():
             call()
         assert e.value.argument == "X"
     res = compare(df.drop(columns=["class"]), df["class"], "glm", "majority",
-                        backend="python")
+                  backend="python")
     assert res.tables["bcv5x2"].shape == (10, 2, 2)
+    # the same name twice, and a numeric target with a missing value: still found
+    dup = pd.concat([df[["x"]].rename(columns={"x": "class"}), df], axis=1)
+    num = df.assign(x=np.where(np.arange(60) == 3, np.nan, df["x"]))
+    for X, y in ((dup, df["class"]), (num, num["x"])):
+        with pytest.raises(ArgumentError, match=r"X holds the target column"):
+            compare(X, y, "glm", "majority", backend="python")
+    # a column of that name holding other values is the user's feature
+    other = df.assign(**{"class": df["class"].to_numpy()[::-1]})
+    assert compare(other, df["class"], "glm", "majority", backend="python").tables[
+        "bcv5x2"].shape == (10, 2, 2)

@@ -133,5 +133,9 @@ def test_workers_without_pybcv_are_named_as_the_cause(monkeypatch):
     with pytest.raises(ModuleNotFoundError, match=r"a dask worker of the scheduler cannot import "
                                                   r"pybcv .*distributed\.cli\.dask_worker"):
         S._run_dask({}, [[0]], lambda recs: None, Client(ModuleNotFoundError("No module named 'pybcv'")))
+    with pytest.raises(ModuleNotFoundError, match=r"has another or an incomplete pybcv "
+                                                  r"\(no pybcv\.engine\)"):
+        S._run_dask({}, [[0]], lambda recs: None,
+                    Client(ModuleNotFoundError("No module named 'pybcv.engine'")))
     with pytest.raises(ModuleNotFoundError, match=r"^No module named 'torch'$"):
         S._run_dask({}, [[0]], lambda recs: None, Client(ModuleNotFoundError("No module named 'torch'")))

@@ -578,14 +578,16 @@ def test_cli_unknown_learner_suggests_the_nearest_registry_name(tmp_path, capsys
 
 def test_a_bare_scikit_learn_class_name_gets_its_import_path():
     """'RandomForestClassifier' is no registry learner: the message gives
-    the import path that names it (scikit-learn's classifier modules);
-    a name scikit-learn does not have gets no such hint."""
+    the import path that names it (scikit-learn's estimator modules); a
+    name that is no classifier or regressor of scikit-learn gets no such
+    hint."""
     pytest.importorskip("sklearn")
     from pybcv.learners import make_learner
     with pytest.raises(ValueError, match=r"import path: 'sklearn\.ensemble\.RandomForestClassifier'"):
         make_learner("RandomForestClassifier")
     with pytest.raises(ValueError, match=r"import path: 'sklearn\.linear_model\.LogisticRegression'"):
         make_learner("LogisticRegression")
-    with pytest.raises(ValueError) as e:
-        make_learner("NoSuchClassifier")
-    assert "import path" not in str(e.value)
+    for other in ("NoSuchClassifier", "KDTree", "NearestNeighbors"):   # no estimator to compare
+        with pytest.raises(ValueError) as e:
+            make_learner(other)
+        assert "import path" not in str(e.value), other

@@ -138,9 +138,10 @@ pybcv_find_python <- function() {
 #' @param from A pybcv checkout (folder), wheel or sdist.
 #' @param envname The virtual environment's name (reticulate's convention:
 #'   `"r-pybcv"`, which [pybcv_find_python()] looks for).
-#' @param python_for_env The Python the environment is created from. The
-#'   environment sees its packages (numpy, scipy, pandas, tqdm must be there)
-#'   and nothing is fetched from PyPI.
+#' @param python_for_env The Python the environment is created from (a path,
+#'   or a name looked up on the PATH). The environment sees its packages
+#'   (numpy, scipy, pandas, tqdm must be there, and setuptools and wheel to
+#'   install a checkout or an sdist) and nothing is fetched from PyPI.
 #' @return `use_pybcv_python`: the interpreter's path, invisibly.
 #'   `install_pybcv`: the environment's Python, invisibly.
 #' @export
@@ -188,19 +189,27 @@ install_pybcv <- function(from, envname = pybcv_envname,
     stop("install_pybcv: ", from, " holds no pyproject.toml; give the pybcv repository, ",
          "a wheel or an sdist", call. = FALSE)
   python_for_env <- unname(python_for_env)
-  if (!is.character(python_for_env) || length(python_for_env) != 1L || !nzchar(python_for_env) ||
-      !file.exists(path.expand(python_for_env)))
+  if (is.character(python_for_env) && length(python_for_env) == 1L && !is.na(python_for_env) &&
+      nzchar(python_for_env) && !grepl("/", python_for_env, fixed = TRUE))
+    python_for_env <- unname(Sys.which(python_for_env))  # a bare name: the one on the PATH
+  if (!is.character(python_for_env) || length(python_for_env) != 1L || is.na(python_for_env) ||
+      !nzchar(python_for_env) || !file.exists(path.expand(python_for_env)))
     stop("install_pybcv: python_for_env must be the path of a Python 3 interpreter that ",
          "exists (got \"", python_for_env, "\")", call. = FALSE)
+  python_for_env <- path.expand(python_for_env)
+  if (length(missing_modules(python_for_env, "sys")))
+    stop("install_pybcv: ", python_for_env, " is not a Python interpreter (it cannot run ",
+         "`import sys`)", call. = FALSE)
   # numpy, scipy, pandas and tqdm come from python_for_env's own packages
   # (system_site_packages); packages = FALSE: nothing is fetched from PyPI
-  need <- c("numpy", "scipy", "pandas", "tqdm", if (!grepl("\\.whl$", from)) "setuptools")
+  need <- c("numpy", "scipy", "pandas", "tqdm",
+            if (!grepl("\\.whl$", from)) c("setuptools", "wheel"))   # building a checkout
   lack <- missing_modules(python_for_env, need)
   if (length(lack))
     stop("install_pybcv: ", python_for_env, " lacks ", paste(lack, collapse = ", "),
          " (the environment takes its packages and fetches none). Give python_for_env a ",
          "Python that has them (Debian: /usr/bin/python3 with python3-numpy, python3-scipy, ",
-         "python3-pandas, python3-tqdm, python3-setuptools)", call. = FALSE)
+         "python3-pandas, python3-tqdm, python3-setuptools, python3-wheel)", call. = FALSE)
   reticulate::virtualenv_create(envname, python = python_for_env,
                                 system_site_packages = TRUE, packages = FALSE)
   py <- reticulate::virtualenv_python(envname)

@@ -376,9 +376,11 @@ def _run_dask(cfg_dict, chunks, keep, client, timeout=None):
             name = e.name or "".join(re.findall(r"No module named '([^']+)'", str(e))[:1])
             if name.split(".")[0] != "pybcv":
                 raise
+            what = ("cannot import pybcv" if name == "pybcv" else
+                    f"has another or an incomplete pybcv (no {name})")
             raise ModuleNotFoundError(
-                f"a dask worker of the scheduler cannot import pybcv ({e}): start the workers "
-                f"with a Python that has pybcv installed (python -m distributed.cli.dask_worker "
+                f"a dask worker of the scheduler {what} ({e}): start the workers with a Python "
+                f"that has this pybcv installed (python -m distributed.cli.dask_worker "
                 f"<address>, with that python)", name=name) from None
         keep(recs)
 

@@ -604,7 +604,7 @@ def _did_you_mean(name) -> str:
     near = difflib.get_close_matches(name.lower(), list(lower), n=1)
     path = _sklearn_path(name)
     if path:
-        return (f" (a scikit-learn classifier is given by its import path: {path!r}"
+        return (f" (a scikit-learn estimator is given by its import path: {path!r}"
                 + (f"; or did you mean {lower[near[0]]!r}?)" if near else ")"))
     return f" (did you mean {lower[near[0]]!r}?)" if near else ""
 
@@ -616,20 +616,22 @@ _SKLEARN_MODULES = ("ensemble", "linear_model", "tree", "neighbors", "svm", "nai
 
 def _sklearn_path(name: str):
     """``sklearn.ensemble.RandomForestClassifier`` for ``RandomForestClassifier``
-    (a class of one of scikit-learn's classifier modules), else None; only
-    an error message asks, so scikit-learn is imported only then."""
+    (a classifier or regressor of one of scikit-learn's estimator modules),
+    else None; only an error message asks, so scikit-learn is imported only
+    then."""
     if not name.isidentifier() or not name[:1].isupper():
         return None
     try:
-        import sklearn  # noqa: F401  (optional: absent, no hint)
+        from sklearn.base import ClassifierMixin, RegressorMixin  # optional: absent, no hint
     except ImportError:
         return None
     for mod in _SKLEARN_MODULES:
         try:
             m = importlib.import_module(f"sklearn.{mod}")
-        except ImportError:
+        except Exception:                   # a broken scikit-learn: no hint, the message stands
             continue
-        if isinstance(getattr(m, name, None), type):
+        c = getattr(m, name, None)
+        if isinstance(c, type) and issubclass(c, (ClassifierMixin, RegressorMixin)):
             return f"sklearn.{mod}.{name}"
     return None
 

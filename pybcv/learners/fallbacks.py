@@ -165,9 +165,10 @@ def _sort_key(v):
 def _numeric_matrix(X, who):
     enc = _Encoder().fit(X)
     if not enc.numeric:
-        names = [str(c) for c in getattr(X, "columns", range(len(enc.cats)))]
+        names = ([repr(c) for c in X.columns] if hasattr(X, "columns") else
+                 [f"column {j}" for j in range(len(enc.cats))])
         raise ValueError(f"{who} needs numeric predictors; X has categorical columns ("
-                         + ", ".join(repr(c) for c, cats in zip(names, enc.cats) if cats is not None)
+                         + ", ".join(c for c, cats in zip(names, enc.cats) if cats is not None)
                          + "); choose a learner that takes factors or convert the columns")
     return enc.transform(X)
 

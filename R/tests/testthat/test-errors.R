@@ -107,9 +107,14 @@ test_that("install_pybcv names a Python that cannot make the environment, before
   file.create(file.path(src, "pyproject.toml"))
   expect_clean_error(install_pybcv(src, envname = "r-pybcv-test-never", python_for_env = "/no/python"),
                      "python_for_env must be the path of a Python 3 interpreter that exists")
-  # a Python without numpy (a shell that runs no Python at all stands in for it)
   expect_clean_error(install_pybcv(src, envname = "r-pybcv-test-never", python_for_env = "/bin/false"),
-                     "/bin/false lacks numpy, scipy, pandas, tqdm, setuptools")
+                     "/bin/false is not a Python interpreter")
+  # a Python without numpy: one that cannot import anything of the site's
+  nosite <- file.path(tempdir(), "nosite-python")
+  writeLines(c("#!/bin/sh", "case \"$2\" in *sys*) exit 0;; esac; exit 1"), nosite)
+  Sys.chmod(nosite, "755")
+  expect_clean_error(install_pybcv(src, envname = "r-pybcv-test-never", python_for_env = nosite),
+                     "nosite-python lacks numpy, scipy, pandas, tqdm, setuptools, wheel")
   expect_false(reticulate::virtualenv_exists("r-pybcv-test-never"))
 })
 
