@@ -609,7 +609,7 @@ def _did_you_mean(name) -> str:
     return f" (did you mean {lower[near[0]]!r}?)" if near else ""
 
 
-#: where scikit-learn keeps its classifiers (a bare class name is looked up there)
+#: where scikit-learn keeps its classifiers and regressors (a bare class name is looked up there)
 _SKLEARN_MODULES = ("ensemble", "linear_model", "tree", "neighbors", "svm", "naive_bayes",
                     "neural_network", "discriminant_analysis", "gaussian_process", "dummy")
 
