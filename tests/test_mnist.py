@@ -339,7 +339,7 @@ def test_the_gpu_script_runs_its_steps_at_a_toy_size_on_the_cpu(tmp_path):
     st = Store(str(tmp_path), readonly=True)
     try:
         assert len(st.done()) == 2 and st.config()["n"] == 200
-        assert sorted(st.results()[1]) == sorted(
+        assert sorted(st.results()[1]) == sorted(        # the committed CPU column's tests
             ["mcnemar_5x2bcv", "calibrated_f_5x2bcv", "mcnemar_ho", "proportion_z"])
     finally:
         st.close()
