@@ -80,6 +80,17 @@ def listed(values, limit: int = 10) -> str:
     return ", ".join(map(str, values[:limit])) + more
 
 
+def factor_columns_note(X, is_factor) -> str:
+    """`` ('color', ...); choose a learner ...``: the text columns of X (its
+    column names, or positions for an array) for a learner that needs
+    numbers; ``is_factor`` per column (the R bridge and the Python
+    stand-ins both say it)."""
+    names = ([repr(c) for c in X.columns] if hasattr(X, "columns") else
+             [f"column {j}" for j in range(len(is_factor))])
+    return (" (" + ", ".join(c for c, f in zip(names, is_factor) if f)
+            + "); choose a learner that takes factors or convert the columns")
+
+
 def nonfinite_message(a, j) -> str:
     """The error for predictor column ``j`` (values ``a``) with NaN/inf."""
     bad = np.flatnonzero(~np.isfinite(a))

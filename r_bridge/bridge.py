@@ -26,6 +26,7 @@ from . import session
 from .files import r_file
 from .convert import Columns, class_codes, dataset_key, to_columns
 from .session import RUnavailableError
+from pybcv._validate import factor_columns_note
 from pybcv.errors import FitWarning, LearnerContext
 from pybcv.learners.timelimit import current as current_timeout
 
@@ -287,11 +288,7 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
                 fold, msg = fold2, msg2
         if not ok:
             if "needs numeric predictors" in msg:       # R sees x1, x2, ...: name them here
-                names = ([repr(c) for c in X.columns] if hasattr(X, "columns") else
-                         [f"column {j}" for j in range(len(cols.schema.kinds))])
-                msg += (" (" + ", ".join(c for c, k in zip(names, cols.schema.kinds)
-                                         if k == "fac")
-                        + "); choose a learner that takes factors or convert the columns")
+                msg += factor_columns_note(X, [k == "fac" for k in cols.schema.kinds])
             raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),
                                 stage=None if fold else "the R batch call")
         codes = np.asarray(res[3].memoryview(), dtype=np.int64) - 1

@@ -24,7 +24,8 @@ from .._deferred import deferred
 from .spec import weka_options
 from .timelimit import one_fit
 
-from .._validate import Params, check_labels, keep_init_args, nonfinite_message
+from .._validate import (Params, check_labels, factor_columns_note, keep_init_args,
+                         nonfinite_message)
 
 pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
@@ -165,11 +166,8 @@ def _sort_key(v):
 def _numeric_matrix(X, who):
     enc = _Encoder().fit(X)
     if not enc.numeric:
-        names = ([repr(c) for c in X.columns] if hasattr(X, "columns") else
-                 [f"column {j}" for j in range(len(enc.cats))])
-        raise ValueError(f"{who} needs numeric predictors; X has categorical columns ("
-                         + ", ".join(c for c, cats in zip(names, enc.cats) if cats is not None)
-                         + "); choose a learner that takes factors or convert the columns")
+        raise ValueError(f"{who} needs numeric predictors; X has categorical columns"
+                         + factor_columns_note(X, [c is not None for c in enc.cats]))
     return enc.transform(X)
 
 
