@@ -98,6 +98,18 @@ def nonfinite_message(a, j) -> str:
             f"{bad[0]}; remove or impute them before comparing learners")
 
 
+def unmasked(x, name: str):
+    """``x`` itself, or the data of a numpy masked array without masked
+    entries; masked entries are a ValueError naming ``name`` (numpy computes
+    on the values under the mask in some steps and skips them in others)."""
+    if isinstance(x, np.ma.MaskedArray):
+        if np.ma.getmaskarray(x).any():
+            raise ValueError(f"{name} has {int(np.ma.getmaskarray(x).sum())} masked entries: pass "
+                             f"the values to use, e.g. x.compressed() or x.filled(value)")
+        return np.ma.getdata(x)
+    return x
+
+
 def missing_positions(a: np.ndarray) -> np.ndarray:
     """Positions of missing values (NaN, None) in a 1-d array of any dtype."""
     if a.dtype.kind == "f":
@@ -108,8 +120,8 @@ def missing_positions(a: np.ndarray) -> np.ndarray:
 
 
 def check_labels(y) -> np.ndarray:
-    """y as a 1-d array; missing labels (NaN/None) are an error."""
-    y = np.asarray(y)
+    """y as a 1-d array; missing labels (NaN/None, masked) are an error."""
+    y = np.asarray(unmasked(y, "y"))
     if y.ndim != 1:
         y = y.ravel()
     miss = missing_positions(y)

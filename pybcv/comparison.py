@@ -29,7 +29,7 @@ import numpy as np
 
 from ._deferred import deferred
 from .experiments import COMPARE_DEFAULTS
-from ._validate import check_labels, missing_positions
+from ._validate import check_labels, missing_positions, unmasked
 from .datasets import Dataset, check_record_count, from_arrays
 from .errors import ArgumentError, DataError
 from .losses import Loss, clip_notes, has_proba, is_regressor, no_proba_message, resolve_loss
@@ -679,7 +679,7 @@ def compare_losses(loss_a, loss_b, tests=COMPARE_DEFAULTS["tests"], seed: int = 
 def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
     """Per-record 0/1 losses as int64 (``zero_one``), else real-valued ones
     as float64 (finite numbers); anything else is a ValueError saying why."""
-    a = np.asarray(loss)
+    a = np.asarray(unmasked(loss, name))
     if a.ndim != 1 or a.size == 0:
         raise ValueError(f"{name} must be a 1-d array of per-record losses, got shape {a.shape}")
     if not zero_one:
@@ -772,6 +772,7 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
     labels = None if regression else set(y.tolist())
     for name, preds in (("pred_a", pred_a), ("pred_b", pred_b)):
         for f, p in enumerate(preds):
+            p = unmasked(p, f"{name}[{f}] (fold {f})")
             if lossobj.proba:
                 _check_fold_probabilities(np.asarray(p), name, f, len(test_sets[f]), y)
                 continue

@@ -41,7 +41,7 @@ import numpy as np
 from ._deferred import deferred
 from .errors import DataError
 from .experiments import EXPERIMENTS
-from ._validate import check_labels, listed
+from ._validate import check_labels, listed, unmasked
 
 pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
@@ -921,7 +921,7 @@ def from_arrays(X, y, name="data") -> Dataset:
     ...
     pybcv.errors.DataError: X column 0, row 1: nan is not a finite number (1 such value(s)); remove or impute them
     """
-    X_ = X if hasattr(X, "iloc") else np.asarray(X)
+    X_ = X if hasattr(X, "iloc") else np.asarray(unmasked(X, "X"))
     if getattr(X_, "ndim", 2) == 1:
         X_ = X_.reshape(-1, 1)
     if getattr(X_, "ndim", 2) != 2:

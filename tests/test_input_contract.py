@@ -272,3 +272,23 @@ def test_identifier_column_is_named_as_one_not_as_a_miswritten_number(tmp_path):
     msgs = [str(w.message) for w in rec]
     assert any("numbers with decimal commas" in m for m in msgs) and \
         not any("looks like an identifier" in m for m in msgs), msgs
+
+
+def test_masked_entries_in_x_y_or_losses_are_refused():
+    """numpy masked arrays: masked entries are an error naming the argument
+    (X, y, loss_a), not values silently used; without masked entries the
+    data are used as they are."""
+    from pybcv.comparison import compare_losses
+    rng = np.random.default_rng(0)
+    X, y = rng.random((40, 2)), np.r_[np.zeros(20), np.ones(20)]
+    la, lb = rng.random(100), rng.random(100)
+    plain = compare_losses(la, lb, loss="squared").results["calibrated_f_5x2bcv"].statistic
+    assert compare_losses(np.ma.array(la), lb, loss="squared").results["calibrated_f_5x2bcv"].statistic == plain
+    la = np.ma.array(la)
+    la[3] = np.ma.masked
+    with pytest.raises(ValueError, match="loss_a has 1 masked entries"):
+        compare_losses(la, lb, loss="squared")
+    with pytest.raises(ValueError, match="X has 2 masked entries"):
+        D.from_arrays(np.ma.array(X, mask=np.eye(40, 2)), y)
+    with pytest.raises(ValueError, match="y has 1 masked entries"):
+        D.from_arrays(X, np.ma.array(y, mask=np.eye(40)[0]))

@@ -99,6 +99,82 @@ def test_zero_variance_rule():
     assert S.proportion_z(0, 0, 30).pvalue == 1.0
 
 
+def _scaled_comparisons(scale):
+    import warnings
+    from pybcv.comparison import compare_losses
+    rng = np.random.default_rng(0)
+    la = rng.gamma(2.0, 1.0, 300)
+    lb = la * 1.5 + rng.gamma(1.0, 0.2, 300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compare_losses(la * scale, lb * scale, tests="all", loss="squared").results
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-11, 1e-12, 1e-13, 1e-20, 1e12])
+def test_the_zero_variance_rule_does_not_depend_on_the_unit_of_the_loss(scale):
+    """An outside audit: with squared errors near 1e-12 (a target in
+    micro-units) the 10-fold t gave -inf, p = 0 and the F tests 0, p = 1,
+    where the formulas, free of the unit, give t = -30 and p = 2e-10.  The
+    rule is relative to the values' magnitude now: every test on the losses
+    gives the same statistic and p-value in any unit, and its interval
+    scales with the unit."""
+    ref, got = _scaled_comparisons(1.0), _scaled_comparisons(scale)
+    assert set(got) == set(ref) and {"kfold_t", "t_5x2cv", "calibrated_f_5x2bcv", "cvci_z"} <= set(ref)
+    for key, r in ref.items():
+        assert np.isfinite(r.statistic) and r.pvalue < 0.05, key
+        assert got[key].statistic == pytest.approx(r.statistic, rel=1e-9), key
+        assert got[key].pvalue == pytest.approx(r.pvalue, rel=1e-6, abs=1e-300), key
+        lo, hi = r.confidence_interval()
+        glo, ghi = got[key].confidence_interval()
+        assert (glo, ghi) == (pytest.approx(lo * scale, rel=1e-9), pytest.approx(hi * scale, rel=1e-9)), key
+
+
+@pytest.mark.parametrize("c", [0.0, 1e-13, 0.01, 1 / 3, -0.04])
+def test_constant_differences_in_any_unit_follow_the_rule(c):
+    """Constant differences c: statistic +-inf with c's sign (0 when c = 0),
+    p = 0 (1), the interval the point c, for every t, F and z test; rounding
+    left the F's sums of squares near 1e-35, not 0, and its interval empty."""
+    cases = [S.rho_t([c] * 15), S.kfold_t([c] * 10), S.corrected_rho_t([c] * 15, 200, 100),
+             S.t_5x2cv([[c, c]] * 5), S.combined_t_5x2cv([[c, c]] * 5),
+             S.blocked_t_3x2bcv([[c, c]] * 3), S.combined_f_5x2cv([[c, c]] * 5),
+             S.calibrated_f_5x2bcv([[c, c]] * 5), S.conservative_z(c, [(c, c)] * 10)]
+    for r in cases:
+        want = 0.0 if c == 0 else np.copysign(np.inf, c)
+        if r.test.endswith("_f_5x2cv") or r.test.endswith("_f_5x2bcv"):
+            want = abs(want)
+        assert r.statistic == want and r.pvalue == (1.0 if c == 0 else 0.0), r.test
+        assert r.warnings and "zero-variance rule" in r.warnings[0], r.test
+        assert r.confidence_interval() == (pytest.approx(c, rel=1e-12, abs=0),) * 2, r.test
+
+
+@pytest.mark.parametrize("alternative", ["less", "greater"])
+def test_a_one_sided_interval_at_zero_variance_has_an_infinite_end(alternative):
+    """rho_t and kfold_t took scipy's interval, NaN at zero variance (inf * 0);
+    every t test's one-sided interval has its infinite end there."""
+    from pybcv.stats._common import admit_withdrawn
+    with admit_withdrawn():
+        for r in (S.rho_t([0.02] * 15, alternative=alternative),
+                  S.kfold_t([0.02] * 10, alternative=alternative),
+                  S.t_5x2cv([[0.02, 0.02]] * 5, alternative=alternative)):
+            lo, hi = r.confidence_interval()
+            want = (-np.inf, 0.02) if alternative == "less" else (0.02, np.inf)
+            assert (lo, hi) == (pytest.approx(want[0], rel=1e-12), pytest.approx(want[1], rel=1e-12)), r.test
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: S.rho_t(x), lambda x: S.kfold_t(x[:10]), lambda x: S.cvci_z(x),
+    lambda x: S.corrected_rho_t(x, 200, 100)])
+def test_masked_entries_are_refused(call):
+    """A masked array mixed masked and unmasked values (J counted the masked
+    entry, the mean skipped it, the interval used it); refused now, naming
+    the argument.  Without masked entries it is the plain array."""
+    x = np.ma.array([.01, .02, .05, .03, .04, .0, .01, .02, .03, .02, .01, .0, .02, .03, .01])
+    assert call(x).statistic == call(np.ma.getdata(x)).statistic
+    x[4] = np.ma.masked
+    with pytest.raises(ValueError, match="masked entries"):
+        call(x)
+
+
 # ---------------------------------------------------------------- bad input
 @pytest.mark.parametrize("call,match", [
     (lambda: S.mcnemar_ho([[1, 2, 3], [4, 5, 6]]), "table"),

@@ -572,11 +572,28 @@ def _codes(values, n: int, what: str) -> np.ndarray:
     if miss.size:
         raise ArgumentError(what, f"{what}: row {int(miss[0])} is {'NaN' if a.dtype.kind == 'f' else 'missing'}; "
                          f"every record needs a value")
-    kind = a.dtype.kind
     try:
-        return np.unique(a.astype(str) if kind == "O" else a, return_inverse=True)[1].ravel()
+        return _distinct(a)[2]
     except TypeError:
         raise ArgumentError(what, f"{what}: values of mixed types cannot be compared") from None
+
+
+def _distinct(a: np.ndarray):
+    """(values, counts, codes): the distinct values of a 1-d array in sorted
+    order (Python objects, so messages show them as the user wrote them), how often each occurs, and each record's 0-based code.  An object
+    array's values are told apart as Python (and pandas) tells them apart, so
+    0 and 0.0 are one value, and listed in the order of their text (objects
+    of several types need not compare)."""
+    if a.dtype.kind != "O":
+        vals, codes, counts = np.unique(a, return_inverse=True, return_counts=True)
+        return vals.tolist(), counts, codes.ravel()
+    first: dict = {}
+    for v in a.tolist():                     # unhashable values: TypeError
+        first.setdefault(v, v)
+    vals = sorted(first, key=str)
+    index = {v: i for i, v in enumerate(vals)}
+    codes = np.fromiter((index[v] for v in a.tolist()), dtype=np.intp, count=a.size)
+    return vals, np.bincount(codes, minlength=len(vals)), codes
 
 
 class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
@@ -624,7 +641,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         """Notes on the classes with fewer records than blocks: such a class
         cannot be in every block, so some folds test none of it."""
         B = bcv_n_blocks(self.m)
-        vals, counts = np.unique(np.asarray(y).astype(str), return_counts=True)
+        vals, counts, _ = _distinct(np.asarray(y))
         rare = [f"{v!r} ({c})" for v, c in zip(vals, counts) if c < B]
         return [f"stratified {self.m}x2 BCV: class(es) {', '.join(rare)} hold fewer records than "
                 f"the {B} blocks, so they cannot be in every block (some folds test none of "
@@ -718,7 +735,7 @@ class GroupBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         sizes = [len(t) for t in test_sets]
         if max(abs(s - n / 2) for s in sizes) <= cls.HALF_TOLERANCE * n / 2:
             return []
-        vals, counts = np.unique(np.asarray(groups).astype(str), return_counts=True)
+        vals, counts, _ = _distinct(np.asarray(groups))
         big = int(np.argmax(counts))
         return [f"grouped BCV: the test halves hold {min(sizes)} to {max(sizes)} of {n} records "
                 f"(n/2 = {n / 2:g}): group {vals[big]!r} alone has {counts[big]} records; the "

@@ -22,13 +22,18 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Union
 import numpy as np
 from scipy import special as _sp
 
+from .._validate import unmasked
 from ..errors import ArgumentError
 
 ALTERNATIVES = ("two-sided", "less", "greater")
-#: conventions.md, "Zero-variance rule": a set of values is constant when
-#: max - min <= ZERO_TOL; a sum of squares is zero when <= ZERO_SQ (= ZERO_TOL ** 2).
+#: conventions.md, "Zero-variance rule": relative to the values' magnitude
+#: (the largest |value|), a set of values is constant when its spread is
+#: within ZERO_TOL of it, a sum of k squared deviations is zero when within
+#: k (ZERO_TOL magnitude)^2, a numerator is zero when within ZERO_TOL of its
+#: magnitude; a variance from moments is zero when within ZERO_TOL of the
+#: mean square.  Relative, so that a test gives the same answer in any unit
+#: of the loss.
 ZERO_TOL = 1e-12
-ZERO_SQ = ZERO_TOL ** 2
 DEFAULT_LEVEL = 0.95
 
 #: The paper's name of each test key, filled in from the registry's rows
@@ -422,7 +427,9 @@ def check_whole(value, name: str, minimum: int = 1) -> int:
 
 def as_float_array(x, name: str, shape_desc: str) -> np.ndarray:
     """A finite, non-empty array of real numbers as float64.  bool, complex,
-    string and object arrays are a TypeError naming ``name``."""
+    string and object arrays are a TypeError naming ``name``; masked entries
+    a ValueError (:func:`pybcv._validate.unmasked`)."""
+    x = unmasked(x, name)
     if isinstance(x, np.ndarray) and x.dtype.kind in "fiu" and x.size:     # fast path
         a = x.astype(float, copy=False)
         if x.dtype.kind == "f" and not np.isfinite(a).all():
@@ -538,20 +545,39 @@ def check_sizes(v, name: str) -> np.ndarray:
 
 
 # ---- the zero-variance rule (conventions.md, "Zero-variance rule")
+def magnitude(values, axis=-1) -> np.ndarray:
+    """The largest |value| over ``axis`` (a tuple of axes allowed)."""
+    return np.max(np.abs(values), axis=axis)
+
+
 def constant(values: np.ndarray, axis=-1) -> np.ndarray:
-    """The rule's zero test for a set of values: max - min <= 1e-12."""
-    return (np.max(values, axis=axis) - np.min(values, axis=axis)) <= ZERO_TOL
+    """The rule's zero test for a set of values: max - min <= 1e-12 max |value|."""
+    spread = np.max(values, axis=axis) - np.min(values, axis=axis)
+    return spread <= ZERO_TOL * magnitude(values, axis)
 
 
-def ratio_or_limit(num, scale, degenerate):
-    """num / scale; where ``degenerate`` (zero scale): 0 when num == 0
-    (|num| <= 1e-12), else +-inf with num's sign."""
+def zero_sum_sq(sum_sq, k, size) -> np.ndarray:
+    """The rule's zero test for a sum of ``k`` squared deviations of values
+    of magnitude ``size``: <= k (1e-12 size)^2."""
+    return np.asarray(sum_sq) <= k * (ZERO_TOL * np.asarray(size, float)) ** 2
+
+
+def zero_moment_variance(var, mean_square) -> np.ndarray:
+    """The rule's zero test for a variance computed as E[d^2] - E[d]^2 (one
+    subtraction, so its rounding is relative to E[d^2]): <= 1e-12 E[d^2]."""
+    return np.asarray(var) <= ZERO_TOL * np.asarray(mean_square, float)
+
+
+def ratio_or_limit(num, scale, degenerate, size):
+    """num / scale; where ``degenerate`` (zero scale): 0 when num is zero
+    (|num| <= 1e-12 ``size``, the magnitude of what num is built from), else
+    +-inf with num's sign."""
     num = np.asarray(num, dtype=float)
     scale = np.asarray(scale, dtype=float)
     degenerate = np.asarray(degenerate, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = num / np.where(degenerate, 1.0, scale)
-    num_zero = np.abs(num) <= ZERO_TOL
+    num_zero = np.abs(num) <= ZERO_TOL * np.asarray(size, float)
     return np.where(degenerate, np.where(num_zero, 0.0, np.copysign(np.inf, num)), out)
 
 
@@ -647,8 +673,9 @@ def sample_t_interval(sample, *, level=DEFAULT_LEVEL, alternative="two-sided"):
     ``scipy.stats.ttest_1samp(sample, 0, axis=-1).confidence_interval(level)``
     computes it: estimate ``mean(x)``, variance ``mean((x - mean)^2) n/(n-1)``,
     standard error ``sqrt(v / n)``, ends ``q * se + mean`` with ``q`` the
-    t(n - 1) quantiles of the tails (an infinite one-sided end times a zero
-    standard error is NaN, as there).  scipy.special only: importing
+    t(n - 1) quantiles of the tails.  One difference: a one-sided end is
+    infinite also where the standard error is 0 (scipy's ``inf * 0`` is
+    NaN there; conventions.md, "Confidence intervals").  scipy.special only: importing
     scipy.stats costs 0.25 s of every command's start
     (tests/test_stats_intervals.py holds the numbers equal to scipy's)."""
     x = np.asarray(sample, float)
@@ -659,7 +686,9 @@ def sample_t_interval(sample, *, level=DEFAULT_LEVEL, alternative="two-sided"):
         v = np.mean((x - m) ** 2, axis=-1) * np.divide(n, n - 1)
         se = np.sqrt(v / n)
         q_low, q_high = _tail_quantiles(lambda p: _sp.stdtrit(n - 1, p), level, alternative)
-        return np.asarray(q_low * se + mean, float), np.asarray(q_high * se + mean, float)
+        low, high = q_low * se + mean, q_high * se + mean
+    return (np.asarray(np.where(np.isinf(q_low), q_low, low), float),
+            np.asarray(np.where(np.isinf(q_high), q_high, high), float))
 
 
 def no_interval(*args, level=DEFAULT_LEVEL, alternative="two-sided"):

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special as _sp
 
-from ._common import (ZERO_SQ, FTestResult, check_differences, f_sf, ratio_or_limit, scalar,
+from ._common import (FTestResult, check_differences, f_sf, magnitude, ratio_or_limit, scalar, zero_sum_sq,
                       zero_variance_warning)
 
 
@@ -42,12 +42,17 @@ def f_kernel(P, df1, df2) -> FKernel:
     s2 = (P[..., 0] - P[..., 1]) ** 2 / 2.0
     num = (P ** 2).sum((-1, -2))
     den = 2.0 * s2.sum(-1)
-    deg = den <= ZERO_SQ
-    f = ratio_or_limit(num, den, deg)
+    k = P.shape[-2] * 2
+    size = magnitude(P, (-1, -2))
+    deg = zero_sum_sq(den, k, size)
+    f = ratio_or_limit(num, den, deg, k * size ** 2)
     p = np.where(deg, np.where(f == 0.0, 1.0, 0.0), f_sf(f, df1, df2))
     mean = P.mean((-1, -2))
     Q = ((P - mean[..., None, None]) ** 2).sum((-1, -2))
-    return FKernel(f, p, deg, mean, Q, s2.sum(-1), df1, df2, P.shape[-2] * 2)
+    # rounding leaves Q and S of constant values near, not at, 0: held at 0
+    # (the interval of constant differences is then their point)
+    Q = np.where(zero_sum_sq(Q, k, size), 0.0, Q)
+    return FKernel(f, p, deg, mean, Q, np.where(deg, 0.0, s2.sum(-1)), df1, df2, k)
 
 
 def f_interval(mean, sum_sq_dev, sum_s2, df1, df2, k, *, level=0.95, alternative="two-sided"):

@@ -38,9 +38,10 @@ from ..errors import ArgumentError
 from ..outcomes import differences, fold_sizes
 from ..partitions import DESIGNS
 from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
-from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, ZERO_SQ, TestResult, as_float_array,
+from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, TestResult, as_float_array,
                       check_choice, check_flag, check_probability, check_real, check_sizes,
-                      check_tables, check_withdrawn, no_interval, real_losses, withdrawn)
+                      check_tables, check_withdrawn, no_interval, real_losses, withdrawn,
+                      zero_moment_variance)
 
 
 # ---- one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
@@ -501,14 +502,16 @@ def _loss_differences(adapter):
 
 
 def _cvci_loss_moments(S, ntr, nte):
-    """(n, R, sigma_out^2, degenerate) of the per-record loss differences,
-    pooled over the folds, from their sums and sums of squares (S: (..., F, 4))."""
+    """(n, R, sigma_out^2, degenerate, sqrt(E[d^2])) of the per-record loss
+    differences, pooled over the folds, from their sums and sums of squares
+    (S: (..., F, 4))."""
     n = S[..., 0].sum(-1)
     R = (S[..., 1] - S[..., 2]).sum(-1) / n
-    var = np.maximum(S[..., 3].sum(-1) / n - R ** 2, 0.0)
+    mean_square = S[..., 3].sum(-1) / n
+    var = np.maximum(mean_square - R ** 2, 0.0)
     if np.ndim(n) == 0:
-        n, R, var = float(n), float(R), float(var)
-    return n, R, var, var <= ZERO_SQ
+        n, R, var, mean_square = float(n), float(R), float(var), float(mean_square)
+    return n, R, var, zero_moment_variance(var, mean_square), np.sqrt(mean_square)
 
 
 _k_cvci_moments = _passing(_z.cvci_z_kernel, _z.z_kernel_interval)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (TTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
-                      check_sizes, check_whole, constant, p_t, ZERO_SQ, ratio_or_limit,
+                      check_sizes, check_whole, constant, magnitude, p_t, ratio_or_limit, zero_sum_sq,
                       sample_t_interval, scalar, t_interval, zero_variance_p, zero_variance_warning)
 
 
@@ -42,28 +42,31 @@ def paired_t_kernel(x, ratio=0.0, alternative="two-sided") -> TKernel:
     var = x.var(-1, ddof=1)
     deg = constant(x)
     scale = np.sqrt((1.0 / J + ratio) * var)
-    t = ratio_or_limit(mean, scale, deg)
+    t = ratio_or_limit(mean, scale, deg, magnitude(x))
     return TKernel(t, zero_variance_p(p_t(t, J - 1, alternative), t, deg), deg, mean, scale, J - 1,
                    x if isinstance(ratio, float) and ratio == 0.0 else None)
 
 
 def _mx2_scale(P):
-    """(m, degenerate, sqrt(mean_i s_i^2)) of P (..., m, 2), s_i^2 = (p_i1 - p_i2)^2 / 2."""
+    """(m, degenerate, sqrt(mean_i s_i^2), magnitude of P) of P (..., m, 2),
+    s_i^2 = (p_i1 - p_i2)^2 / 2; degenerate: every pair equal (the
+    zero-variance rule)."""
     s2 = (P[..., 0] - P[..., 1]) ** 2 / 2.0
-    return P.shape[-2], np.sum(s2, -1) <= ZERO_SQ, np.sqrt(s2.mean(-1))
+    size = magnitude(P, (-1, -2))
+    return P.shape[-2], zero_sum_sq(np.sum(s2, -1), P.shape[-2], size), np.sqrt(s2.mean(-1)), size
 
 
 def t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = p_11 / sqrt(mean_i s_i^2), df m, for P of shape (..., m, 2)."""
-    m, deg, scale = _mx2_scale(P)
-    t = ratio_or_limit(P[..., 0, 0], scale, deg)
+    m, deg, scale, size = _mx2_scale(P)
+    t = ratio_or_limit(P[..., 0, 0], scale, deg, size)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P[..., 0, 0], scale, m)
 
 
 def combined_t_5x2cv_kernel(P, alternative="two-sided") -> TKernel:
     """t = sqrt(2m) p_bar / sqrt(mean_i s_i^2), df m."""
-    m, deg, scale = _mx2_scale(P)
-    t = ratio_or_limit(np.sqrt(2 * m) * P.mean((-1, -2)), scale, deg)
+    m, deg, scale, size = _mx2_scale(P)
+    t = ratio_or_limit(np.sqrt(2 * m) * P.mean((-1, -2)), scale, deg, np.sqrt(2 * m) * size)
     return TKernel(t, zero_variance_p(p_t(t, m, alternative), t, deg), deg, P.mean((-1, -2)),
                    scale / np.sqrt(2 * m), m)
 
@@ -76,7 +79,7 @@ def blocked_t_3x2bcv_kernel(P, alternative="two-sided") -> TKernel:
     var = ((x - mu[..., None]) ** 2).mean(-1)      # divisor 2m
     deg = constant(x)
     scale = np.sqrt(var)
-    t = ratio_or_limit(mu, scale, deg)
+    t = ratio_or_limit(mu, scale, deg, magnitude(x))
     return TKernel(t, zero_variance_p(p_t(t, 2 * m - 1, alternative), t, deg), deg, mu, scale, 2 * m - 1)
 
 
@@ -87,7 +90,7 @@ def pseudo_bootstrap_kernel(mu_hat, reps, factor=1.0, alternative="two-sided") -
     var = reps.var(-1, ddof=1)
     deg = constant(reps)
     scale = np.sqrt(factor * var)
-    t = ratio_or_limit(mu_hat, scale, deg)
+    t = ratio_or_limit(mu_hat, scale, deg, np.maximum(magnitude(reps), np.abs(mu_hat)))
     return TKernel(t, zero_variance_p(p_t(t, R - 1, alternative), t, deg), deg,
                    np.asarray(mu_hat, float), scale, R - 1)
 

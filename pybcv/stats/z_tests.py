@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (ZTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
-                      check_real, check_whole, constant, p_z, ZERO_SQ, ratio_or_limit,
+                      check_real, check_whole, constant, magnitude, p_z, ratio_or_limit, zero_moment_variance, zero_sum_sq,
                       scalar, z_interval, zero_variance_p, zero_variance_warning)
 
 N01 = "N(0, 1)"
@@ -51,26 +51,29 @@ def conservative_z_kernel(mu_hat, H, alternative="two-sided") -> ZKernel:
     d = H[..., 0] - H[..., 1]
     M = H.shape[-2]
     var = (d ** 2).sum(-1) / (2.0 * M)
-    deg = var <= ZERO_SQ
+    size = np.maximum(magnitude(H, (-1, -2)), np.abs(mu_hat))
+    deg = zero_sum_sq((d ** 2).sum(-1), M, size)
     scale = np.sqrt(var)
-    z = ratio_or_limit(mu_hat, scale, deg)
+    z = ratio_or_limit(mu_hat, scale, deg, size)
     return ZKernel(z, zero_variance_p(p_z(z, alternative), z, deg), deg,
                    np.asarray(mu_hat, float), scale)
 
 
 def cvci_moments_from_counts(N01, N10, n):
-    """(n, R, sigma_out^2, degenerate) of 0-1 loss differences from counts:
+    """(n, R, sigma_out^2, degenerate, sqrt(E[d^2])) of 0-1 loss differences from counts:
     R = (N01 - N10)/n, sigma^2 = (N01 + N10)/n - R^2 (closed form)."""
     N01 = np.asarray(N01, float)
     N10 = np.asarray(N10, float)
     R = (N01 - N10) / n
-    var = np.maximum((N01 + N10) / n - R ** 2, 0.0)
-    return n, R, var, var <= ZERO_SQ
+    mean_square = (N01 + N10) / n
+    var = np.maximum(mean_square - R ** 2, 0.0)
+    return n, R, var, zero_moment_variance(var, mean_square), np.sqrt(mean_square)
 
 
-def cvci_z_kernel(n, R, var, degenerate, alternative="two-sided") -> ZKernel:
-    """z = sqrt(n) R / sigma_out."""
-    z = ratio_or_limit(np.sqrt(n) * R, np.sqrt(var), degenerate)
+def cvci_z_kernel(n, R, var, degenerate, rms, alternative="two-sided") -> ZKernel:
+    """z = sqrt(n) R / sigma_out (``rms``: sqrt(E[d^2]), the magnitude of the
+    differences d for the zero-variance rule)."""
+    z = ratio_or_limit(np.sqrt(n) * R, np.sqrt(var), degenerate, np.sqrt(n) * rms)
     return ZKernel(z, zero_variance_p(p_z(z, alternative), z, degenerate), np.asarray(degenerate),
                    np.asarray(R, float), np.sqrt(var) / np.sqrt(n))
 
@@ -173,12 +176,12 @@ def conservative_z(mu_hat, half_means, alternative="two-sided") -> ZTestResult:
                    alternative, n=H.shape[0])
 
 
-def cvci_on_moments(n, R, var, degenerate, alternative="two-sided") -> ZTestResult:
+def cvci_on_moments(n, R, var, degenerate, rms, alternative="two-sided") -> ZTestResult:
     """The CV-CI z from the moments of per-record loss differences (n, their
-    mean R, sigma_out^2, degenerate): any real-valued loss
-    (docs/guide/losses.md)."""
+    mean R, sigma_out^2, degenerate, their root mean square): any
+    real-valued loss (docs/guide/losses.md)."""
     alternative = check_alternative(alternative, "cvci_z")
-    out = cvci_z_kernel(n, R, var, degenerate, alternative)
+    out = cvci_z_kernel(n, R, var, degenerate, rms, alternative)
     z = scalar(out.statistic)
     return _result("cvci_z", out, scalar(R), zero_variance_warning(bool(degenerate), z, "sigma_out"),
                    alternative, n=int(n), sigma2_out=scalar(var))
@@ -226,7 +229,8 @@ def cvci_z(loss_diff, alternative="two-sided") -> ZTestResult:
         raise ValueError("loss_diff must hold at least 2 per-record differences")
     R = h.mean()
     var = ((h - R) ** 2).mean()
-    return cvci_on_moments(h.size, R, var, np.asarray(bool(constant(h))), alternative)
+    return cvci_on_moments(h.size, R, var, np.asarray(bool(constant(h))), np.sqrt((h ** 2).mean()),
+                           alternative)
 
 
 def cvci_z_from_counts(n01, n10, n, alternative="two-sided") -> ZTestResult:
