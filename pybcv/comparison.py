@@ -41,6 +41,7 @@ from .outcomes import loss_sums
 from .seeds import check_seed
 from .partitions import DESIGNS, check_design, check_splits, design_splitter, get_design
 from .learners import SklearnLearner
+from .learners.base import fallback_notes
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, profile_options, resolve_tests
 from .stats._common import check_probability
@@ -607,6 +608,9 @@ def _pairwise(X, y, learners, names, tests, seed, profile, backend, n_jobs, prog
            else [f"learner {n}" for n in names])
     for w, lrn in zip(who, warned):
         notes += fit_notes(w, lrn, splits)
+    for note in fallback_notes(made, who, backends):
+        notes.append(note)
+        _warnings.warn(note, RuntimeWarning, stacklevel=3)
     notes += clip_notes(data.y, preds, names, splits) if lossobj.proba else []
     fits = sum(len(s) for s in splits.values())
     out = {}

@@ -287,6 +287,28 @@ def test_auto_falls_back_with_one_warning(monkeypatch):
     assert lrn.backend_ == "python"
 
 
+def test_a_comparison_says_when_auto_ran_the_python_stand_ins(monkeypatch):
+    """A new-user walk: compare(X, y, "J48", "kknn") without R ran the
+    stand-ins with no word in the result (p 0.7919 where R gives 0.8036);
+    the docs promise a warning.  Each such learner is now named in the
+    comparison's warnings (printed, and in its JSON) and warned; a stand-in
+    asked for (backend="python") gets no note."""
+    from pybcv.comparison import compare
+    monkeypatch.setattr(lbase, "r_problem", lambda pkgs, what: "R is not installed")
+    X, y = data(n=60, seed=12)
+    with pytest.warns(RuntimeWarning, match=r"learner A \(J48\) ran on its Python stand-in"):
+        res = compare(X, y, "J48", "majority")
+    assert res.backends == ("python", "python")
+    notes = [w for w in res.warnings if "stand-in" in w]
+    assert [n.split(" ran on")[0] for n in notes] == ["learner A (J48)", "learner B (majority)"]
+    assert "R is not installed" in notes[0] and "J48Fallback" in notes[0] and notes[0] in str(res)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        quiet = compare(X, y, "J48", "majority", backend="python")
+    assert not [w for w in quiet.warnings if "stand-in" in w]
+    assert quiet.results["mcnemar_5x2bcv"].pvalue == res.results["mcnemar_5x2bcv"].pvalue
+
+
 def test_weka_options_are_honoured_or_refused_by_fallbacks_never_ignored():
     X, y = data(n=120, seed=13)
     splits = halves(120, 2, seed=3)

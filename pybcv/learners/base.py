@@ -28,7 +28,7 @@ import inspect
 import json
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -373,6 +373,26 @@ def make_learner(name, backend="auto", **params):
         est = NoisyLearner(est, view.get("noise", 0.0) if noisy else None,
                            view.get("noise_stream", 0), bool(view.get("one_hot", False)))
     return est
+
+
+def fallback_notes(made, who, ran) -> List[str]:
+    """A note for each of the paper's learners (``made``: the learners as
+    built, ``who``: their labels, ``ran``: the backend each ran on) that was
+    asked for with backend="auto" and ran on its Python stand-in because R
+    is unavailable: its numbers differ from the paper's R learner, which a
+    result must say (the command line says it in its backend line)."""
+    out = []
+    for lrn, w, backend in zip(made, who, ran):
+        if not isinstance(lrn, NamedLearner) or lrn.backend != "auto" or backend != "python":
+            continue
+        spec = LEARNERS[lrn.name]
+        if str(spec.r_implementation).startswith("none"):
+            continue                         # a Python-only learner
+        problem = r_problem(spec.r_packages, f"learner {lrn.name!r}")
+        out.append(f"{w} ran on its Python stand-in {spec.python_fallback.__name__}, as R is "
+                   f"unavailable ({problem}); its results differ from the paper's R learner "
+                   f"(backend='r' insists on R)")
+    return out
 
 
 def check_learner(name, backend="auto", **params):
