@@ -122,8 +122,12 @@ def missing_positions(a: np.ndarray) -> np.ndarray:
 def check_labels(y) -> np.ndarray:
     """y as a 1-d array; missing labels (NaN/None, masked) are an error."""
     y = np.asarray(unmasked(y, "y"))
-    if y.ndim != 1:
-        y = y.ravel()
+    if y.ndim == 2 and y.shape[1] == 1 or y.ndim == 0:
+        y = y.ravel()                    # a column vector (or one label)
+    elif y.ndim != 1:
+        hint = (" (one-hot rows? pass y.argmax(axis=1))" if y.ndim == 2 and y.shape[1] > 1 and
+                y.dtype.kind in "biuf" and np.isin(y, (0, 1)).all() else "")
+        raise ValueError(f"y must be 1-d, one label per record, got shape {y.shape}{hint}")
     miss = missing_positions(y)
     if miss.size:
         raise ValueError(f"y has {miss.size} missing label(s) (NaN/None), first in row {miss[0]}")

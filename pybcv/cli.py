@@ -266,6 +266,17 @@ def _floats(s: str, option: str) -> List[float]:
     return vals
 
 
+def _refuse_csv_options(a, without: str) -> None:
+    """A --csv reading option given without --csv is a usage error (it would
+    be ignored, silently: ``without`` says what runs instead)."""
+    for opt, value, default in (("--target", a.target, "class"), ("--sep", a.sep, ","),
+                                ("--decimal", a.decimal, "."), ("--na-values", a.na_values, None),
+                                ("--drop-missing", a.drop_missing, False)):
+        if value != default:
+            raise UsageError(f"{opt} says how --csv is read, but no --csv was given ({without}): "
+                             f"give --csv, or leave {opt} out")
+
+
 def _check_n(n: int, designs: List[str], option: str = "--n"):
     need = max(DESIGNS[d].min_n for d in designs)
     if n < need:
@@ -379,6 +390,9 @@ def cmd_compare(a) -> int:
     else:
         if a.groups:
             raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
+        _refuse_csv_options(a, "pybcv compare runs on the built-in EXP6 data")
+        if a.n is not None and a.n < D.MIN_RECORDS:
+            raise UsageError(f"--n: a comparison needs at least {D.MIN_RECORDS} records, got {a.n}")
         data = D.exp6(a.seed, n=EXPERIMENTS["exp6"].n if a.n is None else a.n)
         src = f"EXP6 (n = {data.n}, drawn from seed {a.seed})"
     _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")
@@ -464,6 +478,8 @@ def cmd_folds(a) -> int:
                          f"give --csv")
     if a.stratify and a.groups:
         raise UsageError("--stratify and --groups cannot be combined: give one of them")
+    if not a.csv:
+        _refuse_csv_options(a, "pybcv folds numbers the records 0..n-1 of --n")
     try:
         design_splitter(design, a.stratify, bool(a.groups))
     except ValueError as e:

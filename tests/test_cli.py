@@ -584,3 +584,32 @@ def test_a_shared_option_reads_the_same_in_every_subcommand():
         assert flags[-1] in seen
     differ = {o: list(v.values()) for o, v in seen.items() if len(v) > 1}
     assert differ == {}, differ
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["compare", "--n", "10"], "--n: a comparison needs at least 20 records, got 10"),
+    (["compare", "--target", "Species"], "--target says how --csv is read, but no --csv was given"),
+    (["compare", "--sep", ";"], "--sep says how --csv is read"),
+    (["compare", "--decimal", ","], "--decimal says how --csv is read"),
+    (["compare", "--drop-missing"], "--drop-missing says how --csv is read"),
+    (["folds", "--n", "40", "--na-values", "x"], "--na-values says how --csv is read"),
+])
+def test_csv_options_without_csv_and_a_small_n_are_usage_errors(capsys, argv, message):
+    """A new-user walk: `compare --target Species` (no --csv) ran the EXP6
+    demonstration with the option ignored, and `compare --n 10` exited 1
+    with "y: too few records"; both are usage errors (exit 2) naming the
+    option, before any fit."""
+    rc, out, err = run(capsys, *argv, "--quiet") if argv[0] == "compare" else run(capsys, *argv)
+    assert rc == 2 and message in err and not out, (rc, out, err)
+
+
+def test_a_one_hot_y_is_named_as_such():
+    """compare(X, one_hot) said "X has 150 records but y has 450"; a 2-d y is
+    refused as such (a column vector is still one label per record)."""
+    from pybcv.comparison import compare
+    X = np.random.default_rng(0).random((60, 2))
+    y = np.arange(60) % 3
+    with pytest.raises(ValueError, match=r"y must be 1-d, one label per record, got shape \(60, 3\) "
+                                         r"\(one-hot rows\? pass y.argmax\(axis=1\)\)"):
+        compare(X, np.eye(3)[y], "majority", "mean", backend="python")
+    assert compare(X, y[:, None], "majority", "mean", backend="python").n == 60
