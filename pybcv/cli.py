@@ -391,6 +391,8 @@ def cmd_compare(a) -> int:
         if a.groups:
             raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
         _refuse_csv_options(a, "pybcv compare runs on the built-in EXP6 data")
+        if a.n is not None:
+            _check_n(a.n, designs_for(tests), "--n")
         if a.n is not None and a.n < D.MIN_RECORDS:
             raise UsageError(f"--n: a comparison needs at least {D.MIN_RECORDS} records, got {a.n}")
         data = D.exp6(a.seed, n=EXPERIMENTS["exp6"].n if a.n is None else a.n)

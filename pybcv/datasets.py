@@ -844,6 +844,26 @@ def decimal_comma_example(values) -> Optional[str]:
     return next((v for v, x in zip(values, as_num) if "," in v and np.isfinite(x)), None)
 
 
+def comma_numbers_message(where: str, column: str, values, fix: str) -> Optional[str]:
+    """The error for a text column with more than MANY_LEVELS distinct
+    values, every one a number once its comma is read as a point ('0,25',
+    '-1,3', '12'; some with a comma): numbers written with decimal commas
+    (or thousands separators), which as text would be a predictor of one
+    level per value.  None for any other column.  ``fix``: what to do, in
+    the caller's words (load_csv, from_arrays, R)."""
+    values = [str(v) for v in values]
+    distinct = set(values)
+    if len(distinct) <= MANY_LEVELS or not any("," in v for v in distinct):
+        return None
+    as_num = _as_numbers(np.array([v.replace(",", ".") for v in distinct], dtype=object))
+    if not np.isfinite(as_num).all():
+        return None
+    example = next(v for v in values if "," in v)
+    return (f"{where}: column {column!r} holds numbers written with a comma (e.g. {example!r}), "
+            f"which would be read as text with {len(distinct)} levels: {fix} (for decimal "
+            f"commas), or remove the thousands separators")
+
+
 def _note_categorical(path, columns, decimal, listed=True, fix="read them with decimal=','"):
     """Warnings after reading: which predictors are categorical (``listed``),
     which of them look numeric (decimal commas, or digits in most cells) and
@@ -860,6 +880,9 @@ def _note_categorical(path, columns, decimal, listed=True, fix="read them with d
         if levels[h] <= MANY_LEVELS:
             continue
         if decimal == ".":
+            error = comma_numbers_message(path, h, c.tolist(), fix)
+            if error is not None:
+                raise DataError(error)
             example = decimal_comma_example(c.tolist())
             if example is not None:
                 warnings.warn(f"{path}: column {h!r} has {levels[h]} levels and looks numeric: its "

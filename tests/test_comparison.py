@@ -477,6 +477,7 @@ def test_notes_on_how_x_was_read_reach_the_result_and_the_callers_line():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"x1": [f"{v:.3f}".replace(".", ",") for v in rng.normal(size=120)],
                       "x2": rng.normal(size=120)})
+    X.loc[7, "x1"] = "nd"             # mostly numbers: a note (only numbers: an error)
     y = np.where(rng.normal(size=120) > 0, "a", "b")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -266,6 +266,9 @@ def test_identifier_column_is_named_as_one_not_as_a_miswritten_number(tmp_path):
                       np.arange(n) % 2)
     q = tmp_path / "comma.csv"
     q.write_text("x;class\n" + "".join(f"{i},5;{'ab'[i % 2]}\n" for i in range(n)))
+    with pytest.raises(D.DataError, match="column 'x' holds numbers written with a comma"):
+        D.load_csv(str(q), sep=";")            # only such numbers: an error, not an identifier
+    q.write_text("x;class\n" + "".join(f"{i},5;{'ab'[i % 2]}\n" for i in range(n)) + "n.d.;a\n")
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         D.load_csv(str(q), sep=";")

@@ -96,6 +96,8 @@ learner_data <- function(data, target) {
   if (nrow(data) < 2L) stop("data has ", nrow(data), " row(s)", call. = FALSE)
   pred <- setdiff(seq_along(data), ti)
   bc <- batch_columns(data, pred)
+  txt <- which(bc$is_factor)             # numbers written with a comma, read as text: refused
+  if (length(txt)) py_call("comma_numbers", as.list(names(data)[pred][txt]), unname(bc$levels[txt]))
   y <- batch_class(data[[ti]], target)
   list(cols = bc$cols, is_factor = bc$is_factor, levels = bc$levels, y = y$codes,
        ylevels = y$levels, n = nrow(data), names = names(data)[pred], target = target)

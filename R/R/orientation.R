@@ -89,7 +89,7 @@ check_labels <- function(p, labels, what, where = function(i) paste("record", i)
   if (length(bad)) not_labels_error(what, p[bad[1L]], where(bad[1L]), labels)
 }
 
-correctness <- function(x, truth, what, labels = NULL) {
+correctness <- function(x, truth, what, labels = NULL, truth_what = "truth") {
   if (is.null(truth)) {
     if (!is.logical(x))
       stop(what, " must be logical (TRUE = correct) when no truth is given; or give truth = ",
@@ -98,7 +98,7 @@ correctness <- function(x, truth, what, labels = NULL) {
     return(x)
   }
   if (length(x) != length(truth))
-    stop(what, " has ", length(x), " predictions but truth has ", length(truth), " labels",
+    stop(what, " has ", length(x), " predictions but ", truth_what, " has ", length(truth), " labels",
          call. = FALSE)
   if (anyNA(x)) stop(what, " has missing predictions (NA), first at ", which(is.na(x))[1L], call. = FALSE)
   if (anyNA(truth)) stop("truth has missing labels (NA), first at ", which(is.na(truth))[1L], call. = FALSE)
@@ -140,9 +140,12 @@ fold_tables_input <- function(x, y, truth, folds, correct, xname) {
     }
     if (length(tr) != nf) stop("truth must give one vector per fold (", nf, ")", call. = FALSE)
     labels <- if (is.null(truth)) NULL else truth_labels(truth)
+    truth_of <- function(f) if (is.list(truth)) sprintf("truth[[%d]]", f) else
+      sprintf("fold %d (truth[folds[[%d]]])", f, f)
     tabs <- t(vapply(seq_len(nf), function(f) counts_from_correct(
-      correctness(x[[f]], tr[[f]], sprintf("x[[%d]]", f), labels),
-      correctness(y[[f]], tr[[f]], sprintf("y[[%d]]", f), labels)), numeric(4)))
+      correctness(x[[f]], tr[[f]], sprintf("x[[%d]] (fold %d)", f, f), labels, truth_of(f)),
+      correctness(y[[f]], tr[[f]], sprintf("y[[%d]] (fold %d)", f, f), labels, truth_of(f))),
+      numeric(4)))
     colnames(tabs) <- c("n00", "n01", "n10", "n11")
     return(list(tables = tabs, read = if (is.null(truth)) "x, y: TRUE = correct"
                 else "per-fold predictions x (A), y (B) against truth"))

@@ -35,8 +35,20 @@ def setup(root=None):
                                   "python_version": sys.version.split()[0]}}
 
 
+#: Python's words in a message -> R's (the loss argument takes an R function)
+_R_WORDS = ((" or a callable (y_true, y_pred) -> per-record losses",
+             " or an R function(truth, pred) returning one loss per record"),)
+
+
 def _fail(e):
-    return {"ok": False, "type": type(e).__name__, "message": str(e)}
+    """A failure for R: pybcv's input errors (ValueError and its subclasses,
+    ArgumentError, DataError, ...) as "ValueError", whose message R gives
+    alone; any other exception keeps its class name in front."""
+    msg = str(e)
+    for py, r in _R_WORDS:
+        msg = msg.replace(py, r)
+    return {"ok": False, "type": "ValueError" if isinstance(e, ValueError) else type(e).__name__,
+            "message": msg}
 
 
 def _entry(fn):
@@ -176,6 +188,24 @@ def data_checks(y, target, shown, classifiers, remedy, compared_as=""):
         return {"ok": True, "value": True}
     except Exception as e:
         return _fail(ValueError(str(e)))
+
+
+@_entry
+def comma_numbers(names, levels):
+    """R's text (character or factor) predictors, their names and distinct
+    values: a column whose values are all numbers written with a comma is an
+    error (``pybcv.datasets.comma_numbers_message``, as load_csv and
+    from_arrays refuse it)."""
+    from pybcv.datasets import comma_numbers_message
+    if isinstance(names, str):                  # reticulate: one column arrives unwrapped
+        names, levels = [names], [levels]
+    for name, values in zip(names, levels):
+        values = [values] if isinstance(values, str) else list(values)
+        msg = comma_numbers_message("data", str(name), values,
+                                    'read the file with read.csv2() or dec = ","')
+        if msg is not None:
+            raise ValueError(msg)
+    return True
 
 
 @_entry

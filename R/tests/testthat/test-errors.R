@@ -72,6 +72,22 @@ test_that("partitions and compare_learners reject bad arguments", {
   boom <- function(train, test) stop("no model today")
   expect_clean_error(compare_learners("majority", boom, iris, "Species", tests = "mcnemar_ho"),
                      "learner boom failed on fold 1 of 1 \\(design holdout\\): no model today")
+  # numbers with decimal commas read as text (read.csv without dec = ","): refused, not 300 levels
+  euro <- data.frame(a = sub(".", ",", format(seq(0.01, 0.6, by = 0.01)), fixed = TRUE),
+                     b = seq_len(60), class = rep(c("x", "y"), 30))
+  expect_clean_error(compare_learners("majority", "majority", euro, "class"),
+                     "^data: column 'a' holds numbers written with a comma \\(e.g. '0,01'\\).*read.csv2")
+  # pybcv's input errors read as R's, in R's words (no Python class name, no "callable")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Species", loss = "sqaured"),
+                     "^[^:]*unknown loss 'sqaured'.*R function\\(truth, pred\\)")
+})
+
+test_that("a per-fold prediction of the wrong length names its fold and the truth it meets", {
+  need_python()
+  truth <- rep(list(c("a", "b", "b")), 10)
+  short <- truth; short[[2]] <- c("a", "b")
+  expect_clean_error(bcv_mcnemar_test(x = truth, y = short, truth = truth),
+                     "^y\\[\\[2\\]\\] \\(fold 2\\) has 2 predictions but truth\\[\\[2\\]\\] has 3 labels")
 })
 
 test_that("a missing Python gives a clear set-up message", {
