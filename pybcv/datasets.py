@@ -651,6 +651,27 @@ def check_records(y, where: str, target, min_records: int = MIN_RECORDS) -> None
         raise DataError(f"{where}: the target column {target!r} has a single class")
 
 
+def label_variants_note(y, where: str, target) -> Optional[str]:
+    """A note when text class labels differ only in case or surrounding
+    spaces ('Yes' beside 'yes'): they are compared as classes of their own,
+    which a stray spelling rarely means.  None otherwise (numbers, or no
+    such labels).  The one home of the rule for load_csv, from_arrays and
+    R's compare_learners."""
+    a = np.asarray(y)
+    if a.dtype.kind not in "OUS":
+        return None
+    values, counts = np.unique(a.astype(str), return_counts=True)
+    same: Dict[str, list] = {}
+    for v, c in zip(values.tolist(), counts.tolist()):
+        same.setdefault(v.strip().casefold(), []).append(f"{v!r} ({c} record{'s' * (c != 1)})")
+    clash = [v for v in same.values() if len(v) > 1]
+    if not clash:
+        return None
+    return (f"{where}: the target column {target!r} has labels that differ only in case or "
+            f"spaces: {'; '.join(', '.join(v) for v in clash[:3])}; each is a class of "
+            f"its own: correct them if they are one class")
+
+
 def check_record_count(n: int, where: str, min_records: int = MIN_RECORDS) -> None:
     """The record count part of :func:`check_records`."""
     if n < min_records:
@@ -810,6 +831,9 @@ def load_csv(path, target: str = "class", min_records: int = MIN_RECORDS, sep: s
     df = pd.DataFrame(cols)
     y = df[target].to_numpy()
     check_records(y, path, target, min_records)
+    note = label_variants_note(y, path, target)
+    if note:
+        warnings.warn(note, UserWarning, stacklevel=2)
     not_X = [target] + ([] if groups is None else [groups])
     _note_categorical(path, [(h, cells[:, j]) for j, h in enumerate(names)
                              if kinds[j] == "cat" and h not in not_X], decimal)
@@ -953,6 +977,9 @@ def from_arrays(X, y, name="data") -> Dataset:
         y_ = check_labels(y)
     except ValueError as e:
         raise DataError(str(e)) from None
+    note = label_variants_note(y_, name, getattr(y, "name", None) or "y")
+    if note:
+        warnings.warn(note, UserWarning, stacklevel=2)
     if len(y_) != X_.shape[0]:
         raise ValueError(f"X has {X_.shape[0]} records but y has {len(y_)}")
     if hasattr(X_, "columns"):

@@ -295,3 +295,25 @@ def test_masked_entries_in_x_y_or_losses_are_refused():
         D.from_arrays(np.ma.array(X, mask=np.eye(40, 2)), y)
     with pytest.raises(ValueError, match="y has 1 masked entries"):
         D.from_arrays(X, np.ma.array(y, mask=np.eye(40)[0]))
+
+
+def test_labels_that_differ_only_in_case_or_spaces_get_a_note(tmp_path):
+    """A new-user walk: one 'Yes' among 'yes'/'no' became a third class of one
+    record, silently.  load_csv and from_arrays say so (R's compare_learners
+    too, through the same rule); numbers and distinct labels get no note."""
+    import warnings
+    rng = np.random.default_rng(0)
+    labels = ["yes", "no"] * 20
+    labels[2] = "Yes"
+    p = tmp_path / "case.csv"
+    p.write_text("x,class\n" + "".join(f"{v:.3f},{c}\n" for v, c in zip(rng.random(40), labels)))
+    want = (r"the target column 'class' has labels that differ only in case or spaces: "
+            r"'Yes' \(1 record\), 'yes' \(19 records\); each is a class of its own")
+    with pytest.warns(UserWarning, match=want):
+        D.load_csv(str(p))
+    with pytest.warns(UserWarning, match="'y' has labels .*'no' \\(19 records\\), 'no ' \\(1 record\\)"):
+        D.from_arrays(rng.random((40, 1)), ["no " if i == 1 else c for i, c in enumerate(["yes", "no"] * 20)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        D.from_arrays(rng.random((40, 1)), ["yes", "no"] * 20)
+        D.from_arrays(rng.random((40, 1)), np.arange(40) % 2)

@@ -93,7 +93,7 @@ data_checks <- function(ycol, target, learners, numeric) {
   if (is.factor(ycol)) ycol <- as.character(ycol)
   cls <- vapply(learners, function(l) if (identical(l$kind, "batch") || !numeric) l$name else "", "")
   named <- all(vapply(learners[nzchar(cls)], function(l) identical(l$kind, "batch"), TRUE))
-  py_call("data_checks", np_target(if (is.character(ycol)) ycol else as.double(ycol)), target,
+  notes <- py_call("data_checks", np_target(if (is.character(ycol)) ycol else as.double(ycol)), target,
           show_name(target), as.list(cls[nzchar(cls)]),
           paste0(if (named) paste0("compare regressors (a function(train, test) returning numbers, ",
                                    "lm, rpart::rpart, a parsnip regression model) under ")
@@ -102,6 +102,7 @@ data_checks <- function(ycol, target, learners, numeric) {
                  "the target a factor if its values are classes (data$", target, " <- factor(data$",
                  target, "))"),
           if (named) "" else "under the default loss = \"zero_one\"")
+  for (note in as.character(unlist(notes))) warning(note, call. = FALSE)
   invisible(TRUE)
 }
 

@@ -176,16 +176,19 @@ def data_checks(y, target, shown, classifiers, remedy, compared_as=""):
     target for learners that predict labels (``classifiers``, their names;
     ``pybcv.comparison.check_class_target``; ``compared_as``: why, for R's
     own models compared as classifiers under the default loss).  ``shown``: the target's name
-    as R prints it; ``remedy``: what to do, in R's words."""
+    as R prints it; ``remedy``: what to do, in R's words.  Its value: the
+    notes on the labels (``pybcv.datasets.label_variants_note``), which R
+    gives as warnings."""
     try:
         from pybcv.comparison import check_class_target
-        from pybcv.datasets import check_records
+        from pybcv.datasets import check_records, label_variants_note
         y = _labels(y)
         check_records(y, "data", str(target))
         if classifiers:
             check_class_target(y, [str(c) for c in classifiers], f"the target column {shown}",
                                str(remedy), str(compared_as))
-        return {"ok": True, "value": True}
+        note = label_variants_note(y, "data", str(target))
+        return {"ok": True, "value": [note] if note else []}
     except Exception as e:
         return _fail(ValueError(str(e)))
 

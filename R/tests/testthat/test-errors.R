@@ -82,6 +82,14 @@ test_that("partitions and compare_learners reject bad arguments", {
                      "^[^:]*unknown loss 'sqaured'.*R function\\(truth, pred\\)")
 })
 
+test_that("labels that differ only in case are named (one rule with Python's)", {
+  need_python()
+  d <- data.frame(x = seq_len(40), class = rep(c("yes", "no"), 20))
+  d$class[3] <- "Yes"
+  expect_warning(compare_learners("majority", "majority", d, "class", tests = "mcnemar_ho"),
+                 "^data: the target column 'class' has labels that differ only in case or spaces: 'Yes' \\(1 record\\), 'yes' \\(19 records\\)")
+})
+
 test_that("a per-fold prediction of the wrong length names its fold and the truth it meets", {
   need_python()
   truth <- rep(list(c("a", "b", "b")), 10)
