@@ -99,6 +99,9 @@ class LearnerContext(_Picklable, Exception):
         self._place(learner, fold, n_folds, message)
 
     def _place(self, learner, fold, n_folds, detail):
+        said = f"{self.prefix} {learner!r}: "
+        if isinstance(detail, str) and detail.startswith(said):     # named once, not twice
+            detail = detail[len(said):]
         self.learner, self.fold, self.n_folds, self.detail = learner, fold, n_folds, detail
         self.args = (str(self),)
 

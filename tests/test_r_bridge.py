@@ -574,3 +574,24 @@ def test_weka_options_checked_by_weka_before_any_fit(iris, monkeypatch, name, op
     assert fits == []
     ok = make_learner(name, options="-M 5" if name.startswith("J48") else None, backend="r")
     assert len(ok.predict_splits(X, y, halves(len(y), 1, 1))) == 2
+
+
+def test_the_command_line_refuses_weka_options_weka_rejects_before_any_fit(iris, capsys, monkeypatch):
+    """A new-user walk: `--a "J48:options=-Z"` started the run and failed in
+    its first design (exit 1, "learner 'J48', design 'bcv5x2': learner
+    'J48': ..."); Weka's own check now runs before any fit (exit 2, naming
+    --a, the learner once).  A Java exception of a fit (JRip's -F 0 divides
+    by zero) names the options it ran with."""
+    import r_bridge.bridge as bridge
+    from pybcv.cli import main
+    fits = []
+    real = bridge.predict_splits
+    monkeypatch.setattr(bridge, "predict_splits", lambda *a, **k: fits.append(1) or real(*a, **k))
+    assert main(["compare", "--a", "J48:options=-Z", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "--a: learner 'J48': Weka rejects the options ['-Z']: Illegal options: -Z" in err, err
+    assert err.count("learner 'J48'") == 1 and fits == []
+    X, y = iris
+    with pytest.raises(bridge.RLearnerError, match=r"'JRip' failed on fold 1 of 2: java\.lang\.Arithmetic"
+                                                   r"Exception: / by zero \(with the Weka options -F 0\)"):
+        make_learner("JRip", options="-F 0", backend="r").predict_splits(X, y, halves(len(y), 1, 1))

@@ -406,18 +406,23 @@ def check_learner(name, backend="auto", **params):
     when it starts.  ``backend="auto"``: the Python check, and when it fails,
     the options stand if R (which then runs the learner) is available."""
     _check_backend(backend)
-    if backend != "auto":
+    if backend == "python":
         return make_learner(name, backend=backend, **params)
+    spec = LEARNERS.get(name)
     try:
-        return make_learner(name, backend="python", **params)
+        est = make_learner(name, backend="python" if backend == "auto" else backend, **params)
     except ValueError as e:
+        if backend == "r":
+            raise
         est = make_learner(name, backend="r", **params)
-        spec = LEARNERS.get(name)
         problem = None if spec is None else r_problem(spec.r_packages, f"learner {name!r}")
-        if problem is None:
-            return est
-        raise ValueError(f"{e}; R, which would run it with backend='auto', is unavailable "
-                         f"({problem})") from None
+        if problem is not None:
+            raise ValueError(f"{e}; R, which would run it with backend='auto', is unavailable "
+                             f"({problem})") from None
+    if isinstance(est, _WekaLearner) and est.options is not None and \
+            r_problem(spec.r_packages, f"learner {name!r}") is None:
+        est.set_params(backend=backend)._check_r_params()     # Weka's own setOptions, before any fit
+    return est
 
 
 def _numeric_or_bool(dtype) -> bool:
