@@ -295,6 +295,7 @@ def _cli_words(msg: str) -> str:
                     (" or a callable (y_true, y_pred) -> per-record losses", "")):
         msg = msg.replace(py, cli)
     msg = re.sub(r"\bsep=('[^']*')", r"--sep \1", msg)
+    msg = re.sub(r"\bdesign='(\w+)'", r"--design \1", msg)
     # loss='squared' or 'absolute' -> --loss squared or absolute (not in "compare(..., loss='log')")
     return re.sub(r"(?<!\.\.\., )\bloss='(\w+)'(?: or '(\w+)')?",
                   lambda m: f"--loss {m[1]}" + (f" or {m[2]}" if m[2] else ""), msg)
@@ -650,7 +651,7 @@ def cmd_test(a) -> int:
             raise UsageError(f"--predictions: the values are numbers with decimal commas (e.g. "
                              f"{comma!r}): add --decimal , (with --sep ';'); read with decimal "
                              f"points they fail: {e}") from None
-        raise UsageError(f"{where}: {e}") from None
+        raise UsageError(f"{where}: {_cli_words(str(e))}") from None
     src = f"{a.predictions} ({len(test_sets)} folds of {design}, n = {res.n})"
     if a.json:
         _print_command_json("test", src, res.to_json())

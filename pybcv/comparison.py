@@ -705,6 +705,15 @@ def _per_record_losses(loss, name, zero_one: bool) -> np.ndarray:
     return a.astype(np.int64)
 
 
+def _folds_fit(test_sets, n: int, design: str) -> bool:
+    """Whether ``test_sets`` can be the folds of the named ``design``."""
+    try:
+        check_design(test_sets, n, design)
+        return True
+    except ValueError:
+        return False
+
+
 def wrong_design_message(wrong: Sequence[str], design: str) -> str:
     """Which design each test of ``wrong`` runs on, as predictions made on
     ``design``'s folds cannot feed it: "kfold_t runs on design cv10 (...)"."""
@@ -766,7 +775,9 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         try:                             # a BCV of uneven blocks (pybcv's grouped folds)?
             warns = list(check_design(test_sets, n, design_splitter(design, grouped=True)))
         except ValueError:
-            raise ValueError(f"the folds cannot be the design {design!r}: {e}") from None
+            fits = [d for d in DESIGNS if d != design and _folds_fit(test_sets, n, d)]
+            hint = f"; they are folds of {' or '.join(fits)}: give design={fits[0]!r}" if fits else ""
+            raise ValueError(f"the folds cannot be the design {design!r}: {e}{hint}") from None
     regression = isinstance(loss, str) and loss in ("squared", "absolute")
     if regression and (bad := _not_finite(y)) is not None:
         raise ValueError(f"y: row {bad} is {y[bad]!r}; under loss {loss!r} the target must "

@@ -116,3 +116,20 @@ def test_rho_checked_when_t_is_given():
         mcnemar_5x2bcv(tables, rho1=5.0, t=1.5)
     with pytest.raises(TypeError, match="rho2 must be a real number"):
         mcnemar_5x2bcv(tables, rho2="abc", t=1.5)
+
+
+def test_folds_of_another_design_are_named_with_the_design_to_give():
+    """A new-user walk: predictions made on `pybcv folds --design cv10` and
+    tested with the default design said only "row 0 is in neither fold 0
+    nor fold 1"; the message now names the design the folds fit."""
+    import numpy as np
+    import pytest
+    from pybcv.comparison import compare_predictions
+    from pybcv.partitions import design_folds
+    test_sets = design_folds(150, "cv10", seed=0)
+    y = np.arange(150) % 2
+    preds = [y[t] for t in test_sets]
+    with pytest.raises(ValueError, match=r"the folds cannot be the design 'bcv5x2': .*; they are "
+                                         r"folds of cv10: give design='cv10'$"):
+        compare_predictions(y, preds, preds, test_sets=test_sets)
+    assert compare_predictions(y, preds, preds, test_sets=test_sets, design="cv10").n == 150
