@@ -115,18 +115,18 @@ def missing_positions(a: np.ndarray) -> np.ndarray:
     if a.dtype.kind == "f":
         return np.flatnonzero(np.isnan(a))
     if a.dtype.kind == "O":
-        return np.flatnonzero([v is None or (isinstance(v, float) and v != v) for v in a])
+        return np.flatnonzero([v is None or (isinstance(v, (float, np.floating)) and v != v) for v in a])
     return np.zeros(0, dtype=np.intp)
 
 
 def check_labels(y) -> np.ndarray:
     """y as a 1-d array; missing labels (NaN/None, masked) are an error."""
     y = np.asarray(unmasked(y, "y"))
-    if y.ndim == 2 and y.shape[1] == 1 or y.ndim == 0:
-        y = y.ravel()                    # a column vector (or one label)
+    if y.ndim == 2 and 1 in y.shape or y.ndim == 0:
+        y = y.ravel()                    # a column or row vector (or one label)
     elif y.ndim != 1:
-        hint = (" (one-hot rows? pass y.argmax(axis=1))" if y.ndim == 2 and y.shape[1] > 1 and
-                y.dtype.kind in "biuf" and np.isin(y, (0, 1)).all() else "")
+        hint = (" (one-hot rows? pass y.argmax(axis=1))" if y.ndim == 2 and y.dtype.kind in "biuf"
+                and np.isin(y, (0, 1)).all() and (y.sum(axis=1) == 1).all() else "")
         raise ValueError(f"y must be 1-d, one label per record, got shape {y.shape}{hint}")
     miss = missing_positions(y)
     if miss.size:

@@ -392,10 +392,10 @@ def cmd_compare(a) -> int:
         if a.groups:
             raise UsageError("--groups names a column of --csv; the built-in EXP6 data has no groups")
         _refuse_csv_options(a, "pybcv compare runs on the built-in EXP6 data")
-        if a.n is not None:
-            _check_n(a.n, designs_for(tests), "--n")
-        if a.n is not None and a.n < D.MIN_RECORDS:
-            raise UsageError(f"--n: a comparison needs at least {D.MIN_RECORDS} records, got {a.n}")
+        need = max([D.MIN_RECORDS] + [DESIGNS[d].min_n for d in designs_for(tests)])
+        if a.n is not None and a.n < need:
+            raise UsageError(f"--n: a comparison on {', '.join(designs_for(tests))} needs at least "
+                             f"{need} records, got {a.n}")
         data = D.exp6(a.seed, n=EXPERIMENTS["exp6"].n if a.n is None else a.n)
         src = f"EXP6 (n = {data.n}, drawn from seed {a.seed})"
     _check_n(data.n, designs_for(tests), "--csv" if a.csv else "--n")

@@ -775,7 +775,9 @@ def compare_predictions(y, pred_a: Sequence, pred_b: Sequence, *, test_sets: Opt
         try:                             # a BCV of uneven blocks (pybcv's grouped folds)?
             warns = list(check_design(test_sets, n, design_splitter(design, grouped=True)))
         except ValueError:
-            fits = [d for d in DESIGNS if d != design and _folds_fit(test_sets, n, d)]
+            # the BCVs first: their folds are also halves of a random m x 2 CV, not the reverse
+            fits = sorted((d for d in DESIGNS if d != design and _folds_fit(test_sets, n, d)),
+                          key=lambda d: not d.startswith("bcv"))
             hint = f"; they are folds of {' or '.join(fits)}: give design={fits[0]!r}" if fits else ""
             raise ValueError(f"the folds cannot be the design {design!r}: {e}{hint}") from None
     regression = isinstance(loss, str) and loss in ("squared", "absolute")

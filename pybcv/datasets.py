@@ -668,7 +668,8 @@ def label_variants_note(y, where: str, target) -> Optional[str]:
     if not clash:
         return None
     return (f"{where}: the target column {target!r} has labels that differ only in case or "
-            f"spaces: {'; '.join(', '.join(v) for v in clash[:3])}; each is a class of "
+            f"spaces: {'; '.join(', '.join(v) for v in clash[:3])}"
+            f"{f' (and {len(clash) - 3} more such groups)' if len(clash) > 3 else ''}; each is a class of "
             f"its own: correct them if they are one class")
 
 

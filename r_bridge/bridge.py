@@ -289,7 +289,7 @@ def predict_splits(learner, X, y, splits, params=None, packages=()):
         if not ok:
             if "needs numeric predictors" in msg:       # R sees x1, x2, ...: name them here
                 msg += factor_columns_note(X, [k == "fac" for k in cols.schema.kinds])
-            if params.get("options") and msg.startswith("java."):
+            if (params or {}).get("options") and msg.startswith("java."):
                 # a Java exception (JRip's -F 0: "/ by zero"): say the Weka options it ran with
                 msg += f" (with the Weka options {' '.join(map(str, params['options']))})"
             raise RLearnerError(learner, fold or None, msg, n_folds=len(ntr),

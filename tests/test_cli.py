@@ -70,7 +70,7 @@ def _sim(*args, dataset="epsilon"):
     *[(["compare", option, value], f"argument {option}")
       for option, value in [("--alpha", "1.5"), ("--alpha", "0"), ("--seed", "-1"), ("--n", "1"),
                             ("--n", "0")]],
-    (["compare", "--n", "5"], "--n: the design(s) bcv5x2 need at least"),
+    (["compare", "--n", "5"], "--n: a comparison on bcv5x2 needs at least 20 records, got 5"),
     (["compare", "--learners", "glm"], "--learners: give at least 2"),
     (["compare", "--learners", "glm,majority", "--a", "glm"], "--learners replaces"),
     (["compare", "--sep", "ab"], "argument --sep"),
@@ -587,7 +587,7 @@ def test_a_shared_option_reads_the_same_in_every_subcommand():
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["compare", "--n", "10"], "--n: a comparison needs at least 20 records, got 10"),
+    (["compare", "--n", "10"], "--n: a comparison on bcv5x2 needs at least 20 records, got 10"),
     (["compare", "--target", "Species"], "--target says how --csv is read, but no --csv was given"),
     (["compare", "--sep", ";"], "--sep says how --csv is read"),
     (["compare", "--decimal", ","], "--decimal says how --csv is read"),
@@ -613,3 +613,6 @@ def test_a_one_hot_y_is_named_as_such():
                                          r"\(one-hot rows\? pass y.argmax\(axis=1\)\)"):
         compare(X, np.eye(3)[y], "majority", "mean", backend="python")
     assert compare(X, y[:, None], "majority", "mean", backend="python").n == 60
+    assert compare(X, y[None, :], "majority", "mean", backend="python").n == 60
+    with pytest.raises(ValueError, match=r"got shape \(60, 2\)$"):     # not one-hot: no hint
+        compare(X, np.c_[y % 2, y % 2], "majority", "mean", backend="python")

@@ -133,3 +133,7 @@ def test_folds_of_another_design_are_named_with_the_design_to_give():
                                          r"folds of cv10: give design='cv10'$"):
         compare_predictions(y, preds, preds, test_sets=test_sets)
     assert compare_predictions(y, preds, preds, test_sets=test_sets, design="cv10").n == 150
+    bcv = design_folds(150, "bcv5x2", seed=0)          # pybcv folds' default: named first
+    preds = [y[t] for t in bcv]
+    with pytest.raises(ValueError, match=r"they are folds of bcv5x2.*: give design='bcv5x2'$"):
+        compare_predictions(y, preds, preds, test_sets=bcv, design="cv10")

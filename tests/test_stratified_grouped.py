@@ -338,3 +338,15 @@ def test_object_groups_equal_in_python_are_one_group():
     assert [t.tolist() for _, t in GroupBlockRegularizedMx2CV(random_state=3).split(np.zeros((40, 1)), groups=text)] \
         == [t.tolist() for _, t in GroupBlockRegularizedMx2CV(random_state=3).split(np.zeros((40, 1)),
                                                                                     groups=text.astype(str))]
+
+
+def test_masked_groups_are_refused_and_unhashable_ones_named():
+    from pybcv.errors import ArgumentError
+    from pybcv.partitions import GroupBlockRegularizedMx2CV
+    g = np.ma.array(np.arange(40) // 4, mask=np.eye(40)[0])
+    with pytest.raises(ArgumentError, match="groups has 1 masked entries"):
+        list(GroupBlockRegularizedMx2CV(random_state=0).split(np.zeros((40, 1)), groups=g))
+    lists = np.empty(40, dtype=object)
+    lists[:] = [[i // 4] for i in range(40)]
+    with pytest.raises(ArgumentError, match="must be labels .numbers or text., not lists"):
+        list(GroupBlockRegularizedMx2CV(random_state=0).split(np.zeros((40, 1)), groups=lists))

@@ -383,6 +383,7 @@ def fallback_notes(made, who, ran) -> List[str]:
     result must say (the command line says it in its backend line)."""
     out = []
     for lrn, w, backend in zip(made, who, ran):
+        lrn = getattr(lrn, "learner", lrn)   # seen through noise (NoisyLearner)
         if not isinstance(lrn, NamedLearner) or lrn.backend != "auto" or backend != "python":
             continue
         spec = LEARNERS[lrn.name]
@@ -419,9 +420,10 @@ def check_learner(name, backend="auto", **params):
         if problem is not None:
             raise ValueError(f"{e}; R, which would run it with backend='auto', is unavailable "
                              f"({problem})") from None
-    if isinstance(est, _WekaLearner) and est.options is not None and \
+    weka = getattr(est, "learner", est)          # seen through noise (NoisyLearner)
+    if isinstance(weka, _WekaLearner) and weka.options is not None and \
             r_problem(spec.r_packages, f"learner {name!r}") is None:
-        est.set_params(backend=backend)._check_r_params()     # Weka's own setOptions, before any fit
+        weka.set_params(backend=backend)._check_r_params()    # Weka's own setOptions, before any fit
     return est
 
 

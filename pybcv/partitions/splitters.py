@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import seeds
 from ..errors import ArgumentError
-from .._validate import Params, keep_init_args, missing_positions
+from .._validate import Params, keep_init_args, missing_positions, unmasked
 from ._checks import as_generator, check_int, check_n, check_train_size, train_size_of
 from .blocks import (MAX_BCV_M, bcv_n_blocks, bcv_test_cuts, bcv_test_positions,
                      bcv_tests_of_blocks, extra_order_of_rule)
@@ -564,7 +564,10 @@ def _codes(values, n: int, what: str) -> np.ndarray:
     """0-based codes of the distinct values of a per-record array (checked)."""
     if values is None:
         raise ArgumentError(what, f"{what} is required: one value per record")
-    a = np.asarray(values)
+    try:
+        a = np.asarray(unmasked(values, what))
+    except ValueError as e:
+        raise ArgumentError(what, str(e)) from None
     if a.ndim != 1 or a.shape[0] != n:
         raise ArgumentError(what, f"{what} must be 1-d with one value per record ({n}), got shape "
                                   f"{a.shape}")
@@ -575,7 +578,8 @@ def _codes(values, n: int, what: str) -> np.ndarray:
     try:
         return _distinct(a)[2]
     except TypeError:
-        raise ArgumentError(what, f"{what}: values of mixed types cannot be compared") from None
+        raise ArgumentError(what, f"{what}: the values must be labels (numbers or text), not "
+                                  f"lists or other unhashable objects") from None
 
 
 def _distinct(a: np.ndarray):
@@ -587,12 +591,13 @@ def _distinct(a: np.ndarray):
     if a.dtype.kind != "O":
         vals, codes, counts = np.unique(a, return_inverse=True, return_counts=True)
         return vals.tolist(), counts, codes.ravel()
+    items = [v.item() if isinstance(v, np.generic) else v for v in a.tolist()]   # np.int64(3) -> 3
     first: dict = {}
-    for v in a.tolist():                     # unhashable values: TypeError
+    for v in items:                          # unhashable values: TypeError
         first.setdefault(v, v)
     vals = sorted(first, key=str)
     index = {v: i for i, v in enumerate(vals)}
-    codes = np.fromiter((index[v] for v in a.tolist()), dtype=np.intp, count=a.size)
+    codes = np.fromiter((index[v] for v in items), dtype=np.intp, count=a.size)
     return vals, np.bincount(codes, minlength=len(vals)), codes
 
 

@@ -27,7 +27,7 @@ from ..errors import ArgumentError
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 #: conventions.md, "Zero-variance rule": relative to the values' magnitude
-#: (the largest |value|), a set of values is constant when its spread is
+#: (the largest |value|, at least 1 for error rates), a set of values is constant when its spread is
 #: within ZERO_TOL of it, a sum of k squared deviations is zero when within
 #: k (ZERO_TOL magnitude)^2, a numerator is zero when within ZERO_TOL of its
 #: magnitude; a variance from moments is zero when within ZERO_TOL of the
@@ -397,6 +397,7 @@ def check_alternative(alternative, test: str = "") -> str:
 
 def check_real(value, name: str) -> float:
     """One finite real number (bool, complex, strings and arrays rejected)."""
+    value = unmasked(value, name)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "fiu":
             value = value.item()
@@ -496,6 +497,7 @@ def check_differences(x, name: str, shape: Tuple[Optional[int], ...], shape_desc
 def check_counts(x, name: str) -> np.ndarray:
     """Contingency counts: finite, non-negative, whole numbers whose sums stay
     finite (averaged tables are built by the functions themselves)."""
+    x = unmasked(x, name)
     if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
         # integer counts (what pybcv.outcomes builds): whole and finite by type
         if x.dtype.kind == "i" and x.min() < 0:
@@ -546,8 +548,19 @@ def check_sizes(v, name: str) -> np.ndarray:
 
 # ---- the zero-variance rule (conventions.md, "Zero-variance rule")
 def magnitude(values, axis=-1) -> np.ndarray:
-    """The largest |value| over ``axis`` (a tuple of axes allowed)."""
-    return np.max(np.abs(values), axis=axis)
+    """The scale against which the rule judges zero: the largest |value|
+    over ``axis`` (a tuple of axes allowed), and at least 1 for differences
+    of error rates, whose unit is 1 (outside :func:`real_losses`): there the
+    rule is the absolute one, so that rounding noise of averages of exactly
+    cancelling rates counts as zero, as before; real-valued losses have no
+    unit, and their rule is relative."""
+    return rate_floor(np.max(np.abs(values), axis=axis))
+
+
+def rate_floor(scale):
+    """``scale``, at least 1 for differences of error rates (outside
+    :func:`real_losses`): the rule's scale (:func:`magnitude`)."""
+    return np.maximum(scale, 1.0) if difference_bounded() else np.asarray(scale, float)
 
 
 def constant(values: np.ndarray, axis=-1) -> np.ndarray:
@@ -564,8 +577,9 @@ def zero_sum_sq(sum_sq, k, size) -> np.ndarray:
 
 def zero_moment_variance(var, mean_square) -> np.ndarray:
     """The rule's zero test for a variance computed as E[d^2] - E[d]^2 (one
-    subtraction, so its rounding is relative to E[d^2]): <= 1e-12 E[d^2]."""
-    return np.asarray(var) <= ZERO_TOL * np.asarray(mean_square, float)
+    subtraction, so its rounding is relative to E[d^2]): <= 1e-12 E[d^2]
+    (E[d^2] at least 1 for error rates, as in :func:`magnitude`)."""
+    return np.asarray(var) <= ZERO_TOL * rate_floor(np.asarray(mean_square, float))
 
 
 def ratio_or_limit(num, scale, degenerate, size):

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (ZTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
-                      check_real, check_whole, constant, magnitude, p_z, ratio_or_limit, zero_moment_variance, zero_sum_sq,
+                      check_real, check_whole, constant, magnitude, p_z, rate_floor, ratio_or_limit, zero_moment_variance, zero_sum_sq,
                       scalar, z_interval, zero_variance_p, zero_variance_warning)
 
 N01 = "N(0, 1)"
@@ -73,7 +73,7 @@ def cvci_moments_from_counts(N01, N10, n):
 def cvci_z_kernel(n, R, var, degenerate, rms, alternative="two-sided") -> ZKernel:
     """z = sqrt(n) R / sigma_out (``rms``: sqrt(E[d^2]), the magnitude of the
     differences d for the zero-variance rule)."""
-    z = ratio_or_limit(np.sqrt(n) * R, np.sqrt(var), degenerate, np.sqrt(n) * rms)
+    z = ratio_or_limit(np.sqrt(n) * R, np.sqrt(var), degenerate, np.sqrt(n) * rate_floor(rms))
     return ZKernel(z, zero_variance_p(p_z(z, alternative), z, degenerate), np.asarray(degenerate),
                    np.asarray(R, float), np.sqrt(var) / np.sqrt(n))
 

@@ -227,7 +227,7 @@ test_that("predictions that are not labels are refused, from a learner and from 
   ok <- lapply(p$validation, function(i) truth[i])
   probs <- lapply(p$validation, function(i) runif(length(i)))
   expect_error(pybcv_test_predictions(probs, ok, truth, folds = p$validation),
-               "x\\[\\[1\\]\\]: prediction .* is not a label of truth")
+               "x\\[\\[1\\]\\] \\(fold 1\\): prediction .* is not a label of truth")
   int <- lapply(p$validation, function(i) as.integer(factor(truth[i])))
   expect_error(pybcv_test_predictions(ok, int, truth, folds = p$validation), "y\\[\\[1\\]\\].*not a label")
   expect_error(mcnemar_ho_test(c(0.2, 0.9), c("a", "b"), truth = c("a", "b")), "not a label")
