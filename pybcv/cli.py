@@ -65,9 +65,23 @@ class UsageError(Exception):
     """A bad argument: exit code 2 with the message."""
 
 
+#: set by main() when the command line asks for --json: errors are then also
+#: one JSON object on stdout (docs/guide/json.md, "Errors")
+_JSON_ERRORS = {"command": None}
+
+
+def _say_error(text: str, rc: int) -> int:
+    """``pybcv: error: text`` on stderr and, under --json, the error object
+    {"schema", "command", "error": {"message", "exit_status"}} on stdout."""
+    print(f"pybcv: error: {text}", file=sys.stderr)
+    if _JSON_ERRORS["command"] is not None:
+        print(json.dumps({"schema": JSON_SCHEMA, "command": _JSON_ERRORS["command"],
+                          "error": {"message": text, "exit_status": rc}}, indent=1))
+    return rc
+
+
 def _fail(msg: str) -> int:
-    print(f"pybcv: error: {_cli_words(msg)}", file=sys.stderr)
-    return EXIT_USAGE
+    return _say_error(_cli_words(msg), EXIT_USAGE)
 
 
 # ------------------------------------------------------------------ argument types (argparse: exit 2)
@@ -971,7 +985,7 @@ def cmd_archive_unpack(a) -> int:
 # ------------------------------------------------------------------ parser
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        print(f"pybcv: error: {message} (see: {self.prog} --help)", file=sys.stderr)
+        _say_error(f"{message} (see: {self.prog} --help)", EXIT_USAGE)
         sys.exit(EXIT_USAGE)
 
 
@@ -1272,6 +1286,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         # none), so tqdm needs no multiprocessing lock: making one imports
         # multiprocessing and a semaphore, ~13 ms of every start (issue 23)
         tqdm.set_lock(threading.RLock())
+    words = list(sys.argv[1:] if argv is None else argv)
+    _JSON_ERRORS["command"] = (None if "--json" not in words else
+                               next((w for w in words if not w.startswith("-")), "pybcv")
+                               + (" --learners" if any(w.startswith("--learners") for w in words) else ""))
     try:
         args = build_parser().parse_args(argv)      # None: sys.argv[1:]
     except SystemExit as e:          # --help, --version (0) or a bad argument (2)
@@ -1308,13 +1326,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         if isinstance(e, _known_errors()):
             # a learner that fails on the data (R, Java, predictions that are not
             # labels), a damaged results file, R missing: the message says it all
-            print(f"pybcv: error: {e}", file=sys.stderr)
-            return EXIT_RUNTIME
+            return _say_error(str(e), EXIT_RUNTIME)
         # anything else: the message, and where to look further
         notes = " ".join(getattr(e, "__notes__", []))
-        print(f"pybcv: error: {e}{' ' + notes if notes else ''}\n"
-              f"(set PYBCV_TRACEBACK=1 to see the traceback)", file=sys.stderr)
-        return EXIT_RUNTIME
+        return _say_error(f"{e}{' ' + notes if notes else ''}\n"
+                          f"(set PYBCV_TRACEBACK=1 to see the traceback)", EXIT_RUNTIME)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -89,3 +89,24 @@ def test_json_names_the_loss_in_compare_learners_and_test(tmp_path, capsys):
     assert main(["test", "--predictions", str(p),
                  "--json", "--tests", "calibrated_f_5x2bcv", "--loss", "absolute"]) == 0
     assert json.loads(capsys.readouterr().out)["comparison"]["loss"] == "absolute"
+
+
+@pytest.mark.parametrize("argv,status,text", [
+    (["compare", "--target", "x", "--json"], 2, "--target says how --csv is read"),
+    (["compare", "--alpha", "2", "--json"], 2, "argument --alpha: must lie strictly between 0 and 1"),
+    (["compare", "--learners", "majority,nosuch", "--json"], 2, "nosuch"),
+    (["test", "--predictions", "/nonexistent.csv", "--json"], 2, "/nonexistent.csv"),
+])
+def test_an_error_under_json_is_a_json_object_too(capsys, argv, status, text):
+    """A new-user walk: with --json an argument error printed plain text on
+    stderr and nothing on stdout; a program reading stdout now gets the
+    error object (docs/guide/json.md, "Errors"), stderr keeps the message."""
+    from pybcv.cli import main
+    assert main(argv) == status
+    out, err = capsys.readouterr()
+    obj = json.loads(out)
+    assert obj["schema"] == JSON_SCHEMA and obj["command"] == argv[0] + (
+        " --learners" if "--learners" in argv else "")
+    assert obj["error"]["exit_status"] == status and text in obj["error"]["message"]
+    assert err.strip() == f"pybcv: error: {obj['error']['message']}"
+    assert main(argv[:-1]) == status and capsys.readouterr().out == ""     # without --json: nothing
