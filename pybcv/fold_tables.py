@@ -114,7 +114,9 @@ def loss_sums_batch(design: str, loss_a: np.ndarray, loss_b: np.ndarray, generat
         a, b = z.real, z.imag
         r = len(z)
         key = np.repeat(np.arange(r * F), np.tile(sizes, r))
-        for j, w in enumerate((None, a, b, (a - b) ** 2)):
+        with np.errstate(over="ignore"):      # inf: refused with the range, by the tests
+            sq = (a - b) ** 2
+        for j, w in enumerate((None, a, b, sq)):
             out[rows, :, j] = np.bincount(key, weights=None if w is None else w.ravel(),
                                           minlength=r * F).reshape(r, F)
     return out

@@ -136,6 +136,11 @@ loss_setup <- function(loss, tests, ycol, ld, stratify, learners = list()) {
          "FALSE, or give the target as a factor if its values are classes", call. = FALSE)
   values <- if (num_y) sort(unique(as.double(ycol))) else ld$ylevels
   y <- if (num_y) as.double(ycol) else ld$ylevels[ld$y]
+  if (is.matrix(loss) && anyNA(loss)) {
+    at <- which(is.na(loss), arr.ind = TRUE)[1L, ]
+    stop("loss: the cost matrix has NA at [", at[[1L]], ", ", at[[2L]], "]; every entry must be ",
+         "a finite number", call. = FALSE)
+  }
   pyloss <- if (is.matrix(loss)) np_float(loss, "loss") else loss
   v <- py_call("loss_selection", if (length(tests) == 1L) tests else as.list(tests),
                if (is.null(fun)) pyloss else NULL, np_target(y), isTRUE(stratify),
@@ -211,6 +216,7 @@ np_target <- function(y) if (is.numeric(y)) np_float(y, "target") else as.list(y
 ## `alternative` (for every test that has one) and `options` and checks them
 ## against the registry (an error naming the test and the option).
 resolve_tests <- function(tests, profile, options = list(), alternative = NULL) {
+  if (is.list(options)) chk_no_na(options, "options$")
   options <- lapply(options, function(o) {
     o <- as.list(o)
     if (!is.null(o[["alternative"]])) o[["alternative"]] <- alt_to_py(o[["alternative"]])

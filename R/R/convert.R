@@ -10,7 +10,8 @@ as_numeric_data <- function(x, name) {
   }
   if (inherits(x, "table")) x <- unclass(x)
   if (is.list(x)) stop(name, " must be a numeric vector or matrix, not a list", call. = FALSE)
-  if (is.logical(x) && length(x) && !all(is.na(x))) storage.mode(x) <- "integer"
+  if (is.logical(x) && length(x) && !all(is.na(x)))       # as Python refuses booleans
+    stop(name, " must be numeric, got logical (TRUE/FALSE) values", call. = FALSE)
   if (!is.numeric(x) && !(is.logical(x) && all(is.na(x))))
     stop(name, " must be numeric, got ", class(x)[1], call. = FALSE)
   if (!length(x)) stop(name, " is empty", call. = FALSE)

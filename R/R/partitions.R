@@ -90,6 +90,8 @@ pybcv_folds <- function(n, design = "bcv5x2", seed = 0, y = NULL, groups = NULL)
   if (!is.character(design) || length(design) != 1L || is.na(design))
     stop("design must be one design name (the design column of pybcv_tests())", call. = FALSE)
   chk_seed(seed)
+  if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n != round(n) || n < 1)
+    stop("n must be a single whole number of records", call. = FALSE)
   n <- py_int(n, "n")
   per_record <- function(v, name) {
     if (is.null(v)) return(NULL)

@@ -52,6 +52,8 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   la <- list(name = dname(substitute(x)))
   lb <- list(name = dname(substitute(y)))
   profile <- choice(profile, profile_choices, "profile")
+  chk_level(alpha, "alpha")
+  chk_level(conf.level, "conf.level")
   if (!is.character(design) || length(design) != 1L || is.na(design))
     stop("design must be one design name", call. = FALSE)
   if (is.function(loss))
@@ -90,7 +92,13 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
                                           py_int(n_all, "n"), design))))
       warning("folds: ", w, call. = FALSE)
   if (is.null(n_train) && !is.na(n_all)) n_train <- n_all - n_test
-  if (!is.null(n_train)) n_train <- rep_len(as.numeric(n_train), nrow(inp$tables))
+  if (!is.null(n_train)) {
+    if (!is.numeric(n_train) || !(length(n_train) %in% c(1L, nrow(inp$tables))))
+      stop("n_train must be a number or one size per fold (", nrow(inp$tables), " values), got ",
+           if (is.numeric(n_train)) paste(length(n_train), "values") else class(n_train)[1L],
+           call. = FALSE)
+    n_train <- rep_len(as.numeric(n_train), nrow(inp$tables))
+  }
   if (is.null(tests)) tests <- of_design
   sel <- resolve_tests(as.list(tests), profile, options, alternative)
   keys <- sel$keys

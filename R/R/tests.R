@@ -9,6 +9,7 @@ run_registry_test <- function(key, inputs, options = list(), data.name, warn = T
   call <- sys.call(-1L)
   pybcv_helper()   # first: reticulate must not start a Python of its own choosing
   names(inputs) <- NULL
+  chk_no_na(options)
   kwargs <- py_dict(options[!vapply(options, is.null, TRUE)])
   chk_level(conf.level, "conf.level")
   make_htest(py_call("run_test", key, inputs, kwargs, conf.level, call = call), data.name, NULL, warn)
@@ -118,7 +119,8 @@ pybcv_test <- function(key, tables, n_train = NULL, n_test = NULL, ..., warn = T
   dn <- dname(substitute(tables))
   if (!is.character(key) || length(key) != 1L) stop("key must be one test key (a string)", call. = FALSE)
   pybcv_helper()
-  opts <- list(...)
+  opts <- chk_no_na(list(...))
+  chk_level(conf.level, "conf.level")
   if (!is.null(opts$alternative)) opts$alternative <- alt_to_py(opts$alternative)
   v <- py_call("run_from_tables", key, np_float(as_fold_tables(tables, "tables"), "tables"),
                py_sizes(n_train, "n_train"), py_sizes(n_test, "n_test"),
@@ -159,6 +161,18 @@ chk_level <- function(x, name)
 
 ## A named R list as a Python dict (an empty dict for an empty list).
 py_dict <- function(x) if (length(x)) do.call(reticulate::dict, x) else reticulate::dict()
+
+## Options with NA refused, naming the option (`where`: what holds them, e.g.
+## "options$mcnemar_5x2bcv$"): reticulate hands a logical NA to Python as
+## True and an integer NA as -2147483648, which would be used as values.
+chk_no_na <- function(x, where = "") {
+  for (nm in names(x)) {
+    v <- x[[nm]]
+    if (is.list(v)) chk_no_na(v, paste0(where, nm, "$"))
+    else if (is.atomic(v) && anyNA(v)) stop(where, nm, " is NA; give a value", call. = FALSE)
+  }
+  invisible(x)
+}
 
 scalar_number <- function(x, name) {
   if (!is.numeric(x) || length(x) != 1L)

@@ -401,6 +401,8 @@ def check_real(value, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "fiu":
             value = value.item()
+        elif isinstance(value, (np.ndarray, list, tuple)) and np.size(value) != 1:
+            raise TypeError(f"{name} must be one number, got {np.size(value)} values")
         else:
             raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
     v = float(value)
@@ -542,7 +544,9 @@ def check_sizes(v, name: str) -> np.ndarray:
     if a.ndim > 1:
         raise ValueError(f"{name} must be a number or a 1-d array (one size per fold), got shape {a.shape}")
     if np.any(a < 1) or np.any(a != np.round(a)):
-        raise ValueError(f"{name} must be positive whole numbers of records (>= 1), got {v!r}")
+        bad = a.reshape(-1)[np.flatnonzero((a < 1) | (a != np.round(a)))[0]]
+        raise ValueError(f"{name} must be positive whole numbers of records (>= 1), got {bad:g}"
+                         + (f" (of {a.size} values)" if a.size > 1 else ""))
     return a
 
 

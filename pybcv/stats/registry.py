@@ -392,12 +392,20 @@ class TestSpec:
         options = self._options(options, batch)
         F = self.n_folds
         shape = f"(R, {F}, 4)" if batch else f"({F}, 4)"
+        S = np.asarray(sums, dtype=float) if isinstance(sums, np.ndarray) else sums
+        if isinstance(S, np.ndarray) and S.ndim >= 2 and S.shape[-1] == 4 and np.isinf(S).any():
+            raise ValueError(_loss_range_message("too large: their sums or squared differences "
+                                                 "overflow float64"))
         S = as_float_array(sums, "loss sums", shape)
         if (S.ndim < 3 if batch else S.ndim != 2) or S.shape[-2:] != (F, 4):
             raise ValueError(f"loss sums must have shape {shape} for test {self.key!r} "
                              f"(design {self.design!r}), got {S.shape}")
         if np.any(S[..., 0] < 1):
             raise ValueError("loss sums: every fold must contain at least one record")
+        d = np.abs(S[..., 1] - S[..., 2]) / S[..., 0]
+        m = float(d.max())
+        if 0.0 < m < LOSS_RANGE[0] or m > LOSS_RANGE[1]:
+            raise ValueError(_loss_range_message(f"of magnitude {m:.1e} (fold mean differences)"))
         ntr, nte = self._sizes(np.zeros((F, 2, 2)), n_train, S.reshape(-1, F, 4)[0, :, 0]
                                if n_test is None else n_test)
         return S, ntr, nte, options
@@ -499,6 +507,17 @@ def _loss_differences(adapter):
     def inputs(S, ntr, nte):
         return adapter((S[..., 1] - S[..., 2]) / S[..., 0], ntr, nte)
     return inputs
+
+
+#: the per-fold mean loss differences whose squares float64 holds with full
+#: precision (squares below ~1e-300 are subnormal, above ~1e300 overflow)
+LOSS_RANGE = (1e-150, 1e150)
+
+
+def _loss_range_message(what: str) -> str:
+    return (f"loss: the loss differences are {what}, outside what float64 squares with full "
+            f"precision ({LOSS_RANGE[0]:g} to {LOSS_RANGE[1]:g}); multiply or divide the losses "
+            f"by a constant: every test gives the same statistic and p-value in any unit")
 
 
 def _cvci_loss_moments(S, ntr, nte):

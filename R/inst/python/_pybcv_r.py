@@ -42,12 +42,13 @@ _R_WORDS = ((" or a callable (y_true, y_pred) -> per-record losses",
 
 def _fail(e):
     """A failure for R: pybcv's input errors (ValueError and its subclasses,
-    ArgumentError, DataError, ...) as "ValueError", whose message R gives
-    alone; any other exception keeps its class name in front."""
+    ArgumentError, DataError, ...; TypeError, a value of the wrong type) as
+    "ValueError", whose message R gives alone; any other exception keeps its
+    class name in front."""
     msg = str(e)
     for py, r in _R_WORDS:
         msg = msg.replace(py, r)
-    return {"ok": False, "type": "ValueError" if isinstance(e, ValueError) else type(e).__name__,
+    return {"ok": False, "type": "ValueError" if isinstance(e, (ValueError, TypeError)) else type(e).__name__,
             "message": msg}
 
 

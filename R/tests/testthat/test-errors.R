@@ -82,6 +82,35 @@ test_that("partitions and compare_learners reject bad arguments", {
                      "^[^:]*unknown loss 'sqaured'.*R function\\(truth, pred\\)")
 })
 
+test_that("NA options, logical data, levels and sizes are refused in R's words (an outside audit)", {
+  need_python()
+  tab <- fold_tables(E3_N01, E3_N10)
+  # reticulate handed a logical NA to Python as True: exact = NA ran the exact test
+  expect_clean_error(pybcv_test("mcnemar_5x2bcv", tab, exact = NA), "^exact is NA; give a value")
+  expect_clean_error(bcv_mcnemar_test(tab, rho1 = NA, rho2 = 0.5), "^rho1 is NA; give a value")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Species",
+                                      options = list(mcnemar_5x2bcv = list(exact = NA))),
+                     "^options\\$mcnemar_5x2bcv\\$exact is NA; give a value")
+  expect_clean_error(pybcv_test("mcnemar_5x2bcv", tab, conf.level = 2), "^conf.level must be a number")
+  expect_clean_error(rho_t_test(c(TRUE, FALSE, TRUE, TRUE)), "^diffs must be numeric, got logical")
+  expect_clean_error(pybcv_folds(150.9), "^n must be a single whole number of records")
+  expect_clean_error(proportion_z_test(0.2, 0.1, c(100, 200)), "^n_test must be one number, got 2 values")
+  f <- pybcv_folds(150)$validation
+  tr <- as.character(iris$Species)
+  own <- lapply(f, function(i) tr[i])
+  setosa <- lapply(f, function(i) rep("setosa", length(i)))
+  # alpha was never checked: "0.05" (a string) kept H0 at p = 4e-21
+  expect_clean_error(pybcv_test_predictions(own, setosa, tr, folds = f, alpha = "0.05"),
+                     "^alpha must be a number in \\(0, 1\\)")
+  expect_clean_error(pybcv_test_predictions(own, setosa, tr, folds = f, conf.level = 2),
+                     "^conf.level must be a number in \\(0, 1\\)")
+  expect_clean_error(pybcv_test_predictions(own, setosa, tr, folds = f, n_train = c(75, 10)),
+                     "^n_train must be a number or one size per fold \\(10 values\\), got 2 values")
+  cm <- matrix(c(0, 1, 1, 1, 0, 1, 1, 1, NA), 3)
+  expect_clean_error(compare_learners("majority", "majority", iris, "Species", loss = cm),
+                     "^loss: the cost matrix has NA at \\[3, 3\\]")
+})
+
 test_that("labels that differ only in case are named (one rule with Python's)", {
   need_python()
   d <- data.frame(x = seq_len(40), class = rep(c("yes", "no"), 20))
