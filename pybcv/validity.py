@@ -459,11 +459,12 @@ def count(cfg: RunConfig, tables: Dict[str, np.ndarray], truth: Dict[str, float]
         for label, opts in variants(k):
             with admit_withdrawn():         # withdrawn options are scored as evidence
                 _, p, lo, hi = run(T, ntr, nte, level=LEVEL, **opts)
-            has = ~(np.isnan(lo) | np.isnan(hi))
             tr = truth[spec.design]
+            # an empty interval (NaN) misses the truth: every repetition is scored
+            # where the test gives intervals (TestSpec.gives_interval)
             out[(k, label)] = {"reps": int(len(p)), "rejections": int(np.sum(p < ALPHA)),
-                               "intervals": int(has.sum()),
-                               "covered": int(np.sum(has & (lo <= tr) & (tr <= hi)))}
+                               "intervals": int(len(p)) if spec.gives_interval(**opts) else 0,
+                               "covered": int(np.sum((lo <= tr) & (tr <= hi)))}
     return out
 
 
@@ -639,11 +640,11 @@ def rq1_coverage(path: str = RQ1_RUNS, dest: str = DOCS, progress=print):
             for label, opts in variants(k):
                 with admit_withdrawn():     # withdrawn options are scored as evidence
                     lo, hi = TESTS[k].batch_interval(Tp, ntr, nte, level=LEVEL, **opts)
-                has = ~(np.isnan(lo) | np.isnan(hi))
                 rows.append({"dataset": ds, "A": a, "B": b,
                              "test": k, "variant": label, "truth": truth,
-                             "reps": int(len(Tp)), "intervals": int(has.sum()),
-                             "covered": int(np.sum(has & (lo <= truth) & (truth <= hi)))})
+                             "reps": int(len(Tp)),
+                             "intervals": int(len(Tp)) if TESTS[k].gives_interval(**opts) else 0,
+                             "covered": int(np.sum((lo <= truth) & (truth <= hi)))})
         progress(f"rq1 coverage: {ds} {a}-{b}")
     df = pd.DataFrame(rows)
     write_gz(df, os.path.join(dest, RQ1_COVERAGE))

@@ -41,7 +41,7 @@ from . import f_tests as _f, mcnemar_tests as _mc, t_tests as _t, z_tests as _z
 from ._common import (ALTERNATIVES, DEFAULT_LEVEL, TEST_NAMES, TestResult, as_float_array,
                       check_choice, check_flag, check_probability, check_real, check_sizes,
                       check_tables, check_withdrawn, no_interval, real_losses, withdrawn,
-                      zero_moment_variance)
+                      zero_moment_variance, admit_withdrawn)
 
 
 # ---- one adapter per test: fold tables C (..., F, 2, 2) and sizes -> the public
@@ -280,6 +280,15 @@ class TestSpec:
         """Folds of the design (from ``pybcv.partitions.DESIGNS``)."""
         return _n_folds(self.design)
 
+    def gives_interval(self, **options) -> bool:
+        """Whether the test, with ``options``, gives confidence intervals (the
+        naive K-fold McNemar and the exact McNemar tests give none).  Where it
+        does, a NaN interval is an empty set (the F tests' (nan, nan): the test
+        rejects at every shift), which misses the truth: coverage counts it
+        as a miss, not as a missing interval (conventions.md, "Confidence
+        intervals").  Probed once per options on fixed tables."""
+        return _gives_interval(self.key, repr(sorted(options.items())), tuple(options.items()))
+
     # ---- checks -----------------------------------------------------------
     def _options(self, options, batch=False):
         bad = set(options) - set(self.defaults)
@@ -435,6 +444,23 @@ class TestSpec:
             return stat, p, None, None
         lo, hi = interval(out, level=level, alternative=options.get("alternative", "two-sided"))
         return stat, p, np.asarray(lo, float), np.asarray(hi, float)
+
+
+_GIVES: Dict[Tuple[str, str], bool] = {}
+
+
+def _gives_interval(key: str, token: str, options) -> bool:
+    if (key, token) not in _GIVES:
+        spec = TESTS[key]
+        ntr, nte = DESIGNS[spec.design].sizes(200)
+        rng = np.random.default_rng(0)
+        sizes = np.broadcast_to(np.asarray(nte, np.int64), (spec.n_folds,))
+        T = np.stack([rng.multinomial(int(m), [0.1, 0.15, 0.1, 0.65], size=16) for m in sizes],
+                     axis=1).reshape(16, spec.n_folds, 2, 2)
+        with admit_withdrawn():
+            _, _, lo, hi = spec.batch_with_intervals(T, ntr, nte, **dict(options))
+        _GIVES[(key, token)] = bool(np.any(~np.isnan(lo) & ~np.isnan(hi)))
+    return _GIVES[(key, token)]
 
 
 @lru_cache(maxsize=None)
