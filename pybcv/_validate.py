@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+from typing import Optional
 from functools import lru_cache
 
 import numpy as np
@@ -57,9 +58,10 @@ class Params:
         return f"{type(self).__name__}({args})"
 
 
-def int_at_least(minimum: int, what: str = ""):
-    """An argparse ``type``: an integer >= ``minimum``, else an error that
-    says what was expected (``what``, default "an integer >= minimum")."""
+def int_at_least(minimum: int, what: str = "", maximum: Optional[int] = None, why: str = ""):
+    """An argparse ``type``: an integer >= ``minimum`` (and <= ``maximum``:
+    ``why`` says why), else an error that says what was expected (``what``,
+    default "an integer >= minimum")."""
     what = what or f"an integer >= {minimum}"
 
     def parse(text: str) -> int:
@@ -69,6 +71,8 @@ def int_at_least(minimum: int, what: str = ""):
             raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
+        if maximum is not None and v > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum:,}, got {text}{why}")
         return v
     return parse
 

@@ -37,7 +37,7 @@ from .comparison import (ADJUSTMENTS, compare, compare_many, design_notes,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options,
                          wrong_design_message)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
-from .engine.simulation import check_scheduler
+from .engine.simulation import check_scheduler, curve_folder
 from .engine import archive
 from .engine.truth import TUNING, tune
 from .errors import (ArgumentError, ConfigMismatch, DataError, LearnerContext, TextColumnsError,
@@ -48,7 +48,7 @@ from .learners import LEARNERS, check_learner
 from .learners.importpath import is_import_path, split_params
 from .learners.timelimit import MIN_TIMEOUT_S, check_timeout
 from .partitions import DESIGNS, design_splitter
-from .pipeline import learner_label, spec_dict
+from .pipeline import as_learner, learner_label, spec_dict
 from .report import build_report, failure_lines
 from .stats import ALTERNATIVES, PROFILES, TESTS, designs_for, profile_options, resolve_tests
 from . import validity as V
@@ -97,6 +97,11 @@ def _alpha(s: str) -> float:
 
 _seed = int_at_least(0, "a non-negative integer")
 _positive = int_at_least(1, "an integer >= 1")
+#: a simulation's repetitions and records: every repetition is a row of the
+#: store, every record a value of each drawn data set (memory)
+MAX_REPS, MAX_N = 10 ** 7, 10 ** 7
+_reps = int_at_least(1, "an integer >= 1", MAX_REPS, " (a run stores every repetition; run larger "
+                                                    "ones as several seeds)")
 _n = int_at_least(2, "an integer >= 2 (the number of records)")
 
 
@@ -688,17 +693,34 @@ def cmd_simulate(a) -> int:
                          f"predictions); they do not apply")
     n = a.n if a.n is not None else experiment.n
     _check_n(n, designs_for(tests))
+    if n > MAX_N:
+        raise UsageError(f"--n: at most {MAX_N:,} records, got {n:,}")
     values = _floats(a.param, "--param") if a.param else [None]
+    folders = {}
+    for v in values:                 # two points in one folder: refused before any work
+        if v is not None and folders.setdefault(curve_folder(v), v) != v:
+            raise UsageError(f"--param: {folders[curve_folder(v)]:g} and {v:g} are the same point "
+                             f"(folder {curve_folder(v)}): give each value once")
+    if experiment.varies == "learner_b" and a.param and lb and experiment.varied in lb:
+        raise UsageError(f"--b sets {experiment.varied}, which --param varies: leave it out of --b")
     try:
         base = RunConfig(ds, a.tests, seed=a.seed, n=a.n, learner_a=la, learner_b=lb,
                          profile=a.profile, backend=a.backend, share_designs=not a.no_share,
                          loss=a.loss)
-        for v in values:
-            if v is not None:
-                base.at(v)                   # every point checked before any work
         check_scheduler(a.scheduler, "--scheduler")     # reached before any work
     except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
+    for v in values:                 # every point checked before any work
+        if v is None:
+            continue
+        try:
+            point = base.at(v)
+            if experiment.varies == "data":
+                point.datasets_for([0])          # the data parameters: one data set drawn
+            else:
+                as_learner(point.learner_b, a.backend)      # the learner parameter
+        except (ValueError, TypeError) as e:
+            raise UsageError(f"--param {v:g}: {e}") from None
     _writable_dir(a.out)
 
     def announce(v, folder):
@@ -1140,7 +1162,7 @@ def build_parser() -> argparse.ArgumentParser:
                    + ". Several values (comma separated) give a power curve in --out/param=<v>/")
     s.add_argument("--n", type=_n, help="data set size (default: the experiment's)")
     _shared(s, "tests", sd)
-    s.add_argument("--reps", type=_positive, default=sd["reps"],
+    s.add_argument("--reps", type=_reps, default=sd["reps"],
                    help="repetitions (data sets drawn) per point (default %(default)s)")
     _shared(s, "seed jobs timeout", sd, jobs="worker processes (joblib)", timeout=(
         "time limit of one fit; a repetition with a longer fit is recorded as failed"))

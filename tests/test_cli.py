@@ -616,3 +616,51 @@ def test_a_one_hot_y_is_named_as_such():
     assert compare(X, y[None, :], "majority", "mean", backend="python").n == 60
     with pytest.raises(ValueError, match=r"got shape \(60, 2\)$"):     # not one-hot: no hint
         compare(X, np.c_[y % 2, y % 2], "majority", "mean", backend="python")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--dataset", "twin-probs", "--param", "0"], "--param 0: noise must be a finite number > 0"),
+    (["--dataset", "epsilon", "--param", "0.1,1.5"], "--param 1.5: eps must lie in"),
+    (["--dataset", "exp6", "--param", "-0.1"], "--param -0.1: learner 'fnn-weighted': parameter omega"),
+    (["--dataset", "exp6", "--b", "kknn", "--param", "0.5"], "--param 0.5: learner 'kknn' has no parameter"),
+    (["--dataset", "exp6", "--b", "fnn-weighted:omega=0.3", "--param", "0.5,0.6"],
+     "--b sets omega, which --param varies"),
+    (["--dataset", "epsilon", "--param", "0.1,0.1000001"], "are the same point (folder param=0.1)"),
+    (["--dataset", "epsilon", "--reps", "100000000000000"], "--reps: must be at most 10,000,000"),
+    (["--dataset", "epsilon", "--n", "10000000000"], "--n: at most 10,000,000 records"),
+])
+def test_simulate_checks_its_points_and_sizes_before_any_work(tmp_path, capsys, argv, message):
+    """An outside review: a bad --param failed during the run (exit 1) and left
+    a store that then refused the corrected command; a huge --reps was
+    OOM-killed.  Each is a usage error before any work, writing nothing."""
+    out = tmp_path / "o"
+    assert main(["simulate", *argv, "--reps", "5", "--out", str(out), "--quiet"]
+                if "--reps" not in argv else ["simulate", *argv, "--out", str(out), "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_curve_folder_holds_one_curve(tmp_path, capsys):
+    """An outside review: a second curve of another seed (or data set) went
+    into the same folder and `report` showed the points as one curve; a
+    single run and a curve could share a folder; a point already stored was
+    found after the other points had run.  All refused before any work."""
+    pc, sr = str(tmp_path / "pc"), str(tmp_path / "sr")
+    def sim(*argv):
+        return main(["simulate", "--reps", "5", "--quiet", *argv])
+    assert sim("--dataset", "epsilon", "--param", "0,0.1", "--out", pc) == 0
+    for argv, message in [
+            (("--dataset", "epsilon", "--param", "0.3,0.4", "--seed", "9"),
+             "holds a power curve of another configuration (param=0: seed: stored 0, given 9)"),
+            (("--dataset", "twin-labels", "--param", "0.5,0.6"), "dataset: stored 'epsilon'"),
+            (("--dataset", "epsilon",), "holds a power curve (its points in param=... folders)"),
+            (("--dataset", "epsilon", "--param", "0.2,0.1"), "param=0.1 already holds a run")]:
+        capsys.readouterr()
+        assert sim(*argv, "--out", pc) == 2
+        assert message in capsys.readouterr().err, argv
+    assert sorted(os.listdir(pc)) == ["param=0", "param=0.1", "power.csv"]
+    assert sim("--dataset", "epsilon", "--param", "0.1,0.4", "--out", pc, "--resume") == 0  # extends it
+    assert sim("--dataset", "epsilon", "--out", sr) == 0
+    capsys.readouterr()
+    assert sim("--dataset", "epsilon", "--param", "0.1,0.2", "--out", sr) == 2
+    assert "holds a single run" in capsys.readouterr().err

@@ -595,3 +595,19 @@ def test_the_command_line_refuses_weka_options_weka_rejects_before_any_fit(iris,
     with pytest.raises(bridge.RLearnerError, match=r"'JRip' failed on fold 1 of 2: java\.lang\.Arithmetic"
                                                    r"Exception: / by zero \(with the Weka options -F 0\)"):
         make_learner("JRip", options="-F 0", backend="r").predict_splits(X, y, halves(len(y), 1, 1))
+
+
+def test_resume_of_an_auto_run_never_mixes_r_and_the_stand_ins(tmp_path, monkeypatch):
+    """An outside review: a backend="auto" run stored with the Python
+    stand-ins (R unavailable) and resumed where R is ran its new repetitions
+    in R (stored "python/python" then "r/r"), silently.  Refused now."""
+    from pybcv.engine import RunConfig, simulate
+    from pybcv.errors import ConfigMismatch
+    cfg = RunConfig("simple", ["mcnemar_ho"], seed=2, n=100)
+    out = str(tmp_path / "au")
+    monkeypatch.setattr(lbase, "r_problem", lambda pkgs, what: "R is not installed")
+    assert simulate(cfg, reps=1, out=out, progress=False).backends == ("python/python",)
+    monkeypatch.undo()
+    with pytest.raises(ConfigMismatch, match=r"ran the learners on python/python \(A/B\) and this "
+                                             r"process would run them on r/r"):
+        simulate(cfg, reps=2, out=out, resume=True, progress=False)

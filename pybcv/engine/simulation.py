@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from .._deferred import deferred
 from ..fold_tables import BATCH_VALUES
+from ..errors import ConfigMismatch
 from ..interrupts import workers_deaf
 from ..stats import TESTS
 from . import archive
@@ -204,11 +205,16 @@ def _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_aft
     done: set = set()
     finished: List[Repetition] = []
     if out is not None:
+        if _curve_points(out):
+            raise ConfigMismatch(f"{out} holds a power curve (its points in param=... folders): "
+                                 f"choose another --out folder for a single run")
         os.makedirs(out, exist_ok=True)
         if not os.access(out, os.W_OK):
             raise PermissionError(f"output folder is not writable: {out}")
         store = Store(out)
         store.init_config(cfg.identity(), resume, reps)
+        if resume:
+            _check_auto_backends(cfg, store)
         done = store.settled()          # finished, or recorded as failed
     todo = [r for r in range(reps) if r not in done]
     if stop_after is not None:
@@ -280,6 +286,79 @@ def _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_aft
     return res
 
 
+def _auto_backend(spec: Optional[dict]) -> Optional[str]:
+    """Where a learner of ``spec`` runs under backend="auto" now: "r" where R
+    and its packages are usable, else "python" (scikit-learn estimators and
+    Python-only learners: "python"); None when unknown."""
+    from ..learners import LEARNERS
+    from ..learners.base import r_problem
+    name = (spec or {}).get("name")
+    if name not in LEARNERS:
+        return "python" if isinstance(name, str) and "." in name else None
+    entry = LEARNERS[name]
+    if str(entry.r_implementation).startswith("none"):
+        return "python"
+    return "r" if r_problem(entry.r_packages, f"learner {name!r}") is None else "python"
+
+
+def _check_auto_backends(cfg: RunConfig, store: Store) -> None:
+    """--resume of a backend="auto" run: refused when its stored repetitions
+    ran their learners elsewhere (R, or the Python stand-ins) than this
+    process would, so that one run never mixes the two (they give other
+    numbers)."""
+    if cfg.backend != "auto" or cfg.learner_free or cfg.learners:
+        return
+    now = [_auto_backend(cfg.learner_a), _auto_backend(cfg.learner_b)]
+    if None in now:
+        return
+    stored = {row[4] for row in store.rep_info()} - {"", "none"}
+    if stored and stored != {"/".join(now)}:
+        raise ConfigMismatch(
+            f"cannot resume {store.folder}: its repetitions ran the learners on "
+            f"{', '.join(sorted(stored))} (A/B) and this process would run them on "
+            f"{'/'.join(now)} (backend auto: R is {'' if 'r' in now else 'un'}available here); "
+            f"resume where the stored backend is available, or give --backend and a new --out")
+
+
+def _curve_points(out: str) -> List[str]:
+    """The point folders (``param=<value>`` holding a store) under ``out``."""
+    if not os.path.isdir(out):
+        return []
+    return sorted(f for f in os.listdir(out) if f.startswith("param=")
+                  and os.path.exists(os.path.join(out, f, DB_NAME)))
+
+
+def _check_curve_root(config: RunConfig, out: str) -> None:
+    """A curve's root holds one curve: no single run, and every point stored
+    there of this configuration (at its own value), so that ``report``
+    reads one curve; ConfigMismatch otherwise, before any work."""
+    if os.path.exists(os.path.join(out, DB_NAME)):
+        raise ConfigMismatch(f"{out} holds a single run: choose another --out folder for a "
+                             f"power curve")
+    for f in _curve_points(out):
+        try:
+            value = float(f[len("param="):])
+        except ValueError:
+            continue
+        st = Store(os.path.join(out, f), readonly=True)
+        try:
+            stored = st.config() or {}
+        finally:
+            st.close()
+        want = json.loads(json.dumps(config.at(value).identity(), sort_keys=True))
+        if stored != want:
+            diff = sorted(k for k in set(stored) | set(want) if stored.get(k) != want.get(k))
+            details = "; ".join(f"{k}: stored {stored.get(k)!r}, given {want.get(k)!r}" for k in diff)
+            raise ConfigMismatch(f"{out} holds a power curve of another configuration ({f}: "
+                                 f"{details}): choose another --out folder")
+
+
+def curve_folder(value: float) -> str:
+    """The folder of a power curve's point ``value`` under the curve's root
+    (values that print alike under ``%g`` share it)."""
+    return f"param={value:g}"
+
+
 def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000, *, out: str,
                    announce=None, **options) -> List[Tuple[float, SimulationResult]]:
     """The power curve of ``config``'s experiment: one run per value of its
@@ -298,9 +377,18 @@ def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000,
     configs = [(v, config.at(v)) for v in values]          # every point checked first
     if len(configs) == 1:
         return [(configs[0][0], simulate(configs[0][1], reps, out=out, **options))]
+    _check_curve_root(config, out)
+    for v, cfg in configs:          # stored points: each may start or resume, before any work
+        db = os.path.join(out, curve_folder(v), DB_NAME)
+        if os.path.exists(db):
+            st = Store(os.path.dirname(db), readonly=True)
+            try:
+                st.check_config(cfg.identity(), bool(options.get("resume")))
+            finally:
+                st.close()
     runs = []
     for v, cfg in configs:
-        folder = os.path.join(out, f"param={v:g}")
+        folder = os.path.join(out, curve_folder(v))
         if announce is not None:
             announce(v, folder)
         runs.append((v, simulate(cfg, reps, out=folder, **options)))

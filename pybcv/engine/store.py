@@ -332,19 +332,16 @@ class Store:
                               or bool(c.get("keep_tables")))
         return self._expected
 
-    def init_config(self, identity: dict, resume: bool, reps_target: int):
-        """Store the config of a new run, or check it on --resume."""
+    def check_config(self, identity: dict, resume: bool) -> bool:
+        """ConfigMismatch unless a run of ``identity`` may start here (no
+        run stored) or, with ``resume``, continue the stored one (the same
+        identity); True when a run is stored.  Writes nothing."""
         old = self.config()
         have = self.n_done()
         if old is None:
             if have:
                 raise ConfigMismatch(f"{self.path} holds results but no configuration")
-            with self._transaction():
-                self.set_meta("format", FORMAT)
-                self.set_meta("config", json.dumps(identity, sort_keys=True))
-                self.set_meta("reps_target", reps_target)
-            self._expected = None
-            return
+            return False
         if not resume:
             raise ConfigMismatch(
                 f"{self.folder} already holds a run ({have} repetition(s) done); "
@@ -354,6 +351,17 @@ class Store:
             details = "; ".join(f"{k}: stored {old.get(k)!r}, given {identity.get(k)!r}" for k in diff)
             raise ConfigMismatch(f"cannot resume {self.folder}: the configuration differs ({details}). "
                                  f"Use the stored settings or another --out folder.")
+        return True
+
+    def init_config(self, identity: dict, resume: bool, reps_target: int):
+        """Store the config of a new run, or check it on --resume."""
+        if not self.check_config(identity, resume):
+            with self._transaction():
+                self.set_meta("format", FORMAT)
+                self.set_meta("config", json.dumps(identity, sort_keys=True))
+                self.set_meta("reps_target", reps_target)
+            self._expected = None
+            return
         self.set_meta("reps_target", max(int(self.get_meta("reps_target") or 0), reps_target))
 
     # -- transactions (errors in words: a full disk says so)
