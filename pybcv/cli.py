@@ -1248,7 +1248,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "folder, $PYBCV_DATA/uci)")
     x.add_argument("--out", required=True, help="output folder (one engine run per data set "
                    "in runs/<dataset>; resumable, also from their run.npz archives)")
-    x.add_argument("--reps", type=_positive, default=1000,
+    x.add_argument("--reps", type=_reps, default=1000,
                    help="repetitions per data set (default %(default)s)")
     _shared(x, "seed")
     x.add_argument("--datasets", default=",".join(RQ1_DATASETS),

@@ -29,6 +29,8 @@ from .._deferred import deferred
 from ..fold_tables import BATCH_VALUES
 from ..errors import ConfigMismatch
 from ..interrupts import workers_deaf
+from ..learners import LEARNERS
+from ..learners.base import r_problem
 from ..stats import TESTS
 from . import archive
 from .config import RunConfig, score
@@ -290,8 +292,6 @@ def _auto_backend(spec: Optional[dict]) -> Optional[str]:
     """Where a learner of ``spec`` runs under backend="auto" now: "r" where R
     and its packages are usable, else "python" (scikit-learn estimators and
     Python-only learners: "python"); None when unknown."""
-    from ..learners import LEARNERS
-    from ..learners.base import r_problem
     name = (spec or {}).get("name")
     if name not in LEARNERS:
         return "python" if isinstance(name, str) and "." in name else None
