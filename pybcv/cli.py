@@ -37,8 +37,10 @@ from .comparison import (ADJUSTMENTS, compare, compare_many, design_notes,
                          compare_predictions, design_generator, JSON_SCHEMA, test_options,
                          wrong_design_message)
 from .engine import ALPHA, RunConfig, simulate, simulate_curve
-from .engine.simulation import check_scheduler, curve_folder
+from .engine.simulation import check_curve_values, check_scheduler
 from .engine import archive
+from .engine.config import score
+from .engine.repetition import learner_free_batch
 from .engine.truth import TUNING, tune
 from .errors import (ArgumentError, ConfigMismatch, DataError, LearnerContext, TextColumnsError,
                      StoreError)
@@ -696,11 +698,10 @@ def cmd_simulate(a) -> int:
     if n > MAX_N:
         raise UsageError(f"--n: at most {MAX_N:,} records, got {n:,}")
     values = _floats(a.param, "--param") if a.param else [None]
-    folders = {}
-    for v in values:                 # two points in one folder: refused before any work
-        if v is not None and folders.setdefault(curve_folder(v), v) != v:
-            raise UsageError(f"--param: {folders[curve_folder(v)]:g} and {v:g} are the same point "
-                             f"(folder {curve_folder(v)}): give each value once")
+    try:
+        check_curve_values([v for v in values if v is not None])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     if experiment.varies == "learner_b" and a.param and lb and experiment.varied in lb:
         raise UsageError(f"--b sets {experiment.varied}, which --param varies: leave it out of --b")
     try:
@@ -711,16 +712,16 @@ def cmd_simulate(a) -> int:
     except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
     for v in values:                 # every point checked before any work
-        if v is None:
-            continue
         try:
-            point = base.at(v)
-            if experiment.varies == "data":
+            point = base if v is None else base.at(v)
+            if experiment.learner_free and not point.zero_one:
+                score(point, learner_free_batch(point, [0]))    # its losses' range: one repetition
+            elif v is not None and experiment.varies == "data":
                 point.datasets_for([0])          # the data parameters: one data set drawn
-            else:
+            elif v is not None:
                 as_learner(point.learner_b, a.backend)      # the learner parameter
         except (ValueError, TypeError) as e:
-            raise UsageError(f"--param {v:g}: {e}") from None
+            raise UsageError(f"--param {v:g}: {e}" if v is not None else str(e)) from None
     _writable_dir(a.out)
 
     def announce(v, folder):
@@ -735,7 +736,8 @@ def cmd_simulate(a) -> int:
             runs = simulate_curve(base, values, a.reps, out=a.out, announce=announce, **options)
     except ConfigMismatch as e:
         raise UsageError(str(e)) from None
-    written = os.path.join(a.out, "power.csv" if len(values) > 1 else "summary.csv")
+    curve = len(values) > 1 or (values != [None] and os.path.exists(os.path.join(a.out, "power.csv")))
+    written = os.path.join(a.out, "power.csv" if curve else "summary.csv")
     if a.json:
         _print_command_json("simulate", ds, {
             "alpha": ALPHA, "param": experiment.varied, "out": written,

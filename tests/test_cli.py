@@ -664,3 +664,32 @@ def test_a_curve_folder_holds_one_curve(tmp_path, capsys):
     capsys.readouterr()
     assert sim("--dataset", "epsilon", "--param", "0.1,0.2", "--out", sr) == 2
     assert "holds a single run" in capsys.readouterr().err
+
+
+def test_a_curve_is_extended_by_one_point_and_resumed_at_any_precision(tmp_path, capsys):
+    """A second review: the curve check read a point's value from its folder
+    name (param=1.23457 for 1.2345678) and refused the curve's own --resume;
+    one more point (--param 3 --out <curve>) was refused as a single run, and
+    power.csv listed only the points of the last call.  A learner-free point
+    whose losses leave float64's range is refused before any work."""
+    from pybcv.engine import RunConfig
+    from pybcv.engine.simulation import simulate_curve
+    c1 = str(tmp_path / "c1")
+    def sim(*argv):
+        return main(["simulate", "--dataset", "twin-residuals", "--reps", "3", "--quiet",
+                     "--out", c1, *argv])
+    assert sim("--param", "1.0,1.2345678") == 0
+    assert sim("--param", "1.0,1.2345678", "--resume") == 0
+    assert sim("--param", "3") == 0
+    assert sorted(os.listdir(c1)) == ["param=1", "param=1.23457", "param=3", "power.csv"]
+    power = pd.read_csv(os.path.join(c1, "power.csv"))
+    assert sorted(set(power.param_value)) == [1.0, 1.2345678, 3.0]
+    capsys.readouterr()
+    assert main(["simulate", "--dataset", "twin-residuals", "--reps", "3", "--quiet", "--out",
+                 str(tmp_path / "c3"), "--param", "1,1e80"]) == 2
+    assert "--param 1e+80: loss: the loss differences are too large" in capsys.readouterr().err
+    assert not (tmp_path / "c3").exists()
+    with pytest.raises(ValueError, match="1 and 1 are the same point"):     # the engine's own check
+        simulate_curve(RunConfig("epsilon", ["mcnemar_ho"]), [1.0, 1.0000001], 2,
+                       out=str(tmp_path / "c7"))
+    assert not (tmp_path / "c7").exists()

@@ -214,9 +214,9 @@ def _simulate(cfg, reps, jobs, out, resume, progress, scheduler, chunk, stop_aft
         if not os.access(out, os.W_OK):
             raise PermissionError(f"output folder is not writable: {out}")
         store = Store(out)
+        if resume and store.check_config(cfg.identity(), resume):
+            _check_auto_backends(cfg, store)       # before anything is written
         store.init_config(cfg.identity(), resume, reps)
-        if resume:
-            _check_auto_backends(cfg, store)
         done = store.settled()          # finished, or recorded as failed
     todo = [r for r in range(reps) if r not in done]
     if stop_after is not None:
@@ -335,22 +335,34 @@ def _check_curve_root(config: RunConfig, out: str) -> None:
     if os.path.exists(os.path.join(out, DB_NAME)):
         raise ConfigMismatch(f"{out} holds a single run: choose another --out folder for a "
                              f"power curve")
+    e = config.experiment
     for f in _curve_points(out):
-        try:
-            value = float(f[len("param="):])
-        except ValueError:
-            continue
         st = Store(os.path.join(out, f), readonly=True)
         try:
             stored = st.config() or {}
         finally:
             st.close()
+        holder = stored.get("data_params") if e.varies == "data" else stored.get("learner_b")
+        value = (holder or {}).get(e.varied)      # the exact value (the folder name rounds it)
+        if not isinstance(value, (int, float)) or curve_folder(value) != f:
+            raise ConfigMismatch(f"{out} holds a power curve of another configuration ({f}: no "
+                                 f"{e.varied} of {e.name} stored): choose another --out folder")
         want = json.loads(json.dumps(config.at(value).identity(), sort_keys=True))
         if stored != want:
             diff = sorted(k for k in set(stored) | set(want) if stored.get(k) != want.get(k))
             details = "; ".join(f"{k}: stored {stored.get(k)!r}, given {want.get(k)!r}" for k in diff)
             raise ConfigMismatch(f"{out} holds a power curve of another configuration ({f}: "
                                  f"{details}): choose another --out folder")
+
+
+def check_curve_values(values: Sequence[float]) -> None:
+    """ValueError when two values of a curve share a point folder
+    (:func:`curve_folder`): each point once."""
+    seen: Dict[str, float] = {}
+    for v in values:
+        if seen.setdefault(curve_folder(v), v) != v:
+            raise ValueError(f"--param: {seen[curve_folder(v)]:g} and {v:g} are the same point "
+                             f"(folder {curve_folder(v)}): give each value once")
 
 
 def curve_folder(value: float) -> str:
@@ -374,8 +386,9 @@ def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000,
     >>> [(v, len(r.reps)) for v, r in runs]
     [(0.1, 3), (0.2, 3)]
     """
+    check_curve_values(values)
     configs = [(v, config.at(v)) for v in values]          # every point checked first
-    if len(configs) == 1:
+    if len(configs) == 1 and not _curve_points(out):       # (one more point of a stored curve: below)
         return [(configs[0][0], simulate(configs[0][1], reps, out=out, **options))]
     _check_curve_root(config, out)
     for v, cfg in configs:          # stored points: each may start or resume, before any work
@@ -383,7 +396,8 @@ def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000,
         if os.path.exists(db):
             st = Store(os.path.dirname(db), readonly=True)
             try:
-                st.check_config(cfg.identity(), bool(options.get("resume")))
+                if st.check_config(cfg.identity(), bool(options.get("resume"))):
+                    _check_auto_backends(cfg, st)
             finally:
                 st.close()
     runs = []
@@ -392,8 +406,13 @@ def simulate_curve(config: RunConfig, values: Sequence[float], reps: int = 1000,
         if announce is not None:
             announce(v, folder)
         runs.append((v, simulate(cfg, reps, out=folder, **options)))
+    # power.csv: every point of the curve stored here, this call's and earlier ones
+    ran = {curve_folder(v) for v, _ in runs}
+    points = list(runs) + [(res.config.varied_value(), res) for res in
+                           (load_result(os.path.join(out, f)) for f in _curve_points(out) if f not in ran)]
     write_rows([{"param_name": config.experiment.varied, "param_value": v, **row}
-                for v, res in runs for row in res.summary_rows()], os.path.join(out, "power.csv"))
+                for v, res in sorted(points, key=lambda p: p[0]) for row in res.summary_rows()],
+               os.path.join(out, "power.csv"))
     return runs
 
 

@@ -414,7 +414,8 @@ class TestSpec:
         d = np.abs(S[..., 1] - S[..., 2]) / S[..., 0]
         m = float(d.max())
         if 0.0 < m < LOSS_RANGE[0] or m > LOSS_RANGE[1]:
-            raise ValueError(_loss_range_message(f"of magnitude {m:.1e} (fold mean differences)"))
+            raise ValueError(_loss_range_message(f"of magnitude {m:.1e} (the largest per-fold mean "
+                                                 f"loss difference)"))
         ntr, nte = self._sizes(np.zeros((F, 2, 2)), n_train, S.reshape(-1, F, 4)[0, :, 0]
                                if n_test is None else n_test)
         return S, ntr, nte, options
