@@ -104,9 +104,12 @@ registry_arguments <- function(key, inputs, form, env, call) {
 #' paper's name, family, design, number of folds, options and the R function.
 #'
 #' @param key A test key, e.g. `"mcnemar_5x2bcv"`; see `pybcv_tests()`.
+#' @param ... The design's fold tables, then `n_train` and `n_test`, unnamed
+#'   (or by those names), and the test's options by name, e.g. `alternative`,
+#'   `empty_fold`, `rho1`, `t` (named after `...`, the arguments below never
+#'   take an option's name by partial matching: `t = 2` is the option).
 #' @param tables The design's fold tables (F x 4: n00, n01, n10, n11).
 #' @param n_train,n_test Fold sizes (needed by the corrected tests).
-#' @param ... The test's options, e.g. `alternative`, `empty_fold`, `rho1`.
 #' @param warn Give Python's warnings as R warnings.
 #' @param conf.level Level of the confidence interval (`conf.int`).
 #' @return `pybcv_test`: an `"htest"` object.  `pybcv_tests`: a data frame.
@@ -115,11 +118,29 @@ registry_arguments <- function(key, inputs, form, env, call) {
 #' if (pybcv_available()) {
 #'   pybcv_tests()[, c("key", "family", "design")]
 #' }
-pybcv_test <- function(key, tables, n_train = NULL, n_test = NULL, ..., warn = TRUE, conf.level = 0.95) {
+pybcv_test <- function(key, ..., tables = NULL, n_train = NULL, n_test = NULL, warn = TRUE,
+                       conf.level = 0.95) {
+  # `...` before tables: an option such as `t = 2` would otherwise match
+  # `tables` partially; unnamed arguments are tables, n_train, n_test in turn
+  dots <- list(...)
+  exprs <- match.call(expand.dots = FALSE)$...
+  named <- if (is.null(names(dots))) rep(FALSE, length(dots)) else nzchar(names(dots))
+  unnamed <- which(!named)
   dn <- dname(substitute(tables))
+  for (arg in c("tables", "n_train", "n_test")) {
+    if (!length(unnamed)) break
+    if (is.null(get(arg))) {
+      assign(arg, dots[[unnamed[1L]]])
+      if (arg == "tables") dn <- dname(exprs[[unnamed[1L]]])
+      unnamed <- unnamed[-1L]
+    }
+  }
+  if (length(unnamed)) stop("pybcv_test takes key, tables, n_train and n_test unnamed, and the ",
+                            "test's options by name", call. = FALSE)
+  if (is.null(tables)) stop("tables is missing: give the design's fold tables", call. = FALSE)
   if (!is.character(key) || length(key) != 1L) stop("key must be one test key (a string)", call. = FALSE)
   pybcv_helper()
-  opts <- chk_no_na(list(...))
+  opts <- chk_no_na(dots[named])
   chk_level(conf.level, "conf.level")
   if (!is.null(opts$alternative)) opts$alternative <- alt_to_py(opts$alternative)
   v <- py_call("run_from_tables", key, np_float(as_fold_tables(tables, "tables"), "tables"),

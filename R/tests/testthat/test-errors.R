@@ -92,6 +92,12 @@ test_that("NA options, logical data, levels and sizes are refused in R's words (
                                       options = list(mcnemar_5x2bcv = list(exact = NA))),
                      "^options\\$mcnemar_5x2bcv\\$exact is NA; give a value")
   expect_clean_error(pybcv_test("mcnemar_5x2bcv", tab, conf.level = 2), "^conf.level must be a number")
+  # R matched the option t partially to `tables` (an outside review)
+  at15 <- pybcv_test("mcnemar_5x2bcv", tab, t = 1.5)
+  expect_equal(at15$statistic, pybcv_test("mcnemar_5x2bcv", tables = tab, t = 1.5)$statistic)
+  expect_false(isTRUE(all.equal(at15$statistic, pybcv_test("mcnemar_5x2bcv", tab)$statistic)))
+  expect_identical(at15$data.name, "tab")
+  expect_clean_error(pybcv_test("mcnemar_5x2bcv", tab, 10, 10, 5), "^pybcv_test takes key, tables")
   expect_clean_error(rho_t_test(c(TRUE, FALSE, TRUE, TRUE)), "^diffs must be numeric, got logical")
   expect_clean_error(pybcv_folds(150.9), "^n must be a single whole number of records")
   expect_clean_error(proportion_z_test(0.2, 0.1, c(100, 200)), "^n_test must be one number, got 2 values")
