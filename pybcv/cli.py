@@ -744,6 +744,10 @@ def cmd_simulate(a) -> int:
             "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
+        if len(res.reps) + len(res.failures) > a.reps:
+            print(f"pybcv: note: {res.out or a.out} holds {len(res.reps) + len(res.failures)} "
+                  f"repetitions, more than --reps {a.reps}: all of them are reported",
+                  file=sys.stderr)
         head = f"{ds}" + ("" if v is None else f" {experiment.varied}={v:g}")
         truth = res.config.true_difference()
         print(f"# {head}: {len(res.reps)} repetitions, profile {a.profile}, seed {a.seed}, "

@@ -693,3 +693,14 @@ def test_a_curve_is_extended_by_one_point_and_resumed_at_any_precision(tmp_path,
         simulate_curve(RunConfig("epsilon", ["mcnemar_ho"]), [1.0, 1.0000001], 2,
                        out=str(tmp_path / "c7"))
     assert not (tmp_path / "c7").exists()
+
+
+def test_resume_with_fewer_reps_says_that_all_stored_ones_are_reported(tmp_path, capsys):
+    out = str(tmp_path / "r")
+    assert main(["simulate", "--dataset", "epsilon", "--reps", "12", "--out", out, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "--dataset", "epsilon", "--reps", "5", "--out", out, "--quiet",
+                 "--resume"]) == 0
+    out_text, err = capsys.readouterr()
+    assert f"{out} holds 12 repetitions, more than --reps 5: all of them are reported" in err
+    assert "12 repetitions" in out_text
