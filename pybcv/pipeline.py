@@ -89,11 +89,15 @@ def as_learner(x, backend: str = "auto"):
 
 
 def learner_label(x) -> str:
-    """A short name of a learner argument: ``"fnn-weighted omega=0.29"``."""
+    """A short name of a learner argument, in the spec form the command line
+    and R take (``"fnn-weighted:omega=0.29"``): a string as it was given, a
+    spec dict written that way, so that Python, the command line and R
+    label a learner alike."""
     if isinstance(x, str):
         return x
     if isinstance(x, dict):
-        return x.get("name", "?") + "".join(f" {k}={v}" for k, v in x.items() if k != "name")
+        params = ",".join(f"{k}={v}" for k, v in x.items() if k != "name")
+        return x.get("name", "?") + (f":{params}" if params else "")
     return type(x).__name__
 
 

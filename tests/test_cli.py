@@ -235,7 +235,7 @@ def test_compare_defaults_come_from_the_experiment_record(capsys):
     rc, out, _ = run(capsys, "compare", "--backend", "python", "--json")
     assert rc == 0
     obj = json.loads(out)
-    assert obj["comparison"]["learner_b"] == "fnn-weighted omega=0.29"
+    assert obj["comparison"]["learner_b"] == "fnn-weighted:omega=0.29"
     assert obj["comparison"]["seed"] == 0 and obj["comparison"]["fits"] == [10, 10]
     assert list(obj["tests"]) == ["mcnemar_5x2bcv", "calibrated_f_5x2bcv"]
     d = D.exp6(0, n=300)
