@@ -307,7 +307,7 @@ def test_a_comparison_says_when_auto_ran_the_python_stand_ins(monkeypatch):
         quiet = compare(X, y, "J48", "majority", backend="python")
     assert not [w for w in quiet.warnings if "stand-in" in w]
     assert quiet.results["mcnemar_5x2bcv"].pvalue == res.results["mcnemar_5x2bcv"].pvalue
-    with pytest.warns(RuntimeWarning, match=r"learner A \(J48 noise=0.1\) ran on its Python stand-in"):
+    with pytest.warns(RuntimeWarning, match=r"learner A \(J48:noise=0.1\) ran on its Python stand-in"):
         noisy = compare(X, y, {"name": "J48", "noise": 0.1}, "majority")     # through NoisyLearner
     assert noisy.backends == ("python", "python")
 

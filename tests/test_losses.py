@@ -501,7 +501,7 @@ def test_cli_reports_scikit_learn_fit_warnings_once(tmp_path, capsys, flags):
     rc = main(["compare", "--csv", _classes_csv(tmp_path), "--backend", "python", *flags,
                "--a", "sklearn.linear_model.LogisticRegression:max_iter=1", "--b", "majority"])
     out, err = capsys.readouterr()
-    note = ("learner A (sklearn.linear_model.LogisticRegression max_iter=1), 10 of 10 fits of "
+    note = ("learner A (sklearn.linear_model.LogisticRegression:max_iter=1), 10 of 10 fits of "
             "bcv5x2 (first on fold 1): ConvergenceWarning: lbfgs failed to converge")
     assert rc == 0 and out.count(note) == 1 and "learner B" not in out, out + err
 

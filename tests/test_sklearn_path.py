@@ -25,7 +25,7 @@ def test_cli_runs_a_classifier_by_import_path_reproducibly(capsys):
                         "--json")
     assert rc == 0, err
     first = json.loads(out)
-    assert first["comparison"]["learner_a"] == f"{RF} n_estimators=15 max_depth=None"
+    assert first["comparison"]["learner_a"] == f"{RF}:n_estimators=15,max_depth=None"
     rc, out, _ = _run(capsys, "--a", f"{RF}:n_estimators=15,max_depth=None", "--b", "majority",
                       "--json")
     assert json.loads(out)["tests"] == first["tests"]     # random_state from the seed
@@ -107,8 +107,8 @@ def test_learners_list_keeps_commas_inside_brackets_and_quotes(capsys):
                         "--tests", "kfold_t", "--json")
     assert rc == 0, err
     got = json.loads(out)["learners"]
-    assert got == ["sklearn.neural_network.MLPClassifier hidden_layer_sizes=(10, 5) max_iter=30",
-                   "majority", f"{RF} n_estimators=5"]
+    assert got == ["sklearn.neural_network.MLPClassifier:hidden_layer_sizes=(10, 5),max_iter=30",
+                   "majority", f"{RF}:n_estimators=5"]
     rc, out, err = _run(capsys, "--learners", "sklearn.neural_network.MLPClassifier:"
                         "hidden_layer_sizes=(10,5,majority")
     assert rc == 2 and "--learners: unbalanced brackets" in err and "Traceback" not in err

@@ -284,3 +284,14 @@ def test_paired_t_matches_R_t_test(r_session):
     r = S.rho_t(d)
     assert r.statistic == pytest.approx(ref.rx2("statistic")[0], rel=1e-12)
     assert r.pvalue == pytest.approx(ref.rx2("p.value")[0], rel=1e-10)
+
+
+def test_a_selection_may_mix_designs_and_keys():
+    """An R user's walk: tests = c("bcv5x2", "nope") blamed 'bcv5x2'; every
+    entry of a selection may be a key, a design, all or table5."""
+    from pybcv.stats.registry import resolve_tests
+    assert resolve_tests(["bcv5x2", "kfold_t"]) == ["calibrated_f_5x2bcv", "mcnemar_5x2bcv", "kfold_t"]
+    assert resolve_tests("bcv5x2,kfold_t,bcv5x2") == ["calibrated_f_5x2bcv", "mcnemar_5x2bcv", "kfold_t"]
+    assert len(resolve_tests(["table5", "pseudo_bootstrap"])) == 16    # a design: both its tests
+    with pytest.raises(ValueError, match="^unknown test key 'nope'"):
+        resolve_tests(["bcv5x2", "nope"])

@@ -68,7 +68,8 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
   for (w in sp$notes) warning(w, call. = FALSE)
   rows <- test_rows(sp)
   truth <- ld$y[rows]
-  st <- list(ld = ld, keys = sel$keys, options = sel$options, designs = designs, sp = sp, loss = lz)
+  st <- list(ld = ld, keys = sel$keys, options = sel$options, designs = designs, sp = sp, loss = lz,
+             key_notes = sel$key_notes)
   if (lz$zero_one) {
     st$correct <- lapply(learners, function(l) learner_codes(l, ld, sp, data) == truth)
   } else if (lz$proba) {             # loss = "log": class probabilities, rows = test rows
@@ -226,8 +227,16 @@ resolve_tests <- function(tests, profile, options = list(), alternative = NULL) 
   sel <- py_call("resolve", if (length(tests) == 1L) tests else as.list(tests), profile,
                  if (length(options)) options else NULL, alternative)
   keys <- paper_first(as.character(unlist(sel$keys)))
-  list(keys = keys, designs = sel$designs,
+  list(keys = keys, designs = sel$designs, key_notes = sel$key_notes,
        options = lapply(stats::setNames(keys, keys), function(k) as.list(sel$options[[k]])))
+}
+
+## Python's notes on a selection (a test that stays two-sided under a one-sided
+## `alternative`) added to those tests' warnings, as Python's compare() says them.
+with_key_notes <- function(v, key_notes) {
+  for (k in intersect(names(key_notes), names(v)))
+    v[[k]]$warnings <- c(as.character(unlist(v[[k]]$warnings)), as.character(unlist(key_notes[[k]])))
+  v
 }
 
 ## One pair's tables and tests -> a "pybcv_comparison".
@@ -244,8 +253,9 @@ comparison_of <- function(st, ia, ib, la, lb, data_name, seed, alpha, profile, c
   np_tab <- lapply(tables, function(t) np_float(t[, 1:4, drop = FALSE], "tables"))
   np_tr <- lapply(tables, function(t) np_float(t[, "n_train"], "n_train"))
   np_te <- lapply(tables, function(t) np_float(t[, "n_test"], "n_test"))
-  v <- py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te, lapply(st$options, py_dict),
-               conf.level, zero_one, st$loss$name)
+  v <- with_key_notes(py_call("run_battery", as.list(st$keys), np_tab, np_tr, np_te,
+                              lapply(st$options, py_dict), conf.level, zero_one, st$loss$name),
+                      st$key_notes)
   htests <- lapply(stats::setNames(st$keys, st$keys), function(k)
     make_htest(v[[k]], sprintf("%s vs %s on %s (%s, seed %s)", la$name, lb$name, data_name,
                                v[[k]]$design, format(seed, scientific = FALSE)),
@@ -444,8 +454,8 @@ results_frame <- function(htests, alpha) {
 #'     requireNamespace("kknn", quietly = TRUE)) {
 #'   res <- compare_learners("J48", "kknn", iris, "Species",
 #'                           tests = c("mcnemar_5x2bcv", "calibrated_f_5x2bcv"))
-#'   res
-#'   res$htests$mcnemar_5x2bcv
+#'   print(res)
+#'   print(res$htests$mcnemar_5x2bcv)
 #'   as.data.frame(res)
 #' }
 compare_learners <- function(a, b, data, target, tests = "bcv5x2", seed = 0, alpha = 0.05,

@@ -89,7 +89,8 @@ check_labels <- function(p, labels, what, where = function(i) paste("record", i)
   if (length(bad)) not_labels_error(what, p[bad[1L]], where(bad[1L]), labels)
 }
 
-correctness <- function(x, truth, what, labels = NULL, truth_what = "truth") {
+correctness <- function(x, truth, what, labels = NULL, truth_what = "truth",
+                        where = function(i) paste("record", i)) {
   if (is.null(truth)) {
     if (!is.logical(x))
       stop(what, " must be logical (TRUE = correct) when no truth is given; or give truth = ",
@@ -103,7 +104,7 @@ correctness <- function(x, truth, what, labels = NULL, truth_what = "truth") {
   if (anyNA(x)) stop(what, " has missing predictions (NA), first at ", which(is.na(x))[1L], call. = FALSE)
   if (anyNA(truth)) stop("truth has missing labels (NA), first at ", which(is.na(truth))[1L], call. = FALSE)
   p <- as.character(x)
-  check_labels(p, if (is.null(labels)) truth_labels(truth) else labels, what)
+  check_labels(p, if (is.null(labels)) truth_labels(truth) else labels, what, where)
   p == as.character(truth)
 }
 
@@ -139,12 +140,16 @@ fold_tables_input <- function(x, y, truth, folds, correct, xname) {
       lapply(folds, function(i) truth[i])
     }
     if (length(tr) != nf) stop("truth must give one vector per fold (", nf, ")", call. = FALSE)
+    if (!is.null(truth) && !is.list(truth) && anyNA(truth))   # its own record number, not a fold's
+      stop("truth has missing labels (NA), first at record ", which(is.na(truth))[1L], call. = FALSE)
+    record_of <- function(f) function(i) if (!is.null(folds) && !is.list(truth))
+      sprintf("record %d, fold %d", folds[[f]][i], f) else sprintf("fold %d, position %d", f, i)
     labels <- if (is.null(truth)) NULL else truth_labels(truth)
     truth_of <- function(f) if (is.list(truth)) sprintf("truth[[%d]]", f) else
       sprintf("fold %d (truth[folds[[%d]]])", f, f)
     tabs <- t(vapply(seq_len(nf), function(f) counts_from_correct(
-      correctness(x[[f]], tr[[f]], sprintf("x[[%d]] (fold %d)", f, f), labels, truth_of(f)),
-      correctness(y[[f]], tr[[f]], sprintf("y[[%d]] (fold %d)", f, f), labels, truth_of(f))),
+      correctness(x[[f]], tr[[f]], sprintf("x[[%d]] (fold %d)", f, f), labels, truth_of(f), record_of(f)),
+      correctness(y[[f]], tr[[f]], sprintf("y[[%d]] (fold %d)", f, f), labels, truth_of(f), record_of(f))),
       numeric(4)))
     colnames(tabs) <- c("n00", "n01", "n10", "n11")
     return(list(tables = tabs, read = if (is.null(truth)) "x, y: TRUE = correct"

@@ -104,9 +104,10 @@ pybcv_test_predictions <- function(x, y, truth = NULL, folds = NULL, design = "b
   keys <- sel$keys
   one <- function(x) stats::setNames(list(x), design)     # {design: x}, as run_battery takes
   tab <- cbind(inp$tables, n_train = if (is.null(n_train)) NA_real_ else n_train, n_test = n_test)
-  v <- py_call("run_battery", as.list(keys), one(np_float(inp$tables, "tables")),
-               one(if (is.null(n_train)) NULL else np_float(n_train, "n_train")),
-               one(np_float(n_test, "n_test")), lapply(sel$options, py_dict), conf.level)
+  v <- with_key_notes(py_call("run_battery", as.list(keys), one(np_float(inp$tables, "tables")),
+                              one(if (is.null(n_train)) NULL else np_float(n_train, "n_train")),
+                              one(np_float(n_test, "n_test")), lapply(sel$options, py_dict),
+                              conf.level), sel$key_notes)
   htests <- lapply(stats::setNames(keys, keys), function(k)
     make_htest(v[[k]], paste0(dn, " (", inp$read, ")"), warn = FALSE, design = design))
   structure(list(results = results_frame(htests, alpha), htests = htests, tables = one(tab),

@@ -647,15 +647,20 @@ def resolve_tests(keys="all"):
     >>> resolve_tests("bcv5x2")
     ['calibrated_f_5x2bcv', 'mcnemar_5x2bcv']
     """
-    if keys is None or (isinstance(keys, str) and keys == "all"):
+    if keys is None:
         return list(TESTS)
-    if isinstance(keys, str) and keys == "table5":
-        return list(TABLE5_TESTS)
-    if isinstance(keys, str) and keys in {t.design for t in TESTS.values()}:
-        return [k for k, t in TESTS.items() if t.design == keys]
     if isinstance(keys, str):
         keys = [k.strip() for k in keys.split(",") if k.strip()]
-    out = list(dict.fromkeys(get_test(k).key for k in keys))
+
+    def one(k):                      # a key, or a selection: every entry of a list may be one
+        if k == "all":
+            return list(TESTS)
+        if k == "table5":
+            return list(TABLE5_TESTS)
+        if k in {t.design for t in TESTS.values()}:
+            return [key for key, t in TESTS.items() if t.design == k]
+        return [get_test(k).key]
+    out = list(dict.fromkeys(key for k in keys for key in one(k)))
     if not out:
         raise ValueError("no test selected")
     return out

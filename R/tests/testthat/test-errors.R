@@ -117,6 +117,29 @@ test_that("NA options, logical data, levels and sizes are refused in R's words (
                      "^loss: the cost matrix has NA at \\[3, 3\\]")
 })
 
+test_that("an R user's walk: notes, record numbers and selections read as in Python", {
+  need_python()
+  skip_if_not_installed("kknn")
+  expect_clean_error(compare_learners("majority", "majority", iris["Species"], "Species"),
+                     "^data has no predictor columns: only the target \"Species\"")
+  p <- bcv_partitions(150, seed = 0)
+  tr <- as.character(iris$Species)
+  own <- lapply(p$validation, function(i) tr[i])
+  miss <- tr
+  miss[40] <- NA
+  expect_clean_error(pybcv_test_predictions(own, own, miss, folds = p$validation),
+                     "^truth has missing labels \\(NA\\), first at record 40$")
+  expect_clean_error(compare_learners("majority", "majority", iris, "Species", tests = c("bcv5x2", "nope")),
+                     "^unknown test key 'nope'")
+  r <- compare_learners("majority", "mean", iris, "Species", alternative = "greater",
+                        tests = c("kfold_t", "bcv5x2"))
+  expect_setequal(r$results$test, c("kfold_t", "mcnemar_5x2bcv", "calibrated_f_5x2bcv"))
+  w <- stats::setNames(r$results$warnings, r$results$test)
+  expect_match(w[["kfold_t"]], "alternative 'greater' does not apply to kfold_t")
+  expect_match(w[["calibrated_f_5x2bcv"]], "does not apply to calibrated_f_5x2bcv: it is two-sided only")
+  expect_false(grepl("does not apply", w[["mcnemar_5x2bcv"]]))
+})
+
 test_that("labels that differ only in case are named (one rule with Python's)", {
   need_python()
   d <- data.frame(x = seq_len(40), class = rep(c("yes", "no"), 20))
