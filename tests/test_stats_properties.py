@@ -292,6 +292,7 @@ def test_a_selection_may_mix_designs_and_keys():
     from pybcv.stats.registry import resolve_tests
     assert resolve_tests(["bcv5x2", "kfold_t"]) == ["calibrated_f_5x2bcv", "mcnemar_5x2bcv", "kfold_t"]
     assert resolve_tests("bcv5x2,kfold_t,bcv5x2") == ["calibrated_f_5x2bcv", "mcnemar_5x2bcv", "kfold_t"]
-    assert len(resolve_tests(["table5", "pseudo_bootstrap"])) == 16    # a design: both its tests
+    assert len(resolve_tests(["table5", "pseudo_bootstrap"])) == 15    # in a list a key comes first
+    assert resolve_tests("pseudo_bootstrap") == ["pseudo_bootstrap", "corrected_pseudo_bootstrap"]
     with pytest.raises(ValueError, match="^unknown test key 'nope'"):
         resolve_tests(["bcv5x2", "nope"])

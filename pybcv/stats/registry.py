@@ -647,12 +647,16 @@ def resolve_tests(keys="all"):
     >>> resolve_tests("bcv5x2")
     ['calibrated_f_5x2bcv', 'mcnemar_5x2bcv']
     """
-    if keys is None:
+    if keys is None or (isinstance(keys, str) and keys == "all"):
         return list(TESTS)
+    if isinstance(keys, str) and keys in {t.design for t in TESTS.values()}:
+        return [k for k, t in TESTS.items() if t.design == keys]   # "pseudo_bootstrap": its design
     if isinstance(keys, str):
         keys = [k.strip() for k in keys.split(",") if k.strip()]
 
-    def one(k):                      # a key, or a selection: every entry of a list may be one
+    def one(k):                      # in a list a key first (the test pseudo_bootstrap), else
+        if k in TESTS:               # a selection: a design, all or table5
+            return [k]
         if k == "all":
             return list(TESTS)
         if k == "table5":
