@@ -95,7 +95,7 @@ def main():
                          "R collect garbage, and release Java objects, less often)")
     ap.add_argument("--sim", action="store_true",
                     help="one iteration = one repetition of the real EXP6 table5 simulation "
-                         "(J48-unpruned vs fnn-weighted omega=0.29, both R, engine.repetition.run_repetition)")
+                         "(J48-unpruned vs fnn-weighted:omega=0.29, both R, engine.repetition.run_repetition)")
     a = ap.parse_args()
 
     import r_bridge

@@ -736,6 +736,12 @@ def cmd_simulate(a) -> int:
             runs = simulate_curve(base, values, a.reps, out=a.out, announce=announce, **options)
     except ConfigMismatch as e:
         raise UsageError(str(e)) from None
+    for v, res in runs:             # --resume with fewer --reps than stored (said under --json too)
+        held = len(res.reps) + len(res.failures)
+        if held > a.reps:
+            failed = f" ({len(res.failures)} failed)" if res.failures else ""
+            print(f"pybcv: note: {res.out or a.out} holds {held} repetitions{failed}, more than "
+                  f"--reps {a.reps}: all of them are reported", file=sys.stderr)
     curve = len(values) > 1 or (values != [None] and os.path.exists(os.path.join(a.out, "power.csv")))
     written = os.path.join(a.out, "power.csv" if curve else "summary.csv")
     if a.json:
@@ -744,10 +750,6 @@ def cmd_simulate(a) -> int:
             "runs": [{"param_value": v, **res.to_json()} for v, res in runs]})
         return 0
     for v, res in runs:
-        if len(res.reps) + len(res.failures) > a.reps:
-            print(f"pybcv: note: {res.out or a.out} holds {len(res.reps) + len(res.failures)} "
-                  f"repetitions, more than --reps {a.reps}: all of them are reported",
-                  file=sys.stderr)
         head = f"{ds}" + ("" if v is None else f" {experiment.varied}={v:g}")
         truth = res.config.true_difference()
         print(f"# {head}: {len(res.reps)} repetitions, profile {a.profile}, seed {a.seed}, "

@@ -43,7 +43,7 @@ from .partitions import DESIGNS, check_design, check_splits, design_splitter, ge
 from .learners import SklearnLearner
 from .learners.base import fallback_notes
 from .learners.timelimit import check_timeout
-from .stats import TESTS, designs_for, profile_options, resolve_tests
+from .stats import TESTS, designs_for, get_test, profile_options, resolve_tests
 from .stats._common import check_probability
 from .stats.registry import zero_one_message
 
@@ -345,11 +345,19 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
     bad = [k for k in keys if TESTS[k].needs_zero_one]
     if not bad:
         return keys, []
-    named = tests is not None and not (isinstance(tests, str) and (
-        tests in ("all", "table5") or tests in {t.design for t in TESTS.values()}))
+    # the tests named one by one (a key in a list or comma string); a design, all or
+    # table5 entry is a selection, whose 0/1-only tests are dropped
+    selections = {"all", "table5"} | {t.design for t in TESTS.values()}
+    if tests is None or (isinstance(tests, str) and tests.strip() in selections):
+        named = set()
+    else:
+        entries = [e.strip() for e in tests.split(",")] if isinstance(tests, str) else \
+            [str(e).strip() for e in tests]
+        named = {get_test(e).key for e in entries if e and (e in TESTS or e not in selections)}
     keep = [k for k in keys if k not in bad]
-    if named or not keep:
-        raise ArgumentError("tests", zero_one_message(bad, f"loss {loss.name!r}"))
+    refused = [k for k in bad if k in named]
+    if refused or not keep:
+        raise ArgumentError("tests", zero_one_message(refused or bad, f"loss {loss.name!r}"))
     return keep, [f"not run under loss {loss.name!r}: {', '.join(bad)} (they need 0/1 outcomes; "
                   f"docs/guide/losses.md)"]
 

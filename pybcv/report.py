@@ -56,7 +56,7 @@ def _text(s: str) -> str:
 
 def _fmt_param(cfg, varied: Optional[str] = None) -> str:
     """The run's data parameters and learners with their parameters, e.g.
-    ``A=cnn epochs=5, B=cnn-dropout epochs=5 rate=0``; ``varied`` (a power
+    ``A=cnn:epochs=5, B=cnn-dropout:epochs=5,rate=0``; ``varied`` (a power
     curve's parameter) is left out."""
     bits = [f"{k}={v}" for k, v in (cfg.data_params or {}).items() if k != varied]
     for side, spec in (("A", cfg.learner_a), ("B", cfg.learner_b)):

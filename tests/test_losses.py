@@ -552,3 +552,21 @@ def test_a_module_path_is_named_a_module_once_imported_too():
     from pybcv.learners.importpath import estimator_class
     with pytest.raises(ValueError, match="'sklearn.ensemble' is a module, not an estimator class"):
         estimator_class("sklearn.ensemble")
+
+
+def test_a_selection_of_designs_drops_the_zero_one_tests_a_named_key_is_refused():
+    """A review: under a real-valued loss "bcv5x2" dropped the 5x2 BCV McNemar
+    with a note, but "bcv5x2,cv10" (or R's c("bcv5x2", "cv10")) was refused;
+    each entry decides: a design or table5 drops, a named key refuses."""
+    import numpy as np
+    from pybcv.comparison import loss_tests
+    from pybcv.losses import resolve_loss
+    sq = resolve_loss("squared", np.arange(10.0), regressor=True)
+    keys, notes = loss_tests(["bcv5x2", "cv10"], sq)
+    assert keys == ["calibrated_f_5x2bcv", "kfold_t", "cvci_z"]
+    assert "mcnemar_5x2bcv, mcnemar_kfold_naive" in notes[0]
+    assert loss_tests("table5,bcv5x2", sq)[0] == loss_tests("table5", sq)[0]
+    with pytest.raises(ValueError, match=r"test\(s\) mcnemar_ho need 0/1 outcomes"):
+        loss_tests("kfold_t,mcnemar_ho", sq)
+    with pytest.raises(ValueError, match=r"test\(s\) mcnemar_ho need 0/1"):
+        loss_tests(["bcv5x2", "mcnemar_ho"], sq)

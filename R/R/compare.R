@@ -53,6 +53,11 @@ comparison_setup <- function(learners, data, target, tests, seed, alpha, profile
                             "needs a group", call. = FALSE)
   }
   ld <- learner_data(data, target)
+  batch <- vapply(learners, function(l) identical(l$kind, "batch"), TRUE)
+  if (!length(ld$cols) && any(batch))      # an R function may predict from the target alone
+    stop("data has no predictor columns (only the target ", show_name(target), "); the named ",
+         "learner(s) ", paste(vapply(learners[batch], `[[`, "", "name"), collapse = ", "),
+         " need at least one", call. = FALSE)
   rownames(data) <- NULL
   # an R function(train, test) sees character columns as factors (sorted
   # levels), as the named learners do

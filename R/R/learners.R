@@ -95,8 +95,6 @@ learner_data <- function(data, target) {
          call. = FALSE)
   if (nrow(data) < 2L) stop("data has ", nrow(data), " row(s)", call. = FALSE)
   pred <- setdiff(seq_along(data), ti)
-  if (!length(pred))
-    stop("data has no predictor columns: only the target ", show_name(target), call. = FALSE)
   bc <- batch_columns(data, pred)
   txt <- which(bc$is_factor)             # numbers written with a comma, read as text: refused
   if (length(txt)) py_call("comma_numbers", as.list(names(data)[pred][txt]), unname(bc$levels[txt]))

@@ -121,7 +121,12 @@ test_that("an R user's walk: notes, record numbers and selections read as in Pyt
   need_python()
   skip_if_not_installed("kknn")
   expect_clean_error(compare_learners("majority", "majority", iris["Species"], "Species"),
-                     "^data has no predictor columns: only the target \"Species\"")
+                     "^data has no predictor columns \\(only the target \"Species\"\\); the named learner\\(s\\) majority, majority need at least one")
+  # an R function may predict from the target alone (as in Python)
+  y_only <- data.frame(y = stats::rnorm(60))
+  r0 <- compare_learners(function(tr, te) rep(mean(tr$y), nrow(te)),
+                         function(tr, te) rep(stats::median(tr$y), nrow(te)), y_only, "y", loss = "squared")
+  expect_true(is.finite(r0$results$p.value[1]))
   p <- bcv_partitions(150, seed = 0)
   tr <- as.character(iris$Species)
   own <- lapply(p$validation, function(i) tr[i])
