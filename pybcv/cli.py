@@ -290,10 +290,10 @@ def _floats(s: str, option: str) -> List[float]:
 def _refuse_csv_options(a, without: str) -> None:
     """A --csv reading option given without --csv is a usage error (it would
     be ignored, silently: ``without`` says what runs instead)."""
-    for opt, value, default in (("--target", a.target, "class"), ("--sep", a.sep, ","),
-                                ("--decimal", a.decimal, "."), ("--na-values", a.na_values, None),
-                                ("--drop-missing", a.drop_missing, False)):
-        if value != default:
+    for name in ("target", "sep", "decimal", "na_values", "drop_missing"):
+        flags, kw = SHARED[name]
+        opt, value = flags[0], getattr(a, name)
+        if value != kw.get("default", False if kw.get("action") == "store_true" else None):
             raise UsageError(f"{opt} says how --csv is read, but no --csv was given ({without}): "
                              f"give --csv, or leave {opt} out")
 
@@ -351,7 +351,7 @@ def _backend_note(backend, spec, requested: str) -> str:
     parts = set(str(backend).split("/"))
     if parts == {"r"}:
         return "the paper's R learner"
-    if str(getattr(LEARNERS.get(name), "r_implementation", "")).startswith("none"):
+    if name in LEARNERS and not LEARNERS[name].has_r:
         return "a Python-only learner"
     if parts == {"python"}:
         why = "--backend python asks for it" if requested == "python" else "R is unavailable"

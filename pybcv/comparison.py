@@ -45,7 +45,7 @@ from .learners.base import fallback_notes
 from .learners.timelimit import check_timeout
 from .stats import TESTS, designs_for, get_test, profile_options, resolve_tests
 from .stats._common import check_probability
-from .stats.registry import zero_one_message
+from .stats.registry import selection, zero_one_message
 
 pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 
@@ -297,20 +297,26 @@ def one_sided(keys, alternative) -> List[str]:
 def alternative_notes(keys, alternative) -> List[str]:
     """A note naming the selected tests that stay two-sided under a one-sided
     ``alternative`` (they have no such option)."""
+    return [note for _, note in alternative_note_groups(keys, alternative)]
+
+
+def alternative_note_groups(keys, alternative) -> List[Tuple[List[str], str]]:
+    """(the tests, the note) of :func:`alternative_notes`: the tests each
+    note names (R attaches a note to those tests' warnings)."""
     if alternative in (None, "two-sided"):
         return []
     two = [k for k in keys if "alternative" not in TESTS[k].defaults]
-    out = [f"alternative {alternative!r} does not apply to {', '.join(two)}: "
-           f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
-           f"statistic" + ("; the exact hold-out McNemar (exact=True) is offered two-sided "
-                           "only too" if "mcnemar_ho" in two else "") + ")"] if two else []
+    out = [(two, f"alternative {alternative!r} does not apply to {', '.join(two)}: "
+                 f"{'it is' if len(two) == 1 else 'they are'} two-sided only (a chi-squared or F "
+                 f"statistic" + ("; the exact hold-out McNemar (exact=True) is offered two-sided "
+                                 "only too" if "mcnemar_ho" in two else "") + ")")] if two else []
     gone = [k for k in keys if k not in two and k not in one_sided([k], alternative)]
     if gone:
-        out.append(f"alternative {alternative!r} does not apply to {', '.join(gone)}: "
-                   f"{'its one-sided form is' if len(gone) == 1 else 'their one-sided forms are'}"
-                   f" withdrawn (the validity battery found {'it' if len(gone) == 1 else 'them'}"
-                   f" liberal; docs/validity/notes.md, \"Options\"); "
-                   f"{'it runs' if len(gone) == 1 else 'they run'} two-sided")
+        out.append((gone, f"alternative {alternative!r} does not apply to {', '.join(gone)}: "
+                          f"{'its one-sided form is' if len(gone) == 1 else 'their one-sided forms are'}"
+                          f" withdrawn (the validity battery found {'it' if len(gone) == 1 else 'them'}"
+                          f" liberal; docs/validity/notes.md, \"Options\"); "
+                          f"{'it runs' if len(gone) == 1 else 'they run'} two-sided"))
     return out
 
 
@@ -347,13 +353,12 @@ def loss_tests(tests, loss: Loss) -> Tuple[List[str], List[str]]:
         return keys, []
     # the tests named one by one (a key in a list or comma string); a design, all or
     # table5 entry is a selection, whose 0/1-only tests are dropped
-    selections = {"all", "table5"} | {t.design for t in TESTS.values()}
-    if tests is None or (isinstance(tests, str) and tests.strip() in selections):
+    if tests is None or (isinstance(tests, str) and selection(tests.strip()) is not None):
         named = set()
     else:
         entries = [e.strip() for e in tests.split(",")] if isinstance(tests, str) else \
             [str(e).strip() for e in tests]
-        named = {get_test(e).key for e in entries if e and (e in TESTS or e not in selections)}
+        named = {get_test(e).key for e in entries if e and (e in TESTS or selection(e) is None)}
     keep = [k for k in keys if k not in bad]
     refused = [k for k in bad if k in named]
     if refused or not keep:

@@ -36,7 +36,7 @@ from . import archive
 from .config import RunConfig, score
 from ..learners.timelimit import check_timeout
 from .repetition import Repetition, learner_free_batch, run_chunk
-from .store import DB_NAME, Store
+from .store import DB_NAME, Store, config_differences
 
 pd = deferred("pandas")     # imported on first use: 0.2 s of start-up (_deferred.py)
 _socket = deferred("socket")  # to check a scheduler's address
@@ -296,9 +296,8 @@ def _auto_backend(spec: Optional[dict]) -> Optional[str]:
     if name not in LEARNERS:
         return "python" if isinstance(name, str) and "." in name else None
     entry = LEARNERS[name]
-    if str(entry.r_implementation).startswith("none"):
-        return "python"
-    return "r" if r_problem(entry.r_packages, f"learner {name!r}") is None else "python"
+    return "r" if entry.has_r and r_problem(entry.r_packages, f"learner {name!r}") is None \
+        else "python"
 
 
 def _check_auto_backends(cfg: RunConfig, store: Store) -> None:
@@ -347,10 +346,8 @@ def _check_curve_root(config: RunConfig, out: str) -> None:
         if not isinstance(value, (int, float)) or curve_folder(value) != f:
             raise ConfigMismatch(f"{out} holds a power curve of another configuration ({f}: no "
                                  f"{e.varied} of {e.name} stored): choose another --out folder")
-        want = json.loads(json.dumps(config.at(value).identity(), sort_keys=True))
-        if stored != want:
-            diff = sorted(k for k in set(stored) | set(want) if stored.get(k) != want.get(k))
-            details = "; ".join(f"{k}: stored {stored.get(k)!r}, given {want.get(k)!r}" for k in diff)
+        details = config_differences(stored, config.at(value).identity())
+        if details:
             raise ConfigMismatch(f"{out} holds a power curve of another configuration ({f}: "
                                  f"{details}): choose another --out folder")
 

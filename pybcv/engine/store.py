@@ -141,6 +141,17 @@ def unpack_tables(blob: bytes) -> Dict[str, np.ndarray]:
     return out
 
 
+def config_differences(stored: dict, identity: dict) -> str:
+    """"key: stored ..., given ...; ..." for every key on which a stored
+    configuration and ``identity`` (as it would be stored) differ; "" when
+    they are the same."""
+    given = json.loads(json.dumps(identity, sort_keys=True))
+    if stored == given:
+        return ""
+    diff = sorted(k for k in set(stored) | set(given) if stored.get(k) != given.get(k))
+    return "; ".join(f"{k}: stored {stored.get(k)!r}, given {given.get(k)!r}" for k in diff)
+
+
 def sqlite_uri(path: str) -> str:
     """The ``file:`` URI of ``path``: whatever the path looks like (``file:x``,
     ``x?mode=memory``), SQLite opens that file and reads no option from it."""
@@ -346,9 +357,8 @@ class Store:
             raise ConfigMismatch(
                 f"{self.folder} already holds a run ({have} repetition(s) done); "
                 f"use --resume to continue it, or choose another --out folder")
-        if old != json.loads(json.dumps(identity, sort_keys=True)):
-            diff = sorted(k for k in set(old) | set(identity) if old.get(k) != identity.get(k))
-            details = "; ".join(f"{k}: stored {old.get(k)!r}, given {identity.get(k)!r}" for k in diff)
+        details = config_differences(old, identity)
+        if details:
             raise ConfigMismatch(f"cannot resume {self.folder}: the configuration differs ({details}). "
                                  f"Use the stored settings or another --out folder.")
         return True

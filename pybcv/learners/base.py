@@ -65,6 +65,11 @@ class LearnerSpec:
     init: dict = field(default_factory=dict)     # fixed constructor arguments
 
     @property
+    def has_r(self) -> bool:
+        """Whether an R implementation exists ("none: ..." says there is none)."""
+        return not self.r_implementation.startswith("none")
+
+    @property
     def params(self) -> dict:
         """The parameters and their defaults: the estimator's signature, less
         ``backend`` and the fixed ``init`` arguments."""
@@ -387,7 +392,7 @@ def fallback_notes(made, who, ran) -> List[str]:
         if not isinstance(lrn, NamedLearner) or lrn.backend != "auto" or backend != "python":
             continue
         spec = LEARNERS[lrn.name]
-        if str(spec.r_implementation).startswith("none"):
+        if not spec.has_r:
             continue                         # a Python-only learner
         problem = r_problem(spec.r_packages, f"learner {lrn.name!r}")
         out.append(f"{w} ran on its Python stand-in {spec.python_fallback.__name__}, as R is "

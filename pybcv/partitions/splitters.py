@@ -584,10 +584,11 @@ def _codes(values, n: int, what: str) -> np.ndarray:
 
 def _distinct(a: np.ndarray):
     """(values, counts, codes): the distinct values of a 1-d array in sorted
-    order (Python objects, so messages show them as the user wrote them), how often each occurs, and each record's 0-based code.  An object
-    array's values are told apart as Python (and pandas) tells them apart, so
-    0 and 0.0 are one value, and listed in the order of their text (objects
-    of several types need not compare)."""
+    order (Python objects, so messages show them as the user wrote them),
+    how often each occurs, and each record's 0-based code.  An object
+    array's values are told apart as Python (and pandas) tells them apart,
+    so 0 and 0.0 are one value, and listed in the order of their text
+    (objects of several types need not compare)."""
     if a.dtype.kind != "O":
         vals, codes, counts = np.unique(a, return_inverse=True, return_counts=True)
         return vals.tolist(), counts, codes.ravel()

@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -401,11 +401,15 @@ class TestSpec:
         options = self._options(options, batch)
         F = self.n_folds
         shape = f"(R, {F}, 4)" if batch else f"({F}, 4)"
-        S = np.asarray(sums, dtype=float) if isinstance(sums, np.ndarray) else sums
-        if isinstance(S, np.ndarray) and S.ndim >= 2 and S.shape[-1] == 4 and np.isinf(S).any():
-            raise ValueError(_loss_range_message("too large: their sums or squared differences "
-                                                 "overflow float64"))
-        S = as_float_array(sums, "loss sums", shape)
+        try:
+            S = as_float_array(sums, "loss sums", shape)
+        except ValueError:
+            with np.errstate(invalid="ignore"):
+                inf = isinstance(sums, np.ndarray) and sums.dtype.kind == "f" and np.isinf(sums).any()
+            if inf:             # overflowed sums or squares: losses beyond float64's range
+                raise ValueError(_loss_range_message("too large: their sums or squared "
+                                                     "differences overflow float64")) from None
+            raise
         if (S.ndim < 3 if batch else S.ndim != 2) or S.shape[-2:] != (F, 4):
             raise ValueError(f"loss sums must have shape {shape} for test {self.key!r} "
                              f"(design {self.design!r}), got {S.shape}")
@@ -647,27 +651,28 @@ def resolve_tests(keys="all"):
     >>> resolve_tests("bcv5x2")
     ['calibrated_f_5x2bcv', 'mcnemar_5x2bcv']
     """
-    if keys is None or (isinstance(keys, str) and keys == "all"):
+    if keys is None:
         return list(TESTS)
-    if isinstance(keys, str) and keys in {t.design for t in TESTS.values()}:
-        return [k for k, t in TESTS.items() if t.design == keys]   # "pseudo_bootstrap": its design
+    if isinstance(keys, str) and selection(keys) is not None:
+        return selection(keys)       # "pseudo_bootstrap" alone: its design, both tests
     if isinstance(keys, str):
         keys = [k.strip() for k in keys.split(",") if k.strip()]
-
-    def one(k):                      # in a list a key first (the test pseudo_bootstrap), else
-        if k in TESTS:               # a selection: a design, all or table5
-            return [k]
-        if k == "all":
-            return list(TESTS)
-        if k == "table5":
-            return list(TABLE5_TESTS)
-        if k in {t.design for t in TESTS.values()}:
-            return [key for key, t in TESTS.items() if t.design == k]
-        return [get_test(k).key]
-    out = list(dict.fromkeys(key for k in keys for key in one(k)))
+    # in a list a key comes first (the test pseudo_bootstrap), else a selection
+    out = list(dict.fromkeys(key for k in keys
+                             for key in ([k] if k in TESTS else selection(k) or [get_test(k).key])))
     if not out:
         raise ValueError("no test selected")
     return out
+
+
+def selection(name: str) -> Optional[List[str]]:
+    """The test keys a selection name stands for ("all", "table5", a design
+    key), else None (a test key, or unknown)."""
+    if name == "all":
+        return list(TESTS)
+    if name == "table5":
+        return list(TABLE5_TESTS)
+    return [k for k, t in TESTS.items() if t.design == name] or None
 
 
 def profile_options(profile: str = "default") -> Dict[str, Dict]:

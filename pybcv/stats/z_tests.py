@@ -12,8 +12,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ._common import (ZTestResult, as_float_array, check_alternative, check_differences, difference_bounded,
-                      check_real, check_whole, constant, magnitude, p_z, rate_floor, ratio_or_limit, zero_moment_variance, zero_sum_sq,
-                      scalar, z_interval, zero_variance_p, zero_variance_warning)
+                      check_real, check_whole, constant, magnitude, p_z, rate_floor, ratio_or_limit,
+                      scalar, z_interval, zero_moment_variance, zero_sum_sq, zero_variance_p,
+                      zero_variance_warning)
 
 N01 = "N(0, 1)"
 

@@ -302,22 +302,15 @@ def resolve(keys, profile="default", options=None, alternative=None):
     """(test keys, designs in first-use order, options per key): the options
     of ``pybcv.comparison.test_options`` (the profile's, ``alternative`` for
     every test that has one, then ``options``; checked against the registry)."""
-    from pybcv.comparison import alternative_notes, test_options
+    from pybcv.comparison import alternative_note_groups, test_options
     from pybcv.stats import registry
     ks = registry.resolve_tests(keys)
     opts = test_options(ks, profile, {str(k): dict(v) for k, v in dict(options or {}).items()},
                         alternative)
-    notes = alternative_notes(ks, alternative)        # the tests that stay two-sided, as Python says
+    groups = alternative_note_groups(ks, alternative)   # the tests that stay two-sided, as Python says
     return {"keys": ks, "designs": registry.designs_for(ks),
             "options": {k: _plain(opts.get(k, {})) for k in ks},
-            "key_notes": {k: [n for n in notes if k in _named_in(n)] for k in ks}}
-
-
-def _named_in(note: str) -> list:
-    """The test keys a note of ``alternative_notes`` names ("alternative 'less'
-    does not apply to k1, k2: ...")."""
-    head = note.split(": ", 1)[0]
-    return head.split(" does not apply to ", 1)[1].split(", ") if " does not apply to " in head else []
+            "key_notes": {k: [note for named, note in groups if k in named] for k in ks}}
 
 
 @_entry
@@ -407,7 +400,7 @@ def r_learner(spec):
     no_r = ValueError(f"learner {name!r} has no R implementation "
                       f"({LEARNERS[name].r_implementation if name in LEARNERS else '?'}); "
                       f"compare it from Python (pybcv.compare) or pass an R function(train, test)")
-    if name in LEARNERS and LEARNERS[name].r_implementation.startswith("none"):
+    if name in LEARNERS and not LEARNERS[name].has_r:
         raise no_r
     est = make_learner(name, backend="r", **d)   # checked as R runs it; starts no R
     if not hasattr(est, "_r_params"):
